@@ -1,0 +1,58 @@
+/**
+ * createApp(deps): the whole HTTP API as one Hono app, built from its dependencies so tests build it
+ * with real local parts. Errors from anywhere become `{ error, code }` in one place (onError).
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { AppDeps, AppEnv } from "./app-env";
+import { requireAuth } from "./auth/middleware";
+import { toAppError } from "./lib/classify-error";
+import { notFound, tooLarge } from "./lib/errors";
+import { authRoutes } from "./routes/auth";
+import { fileRoutes } from "./routes/files";
+import { messageRoutes } from "./routes/messages";
+import { projectRoutes } from "./routes/projects";
+import { systemRoutes } from "./routes/system";
+import { uploadRoutes } from "./routes/uploads";
+import { createUserEnsurer } from "./services/users";
+import { serveSpa } from "./static";
+
+export function createApp(deps: AppDeps) {
+  const auth = requireAuth(deps.verifyToken, createUserEnsurer(deps));
+  const jsonBodyLimit = bodyLimit({
+    maxSize: deps.config.limits.maxBodyBytes,
+    onError: () => {
+      throw tooLarge(`The request body is larger than ${Math.round(deps.config.limits.maxBodyBytes / 1048576)} MB.`);
+    },
+  });
+
+  const api = new Hono<AppEnv>()
+    .route("/", systemRoutes(deps))
+    .route("/upload", uploadRoutes(deps, auth))
+    .use("/auth/*", auth, jsonBodyLimit)
+    .use("/projects/*", auth, jsonBodyLimit)
+    .use("/messages/*", auth, jsonBodyLimit)
+    .use("/files/*", auth, jsonBodyLimit)
+    .route("/auth", authRoutes(deps))
+    .route("/projects", projectRoutes(deps))
+    .route("/messages", messageRoutes(deps))
+    .route("/files", fileRoutes(deps));
+
+  const app = new Hono<AppEnv>().route("/api", api);
+  app.all("/api/*", () => {
+    throw notFound("API route");
+  });
+  if (deps.webDist) app.get("*", serveSpa(deps.webDist));
+
+  app.notFound((c) => c.json({ error: "Not found", code: "not_found" }, 404));
+  app.onError((error, c) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) {
+      deps.logger.error(appError.message, { path: c.req.path, method: c.req.method, cause: String(appError.cause ?? error) });
+    }
+    return c.json({ error: appError.message, code: appError.code }, appError.status);
+  });
+  return app;
+}
+
+export type AppType = ReturnType<typeof createApp>;

@@ -1,0 +1,13 @@
+/** What a verified Firebase ID token tells us about the caller. */
+export type Identity = {
+  uid: string;
+  email: string | null;
+  name: string | null;
+  picture: string | null;
+};
+
+/**
+ * Verifies a Firebase ID token and returns the caller's identity.
+ * Rejects with AppError 401 (code "unauthorized") for any token that is not valid.
+ */
+export type TokenVerifier = (token: string) => Promise<Identity>;

@@ -1,0 +1,55 @@
+/** Entry point of `bun run start`: read the configuration, start every part, serve HTTP. */
+import { ConfigError, describeConfig, loadConfig } from "./lib/config";
+import { createLogger } from "./lib/logger";
+import { startParts } from "./server";
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`\n${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const logger = createLogger(config.logLevel);
+console.log(["Starting the app builder with:", ...describeConfig(config).map((l) => `  ${l}`)].join("\n"));
+
+let parts;
+try {
+  parts = await startParts(config, logger);
+} catch (error) {
+  console.error(`\nStart-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+
+const server = Bun.serve({
+  port: config.port,
+  hostname: config.host,
+  fetch: parts.app.fetch,
+  // Chat streams stay open for minutes; Bun's default 10 s idle timeout would cut them.
+  idleTimeout: 255,
+});
+
+if (config.auth.mode === "emulator") {
+  const bar = "!".repeat(78);
+  console.log(
+    `\n${bar}\n  SIGN-IN IS EMULATED: the Firebase Auth emulator at ${config.auth.emulatorHost} accepts any account.\n` +
+      `  Fine on your own machine; for real users set FIREBASE_PROJECT_ID and FIREBASE_API_KEY.\n${bar}\n`,
+  );
+}
+console.log(`Listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info("shutting down", { signal });
+  await server.stop();
+  await parts!.close();
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -1,0 +1,239 @@
+/**
+ * Configuration, parsed once from the environment with zod. Nothing set gives the embedded defaults of
+ * DESIGN.md §2; each variable switches one part to its production form. A bad or contradictory setting
+ * throws a ConfigError naming the variable, and start-up stops there.
+ */
+import { resolve } from "node:path";
+import { z } from "zod";
+
+export class ConfigError extends Error {}
+
+const LOCAL_EMULATOR_PROJECT = "demo-app-builder";
+const LOCAL_EMULATOR_HOST = "127.0.0.1:9099";
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+const boolString = z
+  .enum(["true", "false", "1", "0", "yes", "no", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const positiveInt = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n <= 0) {
+        ctx.addIssue({ code: "custom", message: `must be a positive whole number, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const envSchema = z.object({
+  PORT: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return 3000;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) {
+        ctx.addIssue({ code: "custom", message: `must be a port number 0-65535, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  HOST: optionalString,
+  PUBLIC_URL: optionalString.pipe(z.url({ message: "must be a full URL such as https://builder.example.com" }).optional()),
+  DATA_DIR: optionalString,
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+      .optional(),
+  ),
+  DATABASE_POOL_MAX: positiveInt(10),
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: optionalString.pipe(z.url({ message: "must be a full URL such as http://127.0.0.1:9000" }).optional()),
+  S3_REGION: optionalString,
+  S3_FORCE_PATH_STYLE: boolString,
+  AWS_ACCESS_KEY_ID: optionalString,
+  AWS_SECRET_ACCESS_KEY: optionalString,
+  SANDBOX_PROVIDER: optionalString.pipe(z.enum(["local", "e2b"], { message: 'must be "local" or "e2b"' }).optional()),
+  E2B_API_KEY: optionalString,
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalString.pipe(z.url({ message: "must be a full URL such as http://127.0.0.1:11434/v1" }).optional()),
+  OPENAI_MODEL: optionalString,
+  SEARXNG_URL: optionalString.pipe(z.url({ message: "must be a full URL" }).optional()),
+  FIREBASE_PROJECT_ID: optionalString,
+  FIREBASE_API_KEY: optionalString,
+  FIREBASE_AUTH_DOMAIN: optionalString,
+  FIREBASE_AUTH_EMULATOR_HOST: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[^/\s]+:\d+$/, "must be host:port, such as 127.0.0.1:9099 (no http://)")
+      .optional(),
+  ),
+  ALLOW_EMULATED_AUTH_ON_PUBLIC_HOST: boolString,
+  MAX_UPLOAD_BYTES: positiveInt(10 * 1024 * 1024),
+  MAX_BODY_BYTES: positiveInt(12 * 1024 * 1024),
+  LOG_LEVEL: optionalString.pipe(z.enum(["debug", "info", "warn", "error"]).optional()),
+});
+
+export type AuthConfig =
+  | { mode: "firebase"; projectId: string; apiKey: string; authDomain: string }
+  | {
+      mode: "emulator";
+      projectId: string;
+      apiKey: string;
+      authDomain: string;
+      emulatorHost: string;
+      /** true when the app itself must start the emulator (nothing was configured). */
+      startLocalEmulator: boolean;
+    };
+
+export type Config = {
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  dataDir: string;
+  database: { kind: "postgres"; url: string; poolMax: number } | { kind: "embedded"; dir: string; poolMax: number };
+  storage:
+    | { kind: "s3"; bucket: string; endpoint?: string; region: string; forcePathStyle: boolean; accessKeyId?: string; secretAccessKey?: string }
+    | { kind: "local"; dir: string };
+  sandbox: { provider: "local" } | { provider: "e2b"; apiKey: string };
+  model: { configured: false } | { configured: true; baseUrl?: string; apiKey: string; model: string };
+  search: { kind: "none" } | { kind: "searxng"; url: string };
+  auth: AuthConfig;
+  limits: { maxUploadBytes: number; maxBodyBytes: number };
+  logLevel: "debug" | "info" | "warn" | "error";
+};
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR ?? "./data");
+  const host = e.HOST ?? "127.0.0.1";
+
+  if (!e.S3_BUCKET) {
+    for (const name of ["S3_ENDPOINT", "S3_REGION"] as const) {
+      if (e[name]) throw new ConfigError(`${name} is set but S3_BUCKET is not: set S3_BUCKET to use S3 storage, or unset ${name}.`);
+    }
+  }
+  if (Boolean(e.AWS_ACCESS_KEY_ID) !== Boolean(e.AWS_SECRET_ACCESS_KEY)) {
+    throw new ConfigError("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together.");
+  }
+  if (e.SANDBOX_PROVIDER === "e2b" && !e.E2B_API_KEY) {
+    throw new ConfigError("SANDBOX_PROVIDER=e2b needs E2B_API_KEY.");
+  }
+  if (e.OPENAI_MODEL && !e.OPENAI_API_KEY && !e.OPENAI_BASE_URL) {
+    throw new ConfigError("OPENAI_MODEL is set but neither OPENAI_API_KEY nor OPENAI_BASE_URL is: say which endpoint serves the model.");
+  }
+
+  return {
+    port: e.PORT,
+    host,
+    publicUrl: e.PUBLIC_URL,
+    dataDir,
+    database: e.DATABASE_URL
+      ? { kind: "postgres", url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }
+      : { kind: "embedded", dir: resolve(dataDir, "pg"), poolMax: Math.min(e.DATABASE_POOL_MAX, 4) },
+    storage: e.S3_BUCKET
+      ? {
+          kind: "s3",
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION ?? "us-east-1",
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          accessKeyId: e.AWS_ACCESS_KEY_ID,
+          secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+        }
+      : { kind: "local", dir: resolve(dataDir, "objects") },
+    sandbox: e.SANDBOX_PROVIDER === "e2b" ? { provider: "e2b", apiKey: e.E2B_API_KEY! } : { provider: "local" },
+    model:
+      e.OPENAI_API_KEY || e.OPENAI_BASE_URL
+        ? { configured: true, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY ?? "not-needed", model: e.OPENAI_MODEL ?? "gpt-4o-mini" }
+        : { configured: false },
+    search: e.SEARXNG_URL ? { kind: "searxng", url: e.SEARXNG_URL } : { kind: "none" },
+    auth: authConfig(e, host),
+    limits: { maxUploadBytes: e.MAX_UPLOAD_BYTES, maxBodyBytes: e.MAX_BODY_BYTES },
+    logLevel: e.LOG_LEVEL ?? "info",
+  };
+}
+
+function authConfig(e: z.infer<typeof envSchema>, host: string): AuthConfig {
+  const loopback = host === "127.0.0.1" || host === "localhost" || host === "::1";
+  const emulated = (projectId: string, emulatorHost: string, startLocalEmulator: boolean): AuthConfig => {
+    if (!loopback && !e.ALLOW_EMULATED_AUTH_ON_PUBLIC_HOST) {
+      throw new ConfigError(
+        `Sign-in is emulated (anyone can sign in as anyone) but HOST=${host} is not loopback. ` +
+          "Set FIREBASE_PROJECT_ID and FIREBASE_API_KEY for real Google sign-in, or set ALLOW_EMULATED_AUTH_ON_PUBLIC_HOST=true if you really mean it.",
+      );
+    }
+    return {
+      mode: "emulator",
+      projectId,
+      apiKey: e.FIREBASE_API_KEY ?? "demo-api-key",
+      authDomain: e.FIREBASE_AUTH_DOMAIN ?? `${projectId}.firebaseapp.com`,
+      emulatorHost,
+      startLocalEmulator,
+    };
+  };
+  if (e.FIREBASE_AUTH_EMULATOR_HOST) {
+    return emulated(e.FIREBASE_PROJECT_ID ?? LOCAL_EMULATOR_PROJECT, e.FIREBASE_AUTH_EMULATOR_HOST, false);
+  }
+  if (e.FIREBASE_PROJECT_ID) {
+    if (!e.FIREBASE_API_KEY) {
+      throw new ConfigError("FIREBASE_PROJECT_ID is set but FIREBASE_API_KEY is not: copy both from the Firebase console's web app config.");
+    }
+    if (e.FIREBASE_PROJECT_ID.startsWith("demo-")) {
+      throw new ConfigError(
+        `FIREBASE_PROJECT_ID=${e.FIREBASE_PROJECT_ID} is a demo project, which only the Auth emulator serves: set FIREBASE_AUTH_EMULATOR_HOST too, or use a real project id.`,
+      );
+    }
+    return {
+      mode: "firebase",
+      projectId: e.FIREBASE_PROJECT_ID,
+      apiKey: e.FIREBASE_API_KEY,
+      authDomain: e.FIREBASE_AUTH_DOMAIN ?? `${e.FIREBASE_PROJECT_ID}.firebaseapp.com`,
+    };
+  }
+  if (e.FIREBASE_API_KEY || e.FIREBASE_AUTH_DOMAIN) {
+    throw new ConfigError("FIREBASE_API_KEY or FIREBASE_AUTH_DOMAIN is set without FIREBASE_PROJECT_ID: set FIREBASE_PROJECT_ID too.");
+  }
+  return emulated(LOCAL_EMULATOR_PROJECT, LOCAL_EMULATOR_HOST, true);
+}
+
+/** One line per part, no secrets: printed at start so an operator sees what the server is using. */
+export function describeConfig(c: Config): string[] {
+  const db = c.database.kind === "postgres" ? `PostgreSQL at ${redactUrl(c.database.url)}` : `embedded PGlite in ${c.database.dir}`;
+  const storage =
+    c.storage.kind === "s3"
+      ? `S3 bucket "${c.storage.bucket}"${c.storage.endpoint ? ` at ${c.storage.endpoint}` : ""} (${c.storage.region})`
+      : `local folder ${c.storage.dir}`;
+  const model = c.model.configured ? `"${c.model.model}" at ${c.model.baseUrl ?? "the OpenAI API"}` : "none (set OPENAI_API_KEY or OPENAI_BASE_URL to enable chat)";
+  const auth =
+    c.auth.mode === "firebase"
+      ? `Firebase project "${c.auth.projectId}" (Google sign-in)`
+      : `EMULATED via the Firebase Auth emulator at ${c.auth.emulatorHost} (project "${c.auth.projectId}")`;
+  return [`database: ${db}`, `storage:  ${storage}`, `sandbox:  ${c.sandbox.provider}`, `model:    ${model}`, `sign-in:  ${auth}`];
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
+}

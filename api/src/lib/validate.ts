@@ -1,0 +1,20 @@
+/**
+ * zod validation for routes: `@hono/zod-validator` with one hook that turns zod issues into a readable
+ * 400 AppError ("name: Too small; description: Expected string"), so every route fails the same way.
+ */
+import { zValidator } from "@hono/zod-validator";
+import type { ValidationTargets } from "hono";
+import type { z } from "zod";
+import { badRequest } from "./errors";
+
+export function summarizeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => (i.path.length ? `${i.path.map(String).join(".")}: ${i.message}` : i.message))
+    .join("; ");
+}
+
+export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
+  zValidator(target, schema, (result) => {
+    if (!result.success) throw badRequest(summarizeIssues(result.error.issues));
+  });

@@ -1,0 +1,34 @@
+/**
+ * /api/files: the file list, contents, save, rename, delete, download map, and create-by-path.
+ * Paths follow SPEC.md §7; `/:projectId/download` is declared before `/:projectId/:fileId` so it wins.
+ */
+import { createFileSchema, renameFileSchema, saveFileContentSchema } from "@shared/schemas/file";
+import { Hono } from "hono";
+import type { AppDeps, AppEnv } from "../app-env";
+import { validate } from "../lib/validate";
+import * as files from "../services/files";
+
+export const fileRoutes = (deps: AppDeps) =>
+  new Hono<AppEnv>()
+    .get("/:projectId", async (c) => c.json(await files.listProjectFiles(deps, c.var.caller.uid, c.req.param("projectId"))))
+    .post("/:projectId", validate("json", createFileSchema), async (c) => {
+      const { path, content } = c.req.valid("json");
+      const { file, created } = await files.writeFileAtPath(deps, c.var.caller.uid, c.req.param("projectId"), path, content);
+      return c.json(file, created ? 201 : 200);
+    })
+    .get("/:projectId/download", async (c) =>
+      c.json(await files.downloadProject(deps, c.var.caller.uid, c.req.param("projectId"))),
+    )
+    .get("/:projectId/:fileId", async (c) =>
+      c.json(await files.readFileContent(deps, c.var.caller.uid, c.req.param("projectId"), c.req.param("fileId"))),
+    )
+    .patch("/:fileId/content", validate("json", saveFileContentSchema), async (c) =>
+      c.json(await files.saveFileContent(deps, c.var.caller.uid, c.req.param("fileId"), c.req.valid("json").content)),
+    )
+    .patch("/:fileId/rename", validate("json", renameFileSchema), async (c) =>
+      c.json(await files.renameProjectFile(deps, c.var.caller.uid, c.req.param("fileId"), c.req.valid("json").newPath)),
+    )
+    .delete("/:fileId", async (c) => {
+      await files.deleteProjectFile(deps, c.var.caller.uid, c.req.param("fileId"));
+      return c.json({ ok: true });
+    });

@@ -1,0 +1,97 @@
+/**
+ * Starts every part the configuration names (database, storage, sign-in) and returns the ready app.
+ * Used by the `bun run start` entry point and by tests that need the whole server.
+ */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createApp } from "./app";
+import type { AppDeps } from "./app-env";
+import { startAuthEmulator } from "./auth/emulator";
+import { createTokenVerifier } from "./auth/verify-token";
+import { connectDb, type Db } from "./db/client";
+import { migrate } from "./db/migrate";
+import { getOrCreateSecret } from "./db/secrets";
+import type { Config } from "./lib/config";
+import type { Logger } from "./lib/logger";
+import { toPublicConfig } from "./public-config";
+import { createImageSigner } from "./services/images";
+import { guardStore } from "./storage/guard";
+import { createObjectStore } from "./storage/index";
+
+export type RunningParts = { app: ReturnType<typeof createApp>; deps: AppDeps; close(): Promise<void> };
+
+const DEFAULT_WEB_DIST = resolve(import.meta.dir, "../../web/dist");
+
+export async function startParts(config: Config, logger: Logger, options: { webDist?: string | null } = {}): Promise<RunningParts> {
+  const closers: (() => Promise<unknown>)[] = [];
+  try {
+    const emulator =
+      config.auth.mode === "emulator" && config.auth.startLocalEmulator
+        ? startAuthEmulator({
+            projectId: config.auth.projectId,
+            host: "127.0.0.1",
+            port: Number(config.auth.emulatorHost.split(":").pop()),
+            dataDir: join(config.dataDir, "auth-emulator"),
+            log: logger,
+          })
+        : null;
+
+    const db = await connectWithRetry(config, logger);
+    closers.push(() => db.close());
+    await migrate(db.sql);
+
+    const store = guardStore(createObjectStore(config.storage));
+    await store.ping();
+    const signer = createImageSigner(await getOrCreateSecret(db.sql, "image_url_key"));
+
+    if (emulator) {
+      const started = await emulator;
+      closers.push(() => started.stop());
+    }
+
+    const webDist = options.webDist !== undefined ? options.webDist : existsSync(join(DEFAULT_WEB_DIST, "index.html")) ? DEFAULT_WEB_DIST : null;
+    if (webDist === null && options.webDist === undefined) {
+      logger.warn("web/dist not found: serving the API only. Run `bun run build` to serve the web app too.");
+    }
+
+    const deps: AppDeps = {
+      config,
+      sql: db.sql,
+      store,
+      logger,
+      signer,
+      verifyToken: createTokenVerifier(config.auth),
+      publicConfig: toPublicConfig(config),
+      webDist,
+    };
+    return {
+      app: createApp(deps),
+      deps,
+      close: async () => {
+        for (const close of closers.reverse()) await close().catch((e) => logger.warn("shutdown step failed", { error: String(e) }));
+      },
+    };
+  } catch (error) {
+    for (const close of closers.reverse()) await close().catch(() => {});
+    throw error;
+  }
+}
+
+/** At start-up a database that is still coming up (e.g. in docker-compose) gets a few tries. */
+async function connectWithRetry(config: Config, logger: Logger): Promise<Db> {
+  const deadline = Date.now() + 30_000;
+  for (let attempt = 1; ; attempt++) {
+    const db = await connectDb(config.database);
+    try {
+      await db.sql`select 1`;
+      return db;
+    } catch (error) {
+      await db.close().catch(() => {});
+      if (Date.now() > deadline) {
+        throw new Error(`Cannot reach the database (${String(error)}). Check DATABASE_URL and that the server is running.`);
+      }
+      logger.warn("database not reachable yet; retrying", { attempt, error: String(error) });
+      await Bun.sleep(Math.min(1000 * attempt, 5000));
+    }
+  }
+}

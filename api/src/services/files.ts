@@ -1,0 +1,153 @@
+/**
+ * Project files: metadata rows in `files`, contents in the object store. Each content version has its own
+ * key, and rows only ever point at content that is fully written, so a failure on either side leaves no
+ * row without content and no content without a row:
+ * - write: put the new object, then insert/update the row; if the row fails, delete the new object.
+ * - delete: inside a transaction, delete the row and then the object; if the object delete fails, roll back.
+ * - rename: the row alone (keys do not contain the path).
+ */
+import { MAX_FILE_CONTENT_BYTES, type DownloadMap, type FileContent, type ProjectFile } from "@shared/schemas/file";
+import * as files from "../db/files";
+import { touchProject } from "../db/projects";
+import { conflict, notFound, tooLarge } from "../lib/errors";
+import { isUuid, projectPrefix, type ServiceContext } from "./context";
+import { asText } from "./file-content";
+import { getOwnedProject } from "./projects";
+
+const encoder = new TextEncoder();
+const contentKey = (projectId: string, fileId: string) => `${projectPrefix(projectId)}files/${fileId}/${crypto.randomUUID()}`;
+const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === "23505";
+
+export async function listProjectFiles(ctx: ServiceContext, ownerId: string, projectId: string): Promise<ProjectFile[]> {
+  await getOwnedProject(ctx, ownerId, projectId);
+  return (await files.listFiles(ctx.sql, projectId)).map(files.toPublicFile);
+}
+
+async function getOwnedFile(ctx: ServiceContext, ownerId: string, fileId: string) {
+  const file = isUuid(fileId) ? await files.findOwnedFile(ctx.sql, ownerId, fileId) : null;
+  if (!file) throw notFound("File");
+  return file;
+}
+
+function encodeContent(content: string): Uint8Array {
+  const bytes = encoder.encode(content);
+  if (bytes.length > MAX_FILE_CONTENT_BYTES) {
+    throw tooLarge(`File content is ${bytes.length} bytes; the limit is ${MAX_FILE_CONTENT_BYTES} bytes.`);
+  }
+  return bytes;
+}
+
+/** Creates the file, or replaces its content when the path exists. `created` says which happened. */
+export async function writeFileAtPath(
+  ctx: ServiceContext,
+  ownerId: string,
+  projectId: string,
+  path: string,
+  content: string | Uint8Array,
+): Promise<{ file: ProjectFile; created: boolean }> {
+  await getOwnedProject(ctx, ownerId, projectId);
+  const bytes = typeof content === "string" ? encodeContent(content) : content;
+  const existing = await files.findFileByPath(ctx.sql, projectId, path);
+  if (existing) return { file: await replaceContent(ctx, existing.id, projectId, bytes), created: false };
+
+  const id = crypto.randomUUID();
+  const storageKey = contentKey(projectId, id);
+  await ctx.store.put(storageKey, bytes);
+  try {
+    const row = await files.insertFile(ctx.sql, { id, projectId, path, size: bytes.length, storageKey });
+    await touchProject(ctx.sql, projectId);
+    return { file: files.toPublicFile(row), created: true };
+  } catch (error) {
+    await ctx.store.delete(storageKey).catch((e) => ctx.logger.warn("orphan object left after failed insert", { storageKey, error: String(e) }));
+    if (isUniqueViolation(error)) throw conflict(`A file at ${path} was created at the same moment; try again.`);
+    throw error;
+  }
+}
+
+async function replaceContent(ctx: ServiceContext, fileId: string, projectId: string, bytes: Uint8Array): Promise<ProjectFile> {
+  const storageKey = contentKey(projectId, fileId);
+  await ctx.store.put(storageKey, bytes);
+  let replaced;
+  try {
+    replaced = await files.replaceFileContent(ctx.sql, { id: fileId, size: bytes.length, storageKey });
+  } catch (error) {
+    await ctx.store.delete(storageKey).catch(() => {});
+    throw error;
+  }
+  if (!replaced) {
+    await ctx.store.delete(storageKey).catch(() => {});
+    throw notFound("File");
+  }
+  await ctx.store
+    .delete(replaced.previousKey)
+    .catch((e) => ctx.logger.warn("old file version not removed", { key: replaced.previousKey, error: String(e) }));
+  await touchProject(ctx.sql, projectId);
+  return files.toPublicFile(replaced.file);
+}
+
+export async function saveFileContent(ctx: ServiceContext, ownerId: string, fileId: string, content: string): Promise<ProjectFile> {
+  const file = await getOwnedFile(ctx, ownerId, fileId);
+  return replaceContent(ctx, file.id, file.projectId, encodeContent(content));
+}
+
+export async function readFileContent(ctx: ServiceContext, ownerId: string, projectId: string, fileId: string): Promise<FileContent> {
+  await getOwnedProject(ctx, ownerId, projectId);
+  const file = await getOwnedFile(ctx, ownerId, fileId);
+  if (file.projectId !== projectId) throw notFound("File");
+  const bytes = await ctx.store.get(file.storageKey);
+  if (!bytes) throw notFound("File content");
+  const text = asText(bytes);
+  return { ...files.toPublicFile(file), content: text ?? "", binary: text === null };
+}
+
+export async function renameProjectFile(ctx: ServiceContext, ownerId: string, fileId: string, newPath: string): Promise<ProjectFile> {
+  const file = await getOwnedFile(ctx, ownerId, fileId);
+  if (file.path === newPath) return files.toPublicFile(file);
+  try {
+    const renamed = await files.renameFile(ctx.sql, file.id, newPath);
+    if (!renamed) throw notFound("File");
+    await touchProject(ctx.sql, file.projectId);
+    return files.toPublicFile(renamed);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`A file already exists at ${newPath}.`);
+    throw error;
+  }
+}
+
+export async function deleteProjectFile(ctx: ServiceContext, ownerId: string, fileId: string): Promise<ProjectFile> {
+  const file = await getOwnedFile(ctx, ownerId, fileId);
+  await ctx.sql.begin(async (tx) => {
+    const deleted = await files.deleteFileRow(tx as unknown as typeof ctx.sql, file.id);
+    if (!deleted) throw notFound("File");
+    await ctx.store.delete(deleted.storageKey);
+  });
+  await touchProject(ctx.sql, file.projectId);
+  return files.toPublicFile(file);
+}
+
+/**
+ * Every file as path → content for the client to zip. Binary files are base64 and listed in `binary`,
+ * so the client can restore their bytes.
+ */
+export async function downloadProject(
+  ctx: ServiceContext,
+  ownerId: string,
+  projectId: string,
+): Promise<DownloadMap & { binary: string[] }> {
+  const project = await getOwnedProject(ctx, ownerId, projectId);
+  const rows = await files.listFiles(ctx.sql, projectId);
+  const map: Record<string, string> = {};
+  const binary: string[] = [];
+  // A few reads at a time: fast on S3 without opening hundreds of connections at once.
+  for (let i = 0; i < rows.length; i += 8) {
+    await Promise.all(
+      rows.slice(i, i + 8).map(async (row) => {
+        const bytes = (await ctx.store.get(row.storageKey)) ?? new Uint8Array();
+        const text = asText(bytes);
+        if (text === null) binary.push(row.path);
+        map[row.path] = text ?? Buffer.from(bytes).toString("base64");
+      }),
+    );
+  }
+  return { projectName: project.name, filesCount: rows.length, files: map, binary: binary.sort() };
+}

@@ -1,0 +1,88 @@
+/**
+ * Chat image uploads. Only real raster images are accepted (sniffed from the bytes, never the name);
+ * SVG is refused because it can carry script. An `<img>` cannot send a bearer token, so the returned
+ * URL is signed with a server secret and expires.
+ */
+import { fileTypeFromBuffer } from "file-type";
+import { badRequest, notFound, tooLarge, unsupportedMedia } from "../lib/errors";
+import { projectPrefix, type ServiceContext } from "./context";
+import { getOwnedProject } from "./projects";
+
+const ALLOWED = new Map([
+  ["image/png", "png"],
+  ["image/jpeg", "jpg"],
+  ["image/gif", "gif"],
+  ["image/webp", "webp"],
+  ["image/avif", "avif"],
+]);
+const MIME_BY_EXT = new Map([...ALLOWED].map(([mime, ext]) => [ext, mime]));
+export const IMAGE_URL_TTL_SECONDS = 7 * 24 * 3600;
+const NAME = /^[0-9a-f-]{36}\.(png|jpg|gif|webp|avif)$/;
+
+export type ImageSigner = {
+  sign(projectId: string, name: string, expiresAt: number): Promise<string>;
+  verify(projectId: string, name: string, expiresAt: number, signature: string): Promise<boolean>;
+};
+
+export function createImageSigner(secret: string): ImageSigner {
+  const key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
+  const payload = (projectId: string, name: string, expiresAt: number) => new TextEncoder().encode(`${projectId}/${name}/${expiresAt}`);
+  return {
+    async sign(projectId, name, expiresAt) {
+      const mac = await crypto.subtle.sign("HMAC", await key, payload(projectId, name, expiresAt));
+      return Buffer.from(mac).toString("base64url");
+    },
+    async verify(projectId, name, expiresAt, signature) {
+      const mac = Buffer.from(signature, "base64url");
+      return crypto.subtle.verify("HMAC", await key, mac, payload(projectId, name, expiresAt));
+    },
+  };
+}
+
+const imageKey = (projectId: string, name: string) => `${projectPrefix(projectId)}uploads/${name}`;
+
+export async function signedImageUrl(signer: ImageSigner, projectId: string, name: string, now = Date.now()): Promise<string> {
+  const expiresAt = Math.floor(now / 1000) + IMAGE_URL_TTL_SECONDS;
+  const sig = await signer.sign(projectId, name, expiresAt);
+  return `/api/upload/image/${projectId}/${name}?exp=${expiresAt}&sig=${sig}`;
+}
+
+export async function uploadImage(
+  ctx: ServiceContext & { signer: ImageSigner; maxBytes: number },
+  ownerId: string,
+  projectId: string,
+  file: File,
+): Promise<{ url: string }> {
+  await getOwnedProject(ctx, ownerId, projectId);
+  if (file.size === 0) throw badRequest("The image file is empty.");
+  if (file.size > ctx.maxBytes) {
+    throw tooLarge(`The image is ${(file.size / 1048576).toFixed(1)} MB; the limit is ${(ctx.maxBytes / 1048576).toFixed(1)} MB.`);
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const type = await fileTypeFromBuffer(bytes);
+  const ext = type && ALLOWED.get(type.mime);
+  if (!ext) throw unsupportedMedia("Only PNG, JPEG, GIF, WebP or AVIF images can be attached (SVG is not accepted).");
+  const name = `${crypto.randomUUID()}.${ext}`;
+  await ctx.store.put(imageKey(projectId, name), bytes, type.mime);
+  return { url: await signedImageUrl(ctx.signer, projectId, name) };
+}
+
+/** The bytes behind a signed image URL, or 404 for a bad, expired or foreign signature. */
+export async function readSignedImage(
+  ctx: ServiceContext & { signer: ImageSigner },
+  projectId: string,
+  name: string,
+  exp: string | undefined,
+  sig: string | undefined,
+  now = Date.now(),
+): Promise<{ bytes: Uint8Array; mime: string }> {
+  const expiresAt = Number(exp);
+  if (!NAME.test(name) || !sig || !Number.isInteger(expiresAt) || expiresAt * 1000 < now) throw notFound("Image");
+  if (!(await ctx.signer.verify(projectId, name, expiresAt, sig))) throw notFound("Image");
+  const bytes = await ctx.store.get(imageKey(projectId, name));
+  if (!bytes) throw notFound("Image");
+  return { bytes, mime: MIME_BY_EXT.get(name.split(".").pop()!)! };
+}

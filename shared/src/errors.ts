@@ -1,0 +1,18 @@
+/** The one error body every API failure answers with (DESIGN.md §3). */
+import { z } from "zod";
+
+export const errorCodes = [
+  "bad_request",
+  "unauthorized",
+  "not_found",
+  "conflict",
+  "payload_too_large",
+  "unsupported_media_type",
+  "rate_limited",
+  "dependency_unavailable",
+  "internal",
+] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+export const errorBodySchema = z.object({ error: z.string(), code: z.string() });
+export type ErrorBody = z.infer<typeof errorBodySchema>;
