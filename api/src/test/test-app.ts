@@ -1,0 +1,74 @@
+/**
+ * Builds the real Hono app for route tests: the test database, a local object store in a temp folder,
+ * emulator-mode sign-in (so tests mint tokens with `emulatorToken`) and a quiet logger.
+ *
+ * @example
+ * const t = await testApp();
+ * const alice = t.user("alice");
+ * const res = await alice.request("POST", "/api/projects", { name: "Todo" });
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../app";
+import type { AppDeps } from "../app-env";
+import { emulatorToken } from "../auth/test-tokens";
+import { createTokenVerifier } from "../auth/verify-token";
+import { loadConfig } from "../lib/config";
+import { silentLogger } from "../lib/logger";
+import { toPublicConfig } from "../public-config";
+import { createImageSigner } from "../services/images";
+import { guardStore } from "../storage/guard";
+import { createLocalStore } from "../storage/local";
+import type { ObjectStore } from "../storage/types";
+import { testDb } from "./test-db";
+
+export const TEST_PROJECT_ID = "demo-test";
+
+export type TestUser = {
+  uid: string;
+  token: string;
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+};
+
+export async function testApp(overrides: { store?: ObjectStore; env?: Record<string, string> } = {}) {
+  const db = await testDb();
+  const config = loadConfig({
+    FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9",
+    FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
+    DATA_DIR: mkdtempSync(join(tmpdir(), "app-test-")),
+    ...overrides.env,
+  });
+  const rawStore = overrides.store ?? createLocalStore(join(config.dataDir, "objects"));
+  const deps: AppDeps = {
+    config,
+    sql: db.sql,
+    store: guardStore(rawStore),
+    logger: silentLogger,
+    signer: createImageSigner("test-secret"),
+    verifyToken: createTokenVerifier(config.auth),
+    publicConfig: toPublicConfig(config),
+    webDist: null,
+  };
+  const app = createApp(deps);
+
+  const user = (name: string): TestUser => {
+    const uid = `${name}-${crypto.randomUUID()}`;
+    const token = emulatorToken(TEST_PROJECT_ID, { uid, email: `${name}@example.com`, name });
+    return {
+      uid,
+      token,
+      request: async (method, path, body, headers = {}) =>
+        app.request(path, {
+          method,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(body !== undefined && !(body instanceof FormData) ? { "content-type": "application/json" } : {}),
+            ...headers,
+          },
+          body: body === undefined ? undefined : body instanceof FormData ? body : typeof body === "string" ? body : JSON.stringify(body),
+        }),
+    };
+  };
+  return { app, deps, db, user };
+}

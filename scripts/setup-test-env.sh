@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what the tests need on a fresh Debian machine with Node 20: Bun (from npm), the project's
+# packages, Debian's Chromium for the browser tests, and a running local PostgreSQL when one is installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v bun >/dev/null 2>&1; then
+  npm install -g bun
+fi
+
+need_apt=()
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  fi
+fi
+
+bun install --frozen-lockfile
+
+# Real PostgreSQL for the database suites, when the machine has a cluster (they also run on embedded PGlite).
+if command -v pg_ctlcluster >/dev/null 2>&1 && ! pg_isready -q -h 127.0.0.1 2>/dev/null; then
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+fi

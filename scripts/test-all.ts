@@ -1,0 +1,77 @@
+/**
+ * `bun run test`: every check the project has, in one run, ending with the one line CI reads:
+ * `N passed, N failed`. Exits non-zero on any failure.
+ *
+ * 1. Type-check (tsc) and build the web app (the browser tests use the build).
+ * 2. Unit and integration tests. Suites that touch the database run twice: against real PostgreSQL when
+ *    TEST_DATABASE_URL is set, and always against embedded PGlite.
+ * 3. Browser end-to-end tests (Debian Chromium, the real Auth emulator, the real server).
+ */
+import postgres from "postgres";
+
+type Result = { name: string; passed: number; failed: number };
+const results: Result[] = [];
+const DB_SUITES = ["api/src/routes", "api/src/db", "api/src/services"];
+const only = process.argv.slice(2); // optional: names of steps to run, e.g. `bun run test unit`
+
+async function run(name: string, cmd: string[], env: Record<string, string | undefined> = {}): Promise<string> {
+  console.log(`\n=== ${name}: ${cmd.join(" ")}`);
+  const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  let output = "";
+  const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      const text = decoder.decode(chunk, { stream: true });
+      output += text;
+      sink.write(text);
+    }
+  };
+  await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
+  const code = await proc.exited;
+  (run as { lastCode?: number }).lastCode = code;
+  return output;
+}
+
+/** A step that is one check: passed when the command exits 0. */
+async function check(name: string, cmd: string[]) {
+  if (only.length && !only.includes(name)) return;
+  await run(name, cmd);
+  const ok = (run as { lastCode?: number }).lastCode === 0;
+  results.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+}
+
+/** A bun test step: counts come from bun's summary; a crash without a summary counts as one failure. */
+async function bunTest(name: string, paths: string[], env: Record<string, string | undefined> = {}) {
+  if (only.length && !only.includes(name.split(" ")[0]!)) return;
+  const out = await run(name, ["bun", "test", ...paths], env);
+  const code = (run as { lastCode?: number }).lastCode;
+  const passed = Number(/^\s*(\d+) pass$/m.exec(out)?.[1] ?? 0);
+  const failed = Number(/^\s*(\d+) fail$/m.exec(out)?.[1] ?? 0);
+  results.push({ name, passed, failed: failed || (code !== 0 || passed === 0 ? 1 : 0) });
+}
+
+async function dropLeftoverTestDatabases(url: string) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<{ datname: string }[]>`select datname from pg_database where datname like 'app_test_%'`;
+    for (const { datname } of rows) await sql.unsafe(`drop database if exists "${datname}" with (force)`);
+  } finally {
+    await sql.end();
+  }
+}
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+if (pgUrl) await dropLeftoverTestDatabases(pgUrl).catch((e) => console.warn(`(could not tidy old test databases: ${e})`));
+
+await check("typecheck", ["bunx", "tsc", "--noEmit", "-p", "tsconfig.json"]);
+await check("build", ["bun", "run", "build"]);
+if (pgUrl) await bunTest("unit (PostgreSQL)", ["api", "shared", "scripts", "web/src"], { TEST_DATABASE_URL: pgUrl });
+await bunTest("unit (PGlite)", pgUrl ? DB_SUITES : ["api", "shared", "scripts", "web/src"], { TEST_DATABASE_URL: undefined });
+await bunTest("e2e", ["e2e"]);
+
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log("\n=== summary");
+for (const r of results) console.log(`  ${r.failed ? "FAIL" : "ok  "} ${r.name}: ${r.passed} passed, ${r.failed} failed`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
