@@ -20,8 +20,9 @@ async function run(name: string, cmd: string[], env: Record<string, string | und
   let output = "";
   const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
     const decoder = new TextDecoder();
-    for await (const chunk of stream) {
-      const text = decoder.decode(chunk, { stream: true });
+    const reader = stream.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      const text = decoder.decode(r.value, { stream: true });
       output += text;
       sink.write(text);
     }

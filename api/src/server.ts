@@ -14,6 +14,8 @@ import { getOrCreateSecret } from "./db/secrets";
 import type { Config } from "./lib/config";
 import type { Logger } from "./lib/logger";
 import { toPublicConfig } from "./public-config";
+import { createMemoryBus } from "./events/memory-bus";
+import { createPostgresBus } from "./events/postgres-bus";
 import { createImageSigner } from "./services/images";
 import { guardStore } from "./storage/guard";
 import { createObjectStore } from "./storage/index";
@@ -44,6 +46,10 @@ export async function startParts(config: Config, logger: Logger, options: { webD
     await store.ping();
     const signer = createImageSigner(await getOrCreateSecret(db.sql, "image_url_key"));
 
+    // LISTEN/NOTIFY does not cross PGlite's socket, and embedded mode is one instance anyway.
+    const events = db.kind === "postgres" ? await createPostgresBus(db.sql, logger) : createMemoryBus();
+    closers.push(() => events.close());
+
     if (emulator) {
       const started = await emulator;
       closers.push(() => started.stop());
@@ -59,6 +65,7 @@ export async function startParts(config: Config, logger: Logger, options: { webD
       sql: db.sql,
       store,
       logger,
+      events,
       signer,
       verifyToken: createTokenVerifier(config.auth),
       publicConfig: toPublicConfig(config),

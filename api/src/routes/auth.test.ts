@@ -29,6 +29,6 @@ describe("POST /api/auth/sync", () => {
   test("a caller who never synced can still create projects (their row is made on first use)", async () => {
     const carol = t.user("carol");
     expect((await carol.request("POST", "/api/projects", { name: "First" })).status).toBe(201);
-    expect(await t.db.sql`select email from users where id = ${carol.uid}`).toEqual([{ email: "carol@example.com" }]);
+    expect([...(await t.db.sql`select email from users where id = ${carol.uid}`)]).toEqual([{ email: "carol@example.com" }]);
   });
 });

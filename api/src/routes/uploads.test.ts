@@ -6,14 +6,14 @@ const PNG = Uint8Array.from(
   atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
   (c) => c.charCodeAt(0),
 );
-const SVG = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+const SVG: Uint8Array<ArrayBuffer> = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => {
   t = await testApp({ env: { MAX_UPLOAD_BYTES: "4096" } });
 }, 60_000);
 
-function form(bytes: Uint8Array, name: string, type: string, projectId: string) {
+function form(bytes: Uint8Array<ArrayBuffer>, name: string, type: string, projectId: string) {
   const f = new FormData();
   f.set("file", new File([bytes], name, { type }));
   f.set("projectId", projectId);

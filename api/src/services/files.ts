@@ -10,7 +10,7 @@ import { MAX_FILE_CONTENT_BYTES, type DownloadMap, type FileContent, type Projec
 import * as files from "../db/files";
 import { touchProject } from "../db/projects";
 import { conflict, notFound, tooLarge } from "../lib/errors";
-import { isUuid, projectPrefix, type ServiceContext } from "./context";
+import { isUuid, projectPrefix, publishFileEvent, type ServiceContext } from "./context";
 import { asText } from "./file-content";
 import { getOwnedProject } from "./projects";
 
@@ -48,7 +48,7 @@ export async function writeFileAtPath(
   await getOwnedProject(ctx, ownerId, projectId);
   const bytes = typeof content === "string" ? encodeContent(content) : content;
   const existing = await files.findFileByPath(ctx.sql, projectId, path);
-  if (existing) return { file: await replaceContent(ctx, existing.id, projectId, bytes), created: false };
+  if (existing) return { file: await replaceContent(ctx, ownerId, existing.id, projectId, bytes), created: false };
 
   const id = crypto.randomUUID();
   const storageKey = contentKey(projectId, id);
@@ -56,7 +56,9 @@ export async function writeFileAtPath(
   try {
     const row = await files.insertFile(ctx.sql, { id, projectId, path, size: bytes.length, storageKey });
     await touchProject(ctx.sql, projectId);
-    return { file: files.toPublicFile(row), created: true };
+    const file = files.toPublicFile(row);
+    await publishFileEvent(ctx, { type: "file.created", projectId, ownerId, file });
+    return { file, created: true };
   } catch (error) {
     await ctx.store.delete(storageKey).catch((e) => ctx.logger.warn("orphan object left after failed insert", { storageKey, error: String(e) }));
     if (isUniqueViolation(error)) throw conflict(`A file at ${path} was created at the same moment; try again.`);
@@ -64,7 +66,7 @@ export async function writeFileAtPath(
   }
 }
 
-async function replaceContent(ctx: ServiceContext, fileId: string, projectId: string, bytes: Uint8Array): Promise<ProjectFile> {
+async function replaceContent(ctx: ServiceContext, ownerId: string, fileId: string, projectId: string, bytes: Uint8Array): Promise<ProjectFile> {
   const storageKey = contentKey(projectId, fileId);
   await ctx.store.put(storageKey, bytes);
   let replaced;
@@ -82,12 +84,14 @@ async function replaceContent(ctx: ServiceContext, fileId: string, projectId: st
     .delete(replaced.previousKey)
     .catch((e) => ctx.logger.warn("old file version not removed", { key: replaced.previousKey, error: String(e) }));
   await touchProject(ctx.sql, projectId);
-  return files.toPublicFile(replaced.file);
+  const file = files.toPublicFile(replaced.file);
+  await publishFileEvent(ctx, { type: "file.updated", projectId, ownerId, file });
+  return file;
 }
 
 export async function saveFileContent(ctx: ServiceContext, ownerId: string, fileId: string, content: string): Promise<ProjectFile> {
   const file = await getOwnedFile(ctx, ownerId, fileId);
-  return replaceContent(ctx, file.id, file.projectId, encodeContent(content));
+  return replaceContent(ctx, ownerId, file.id, file.projectId, encodeContent(content));
 }
 
 export async function readFileContent(ctx: ServiceContext, ownerId: string, projectId: string, fileId: string): Promise<FileContent> {
@@ -107,7 +111,9 @@ export async function renameProjectFile(ctx: ServiceContext, ownerId: string, fi
     const renamed = await files.renameFile(ctx.sql, file.id, newPath);
     if (!renamed) throw notFound("File");
     await touchProject(ctx.sql, file.projectId);
-    return files.toPublicFile(renamed);
+    const publicFile = files.toPublicFile(renamed);
+    await publishFileEvent(ctx, { type: "file.renamed", projectId: file.projectId, ownerId, file: publicFile, oldPath: file.path });
+    return publicFile;
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`A file already exists at ${newPath}.`);
     throw error;
@@ -122,7 +128,9 @@ export async function deleteProjectFile(ctx: ServiceContext, ownerId: string, fi
     await ctx.store.delete(deleted.storageKey);
   });
   await touchProject(ctx.sql, file.projectId);
-  return files.toPublicFile(file);
+  const publicFile = files.toPublicFile(file);
+  await publishFileEvent(ctx, { type: "file.deleted", projectId: file.projectId, ownerId, file: publicFile });
+  return publicFile;
 }
 
 /**

@@ -13,6 +13,8 @@ import { join } from "node:path";
 import { createApp } from "../app";
 import type { AppDeps } from "../app-env";
 import { emulatorToken } from "../auth/test-tokens";
+import { createMemoryBus } from "../events/memory-bus";
+import type { EventBus } from "../events/types";
 import { createTokenVerifier } from "../auth/verify-token";
 import { loadConfig } from "../lib/config";
 import { silentLogger } from "../lib/logger";
@@ -31,7 +33,7 @@ export type TestUser = {
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
 };
 
-export async function testApp(overrides: { store?: ObjectStore; env?: Record<string, string> } = {}) {
+export async function testApp(overrides: { store?: ObjectStore; env?: Record<string, string>; events?: EventBus } = {}) {
   const db = await testDb();
   const config = loadConfig({
     FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9",
@@ -45,6 +47,7 @@ export async function testApp(overrides: { store?: ObjectStore; env?: Record<str
     sql: db.sql,
     store: guardStore(rawStore),
     logger: silentLogger,
+    events: overrides.events ?? createMemoryBus(),
     signer: createImageSigner("test-secret"),
     verifyToken: createTokenVerifier(config.auth),
     publicConfig: toPublicConfig(config),

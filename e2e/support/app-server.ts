@@ -1,0 +1,60 @@
+/**
+ * Runs the real app (`bun api/src/index.ts`) as a child process for browser tests, with embedded defaults
+ * (PGlite, local storage) in a throw-away data folder and sign-in pointed at a given Auth emulator.
+ */
+import { REPO_ROOT } from "./web-build";
+
+export type AppServer = { url: string; output(): string; stop(): Promise<void> };
+
+// Settings from the caller's shell that would switch the app away from its embedded defaults.
+const FOREIGN_SETTINGS = /^(DATABASE_URL|S3_|AWS_|FIREBASE_|OPENAI_|SANDBOX_PROVIDER|E2B_|SEARXNG_URL|HOST|PUBLIC_URL|PORT|DATA_DIR)/;
+
+export async function startApp(options: {
+  port: number;
+  dataDir: string;
+  emulatorHost: string;
+  projectId: string;
+  timeoutMs?: number;
+}): Promise<AppServer> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !FOREIGN_SETTINGS.test(k)) env[k] = v;
+  Object.assign(env, {
+    PORT: String(options.port),
+    DATA_DIR: options.dataDir,
+    FIREBASE_AUTH_EMULATOR_HOST: options.emulatorHost,
+    FIREBASE_PROJECT_ID: options.projectId,
+  });
+
+  const child = Bun.spawn(["bun", "api/src/index.ts"], { cwd: REPO_ROOT, env, stdout: "pipe", stderr: "pipe" });
+  let log = "";
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    const reader = stream.getReader();
+    const decoder = new TextDecoder();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) log += decoder.decode(r.value, { stream: true });
+  };
+  void collect(child.stdout);
+  void collect(child.stderr);
+
+  const url = `http://127.0.0.1:${options.port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    await child.exited;
+    clearTimeout(timer);
+  };
+  const server: AppServer = { url, output: () => log, stop };
+
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The app exited with code ${child.exitCode} before it was healthy:\n${log}`);
+    const healthy = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1_000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (healthy) return server;
+    await Bun.sleep(200);
+  }
+  await stop();
+  throw new Error(`The app did not answer ${url}/api/health in time:\n${log}`);
+}

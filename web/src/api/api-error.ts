@@ -1,0 +1,43 @@
+/**
+ * The error every failed API call throws. `message` keeps the spec's "<status>: <body or statusText>" form;
+ * `error` is the readable sentence from the API's `{ error, code }` body, fit for a toast.
+ */
+import { errorBodySchema } from "@shared/errors";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    /** Machine code from the body (`not_found`, `unauthorized`, ...), or null when the body was not ours. */
+    readonly code: string | null,
+    /** What a person can read: the body's `error`, else the raw body, else the status text. */
+    readonly error: string,
+    body: string,
+    statusText: string,
+  ) {
+    super(`${status}: ${body || statusText}`);
+    this.name = "ApiError";
+  }
+
+  static async fromResponse(res: Response): Promise<ApiError> {
+    const body = await res.text().catch(() => "");
+    let code: string | null = null;
+    let readable = body || res.statusText || `HTTP ${res.status}`;
+    try {
+      const parsed = errorBodySchema.safeParse(JSON.parse(body));
+      if (parsed.success) {
+        code = parsed.data.code;
+        readable = parsed.data.error;
+      }
+    } catch {
+      // Not JSON (a proxy's HTML page, say): keep the raw text.
+    }
+    return new ApiError(res.status, code, readable, body, res.statusText);
+  }
+}
+
+/** A sentence for a toast from anything thrown. */
+export function describeError(err: unknown, fallback = "Something went wrong"): string {
+  if (err instanceof ApiError) return err.error;
+  if (err instanceof Error && err.message) return err.message;
+  return fallback;
+}

@@ -1,0 +1,72 @@
+/**
+ * The toast store (spec §3, §9): at most one toast, auto-dismissed after 5000 ms unless told otherwise.
+ * A dismissed toast is closed at once and dropped from the list later, so the view can animate it out.
+ *
+ * @example
+ * toast({ title: "Project created", description: "Your new project has been created successfully." });
+ * toast({ title: "Sign in failed", description: message, variant: "destructive" });
+ */
+import { useSyncExternalStore } from "react";
+
+export type ToastVariant = "default" | "destructive";
+export type ToastInput = { title: string; description?: string; variant?: ToastVariant; durationMs?: number };
+export type Toast = ToastInput & { id: string; open: boolean };
+
+export const TOAST_LIMIT = 1;
+export const TOAST_DURATION_MS = 5000;
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
+
+let toasts: Toast[] = [];
+let counter = 0;
+const listeners = new Set<() => void>();
+const timers = new Map<string, ReturnType<typeof setTimeout>>();
+
+function commit(next: Toast[]): void {
+  toasts = next;
+  for (const listener of listeners) listener();
+}
+
+function schedule(id: string, ms: number, run: () => void): void {
+  clearTimeout(timers.get(id));
+  timers.set(id, setTimeout(run, ms));
+}
+
+export function dismissToast(id: string): void {
+  commit(toasts.map((t) => (t.id === id ? { ...t, open: false } : t)));
+  schedule(id, TOAST_REMOVE_DELAY_MS, () => removeToast(id));
+}
+
+function removeToast(id: string): void {
+  clearTimeout(timers.get(id));
+  timers.delete(id);
+  commit(toasts.filter((t) => t.id !== id));
+}
+
+export function updateToast(id: string, patch: Partial<ToastInput>): void {
+  commit(toasts.map((t) => (t.id === id ? { ...t, ...patch } : t)));
+}
+
+export function toast(input: ToastInput): { id: string; dismiss: () => void } {
+  const id = String(++counter);
+  for (const dropped of toasts.slice(TOAST_LIMIT - 1)) {
+    clearTimeout(timers.get(dropped.id));
+    timers.delete(dropped.id);
+  }
+  commit([{ ...input, id, open: true }, ...toasts].slice(0, TOAST_LIMIT));
+  schedule(id, input.durationMs ?? TOAST_DURATION_MS, () => dismissToast(id));
+  return { id, dismiss: () => dismissToast(id) };
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The current list, newest first (for code outside React; components use useToasts). */
+export function getToasts(): Toast[] {
+  return toasts;
+}
+
+export function useToasts(): Toast[] {
+  return useSyncExternalStore(subscribe, getToasts, getToasts);
+}

@@ -1,0 +1,15 @@
+/** What the auth feature offers the rest of the SPA. */
+import type { User } from "firebase/auth";
+import { createContext } from "react";
+
+export type AuthState = {
+  /** The signed-in user, or null when signed out (or still loading). */
+  user: User | null;
+  /** True until Firebase has said whether anyone is signed in. */
+  loading: boolean;
+  /** Opens the Google popup; rejects with the Firebase error when sign-in fails. */
+  signInWithGoogle: () => Promise<void>;
+  signOut: () => Promise<void>;
+};
+
+export const AuthContext = createContext<AuthState | null>(null);

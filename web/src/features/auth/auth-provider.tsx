@@ -1,0 +1,68 @@
+/**
+ * Holds the Firebase auth state for the SPA. On each signed-in event the user is synced to the API before
+ * the app treats them as signed in; on sign-out (manual or forced) the query cache is cleared.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { GoogleAuthProvider, onAuthStateChanged, signInWithPopup, signOut as firebaseSignOut, type User } from "firebase/auth";
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
+import { setTokenSource } from "../../api/auth-token";
+import { AuthContext, type AuthState } from "./auth-context";
+import { getFirebaseAuth } from "./firebase";
+import { tokenSourceFor } from "./session-token";
+import { syncUser } from "./sync-user";
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [user, setUser] = useState<User | null>(null);
+  const [loading, setLoading] = useState(true);
+
+  useEffect(() => {
+    let active = true;
+    let unsubscribe = () => {};
+    let latest = 0;
+    let signedInUid: string | null = null;
+
+    getFirebaseAuth().then(
+      (auth) => {
+        if (!active) return;
+        setTokenSource(tokenSourceFor(auth));
+        unsubscribe = onAuthStateChanged(auth, async (next) => {
+          const event = ++latest;
+          if (next) await syncUser(next);
+          else if (signedInUid) queryClient.clear();
+          signedInUid = next?.uid ?? null;
+          // A newer event overtook this one while it synced: let that one decide.
+          if (!active || event !== latest) return;
+          setUser(next);
+          setLoading(false);
+        });
+      },
+      (err: unknown) => {
+        console.error("Sign-in is unavailable: could not load the auth configuration", err);
+        if (active) setLoading(false);
+      },
+    );
+    return () => {
+      active = false;
+      unsubscribe();
+    };
+  }, [queryClient]);
+
+  const signInWithGoogle = useCallback(async () => {
+    const auth = await getFirebaseAuth();
+    const provider = new GoogleAuthProvider();
+    provider.setCustomParameters({ prompt: "select_account" });
+    await signInWithPopup(auth, provider);
+  }, []);
+
+  const signOut = useCallback(async () => {
+    await firebaseSignOut(await getFirebaseAuth());
+    queryClient.clear();
+  }, [queryClient]);
+
+  const value = useMemo<AuthState>(
+    () => ({ user, loading, signInWithGoogle, signOut }),
+    [user, loading, signInWithGoogle, signOut],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

@@ -1,0 +1,43 @@
+/** /login: one card, one button, Google sign-in through a popup (spec §2, §8). */
+import { useState } from "react";
+import { Button } from "../components/ui/button";
+import { toast } from "../components/ui/use-toast";
+import { GoogleIcon } from "../features/auth/components/google-icon";
+import { describeAuthError } from "../features/auth/auth-errors";
+import { useAuth } from "../features/auth/use-auth";
+
+export function LoginPage() {
+  const { signInWithGoogle } = useAuth();
+  const [signingIn, setSigningIn] = useState(false);
+
+  const signIn = async () => {
+    setSigningIn(true);
+    try {
+      await signInWithGoogle();
+      // Stay in "Signing in..." until the route guard moves a now signed-in user to /projects.
+      toast({ title: "Welcome!", description: "Successfully signed in with Google." });
+    } catch (err) {
+      setSigningIn(false);
+      const description = describeAuthError(err) ?? "Failed to sign in with Google";
+      toast({ title: "Sign in failed", description, variant: "destructive" });
+    }
+  };
+
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-background px-4">
+      <div className="w-full max-w-sm rounded-xl border bg-card p-8 shadow-sm">
+        <div className="mb-6 text-center">
+          <h1 className="text-2xl font-bold">Welcome</h1>
+          <p className="mt-1 text-sm text-muted-foreground">Sign in to build apps with your AI agent</p>
+        </div>
+        <Button variant="outline" size="lg" className="w-full" onClick={signIn} disabled={signingIn}>
+          <GoogleIcon />
+          {signingIn ? "Signing in..." : "Continue with Google"}
+        </Button>
+        <p className="mt-6 text-center text-xs text-muted-foreground">
+          By continuing, you agree to our Terms of Service and Privacy Policy.
+        </p>
+      </div>
+    </main>
+  );
+}

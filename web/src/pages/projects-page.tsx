@@ -1,0 +1,50 @@
+/** /projects: the user's projects, and the New Project dialog (spec §2). */
+import { useState } from "react";
+import { describeError } from "../api/api-error";
+import { AppHeader } from "../components/layout/app-header";
+import { Button } from "../components/ui/button";
+import { NewProjectDialog } from "../features/projects/components/new-project-dialog";
+import { ProjectGrid, ProjectGridSkeleton } from "../features/projects/components/project-grid";
+import { ProjectsEmptyState } from "../features/projects/components/projects-empty-state";
+import { useProjects } from "../features/projects/use-projects";
+
+export function ProjectsPage() {
+  const projects = useProjects();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const openDialog = () => setDialogOpen(true);
+
+  return (
+    <div className="min-h-screen">
+      <AppHeader />
+      <main className="mx-auto max-w-6xl px-4 py-8">
+        <div className="mb-8 flex flex-wrap items-start justify-between gap-4">
+          <div>
+            <h1 className="text-3xl font-bold tracking-tight">Projects</h1>
+            <p className="mt-1 text-muted-foreground">Manage your AI-powered coding projects</p>
+          </div>
+          <Button onClick={openDialog}>
+            <span aria-hidden className="text-lg leading-none">+</span>
+            New Project
+          </Button>
+        </div>
+
+        {projects.isPending ? (
+          <ProjectGridSkeleton />
+        ) : projects.isError ? (
+          <div role="alert" className="rounded-lg border border-destructive/50 p-6 text-sm">
+            <p className="font-medium">Could not load your projects.</p>
+            <p className="mt-1 text-muted-foreground">{describeError(projects.error)}</p>
+            <Button variant="outline" size="sm" className="mt-4" onClick={() => projects.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : projects.data.length === 0 ? (
+          <ProjectsEmptyState onCreate={openDialog} />
+        ) : (
+          <ProjectGrid projects={projects.data} />
+        )}
+      </main>
+      <NewProjectDialog open={dialogOpen} onClose={() => setDialogOpen(false)} />
+    </div>
+  );
+}
