@@ -10,6 +10,14 @@ fi
 
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# The local sandbox (api/src/sandbox/local): bubblewrap, its network (slirp4netns, nftables, iproute2).
+[ -x /usr/bin/bwrap ] || need_apt+=(bubblewrap)
+[ -x /usr/bin/slirp4netns ] || need_apt+=(slirp4netns)
+[ -x /usr/sbin/nft ] || need_apt+=(nftables)
+[ -x /usr/sbin/ip ] || [ -x /usr/bin/ip ] || need_apt+=(iproute2)
+# scripts/compose.test.ts validates docker-compose.yml and the Caddyfile offline with Debian's tools.
+command -v docker-compose >/dev/null 2>&1 || need_apt+=(docker-compose)
+command -v caddy >/dev/null 2>&1 || need_apt+=(caddy)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq

@@ -1,9 +1,11 @@
 /** The dependencies the Hono app is built from, and its context variables. */
 import type { PublicConfig } from "@shared/schemas/config";
+import type { AgentOptions, RunManager } from "./agent/runs";
 import type { AuthEnv } from "./auth/middleware";
 import type { TokenVerifier } from "./auth/types";
 import type { Config } from "./lib/config";
 import type { ImageSigner } from "./services/images";
+import type { ProjectSandboxesService } from "./sandbox/project-sandboxes";
 import type { ServiceContext } from "./services/context";
 
 export type AppDeps = ServiceContext & {
@@ -11,6 +13,11 @@ export type AppDeps = ServiceContext & {
   verifyToken: TokenVerifier;
   signer: ImageSigner;
   publicConfig: PublicConfig;
+  sandboxes: ProjectSandboxesService;
+  /** Agent runs; built from these deps when absent. Pass one to stop runs at shutdown. */
+  runs?: RunManager;
+  /** Agent limits and test hooks (used when `runs` is built here). */
+  agent?: AgentOptions;
   /** Folder of the built SPA to serve, or null to serve the API alone (tests, `bun run dev`). */
   webDist: string | null;
 };

@@ -9,9 +9,11 @@ import { requireAuth } from "./auth/middleware";
 import { toAppError } from "./lib/classify-error";
 import { notFound, tooLarge } from "./lib/errors";
 import { authRoutes } from "./routes/auth";
+import { chatRoutes } from "./routes/chat";
 import { fileRoutes } from "./routes/files";
 import { messageRoutes } from "./routes/messages";
 import { projectRoutes } from "./routes/projects";
+import { sandboxRoutes } from "./routes/sandbox";
 import { systemRoutes } from "./routes/system";
 import { uploadRoutes } from "./routes/uploads";
 import { createUserEnsurer } from "./services/users";
@@ -33,10 +35,13 @@ export function createApp(deps: AppDeps) {
     .use("/projects/*", auth, jsonBodyLimit)
     .use("/messages/*", auth, jsonBodyLimit)
     .use("/files/*", auth, jsonBodyLimit)
+    .use("/sandbox/*", auth, jsonBodyLimit)
     .route("/auth", authRoutes(deps))
     .route("/projects", projectRoutes(deps))
     .route("/messages", messageRoutes(deps))
-    .route("/files", fileRoutes(deps));
+    .route("/messages", chatRoutes(deps))
+    .route("/files", fileRoutes(deps))
+    .route("/sandbox", sandboxRoutes(deps));
 
   const app = new Hono<AppEnv>().route("/api", api);
   app.all("/api/*", () => {

@@ -1,6 +1,7 @@
 /** Entry point of `bun run start`: read the configuration, start every part, serve HTTP. */
 import { ConfigError, describeConfig, loadConfig } from "./lib/config";
 import { createLogger } from "./lib/logger";
+import { serveHttp } from "./http-server";
 import { startParts } from "./server";
 
 let config;
@@ -25,13 +26,7 @@ try {
   process.exit(1);
 }
 
-const server = Bun.serve({
-  port: config.port,
-  hostname: config.host,
-  fetch: parts.app.fetch,
-  // Chat streams stay open for minutes; Bun's default 10 s idle timeout would cut them.
-  idleTimeout: 255,
-});
+const server = serveHttp({ port: config.port, hostname: config.host, fetch: parts.app.fetch, hub: parts.hub, preview: parts.preview });
 
 if (config.auth.mode === "emulator") {
   const bar = "!".repeat(78);

@@ -16,11 +16,21 @@ import type { Logger } from "./lib/logger";
 import { toPublicConfig } from "./public-config";
 import { createMemoryBus } from "./events/memory-bus";
 import { createPostgresBus } from "./events/postgres-bus";
+import { createPreviewProxy, type PreviewProxy } from "./realtime/preview-proxy";
+import { createWsHub, type WsHub } from "./realtime/ws-hub";
+import { createSandboxProvider } from "./sandbox/index";
+import { createProjectSandboxes } from "./sandbox/project-sandboxes";
 import { createImageSigner } from "./services/images";
 import { guardStore } from "./storage/guard";
 import { createObjectStore } from "./storage/index";
 
-export type RunningParts = { app: ReturnType<typeof createApp>; deps: AppDeps; close(): Promise<void> };
+export type RunningParts = {
+  app: ReturnType<typeof createApp>;
+  deps: AppDeps;
+  hub: WsHub;
+  preview: PreviewProxy;
+  close(): Promise<void>;
+};
 
 const DEFAULT_WEB_DIST = resolve(import.meta.dir, "../../web/dist");
 
@@ -60,6 +70,14 @@ export async function startParts(config: Config, logger: Logger, options: { webD
       logger.warn("web/dist not found: serving the API only. Run `bun run build` to serve the web app too.");
     }
 
+    const provider = createSandboxProvider(config, logger);
+    const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger, events, provider, config });
+    closers.push(() => sandboxes.shutdown());
+    const verifyToken = createTokenVerifier(config.auth);
+    const hub = createWsHub({ sql: db.sql, store, logger, events, verifyToken });
+    closers.push(async () => hub.close());
+    const preview = createPreviewProxy({ provider, domain: config.preview.domain, logger });
+
     const deps: AppDeps = {
       config,
       sql: db.sql,
@@ -67,13 +85,16 @@ export async function startParts(config: Config, logger: Logger, options: { webD
       logger,
       events,
       signer,
-      verifyToken: createTokenVerifier(config.auth),
+      verifyToken,
       publicConfig: toPublicConfig(config),
+      sandboxes,
       webDist,
     };
     return {
       app: createApp(deps),
       deps,
+      hub,
+      preview,
       close: async () => {
         for (const close of closers.reverse()) await close().catch((e) => logger.warn("shutdown step failed", { error: String(e) }));
       },

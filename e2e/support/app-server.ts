@@ -15,6 +15,8 @@ export async function startApp(options: {
   emulatorHost: string;
   projectId: string;
   timeoutMs?: number;
+  /** Extra settings for this app only, e.g. OPENAI_BASE_URL pointing at the fake model server. */
+  env?: Record<string, string>;
 }): Promise<AppServer> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !FOREIGN_SETTINGS.test(k)) env[k] = v;
@@ -23,6 +25,7 @@ export async function startApp(options: {
     DATA_DIR: options.dataDir,
     FIREBASE_AUTH_EMULATOR_HOST: options.emulatorHost,
     FIREBASE_PROJECT_ID: options.projectId,
+    ...options.env,
   });
 
   const child = Bun.spawn(["bun", "api/src/index.ts"], { cwd: REPO_ROOT, env, stdout: "pipe", stderr: "pipe" });
@@ -36,7 +39,11 @@ export async function startApp(options: {
   void collect(child.stderr);
 
   const url = `http://127.0.0.1:${options.port}`;
+  // A test process that ends without calling stop() (a shared stack, a crash) must not leave the app running.
+  const killOnExit = () => child.kill("SIGKILL");
+  process.on("exit", killOnExit);
   const stop = async () => {
+    process.off("exit", killOnExit);
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill("SIGTERM");
     const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, spyOn, test } from "bun:test";
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from "jose";
 import type { AuthConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
@@ -179,6 +179,100 @@ describe("firebase mode", () => {
     const err = await rejection(verify(await signed(claims())));
     dead.stop(true);
     expect(err.message).toBe("Sign-in could not be checked right now; try again in a moment.");
+  });
+});
+
+describe("firebase mode: verified-token cache", () => {
+  /** Counts RS256 signature checks (jose verifies through WebCrypto). */
+  function countChecks() {
+    const spy = spyOn(crypto.subtle, "verify");
+    return { get count() { return spy.mock.calls.length; }, restore: () => spy.mockRestore() };
+  }
+
+  test("a token verified once is not checked again; another token is", async () => {
+    const verify = createTokenVerifier(firebaseAuth, { jwksUrl });
+    const token = await signed(claims());
+    const checks = countChecks();
+    try {
+      const first = await verify(token);
+      for (let i = 0; i < 3; i++) expect(await verify(token)).toEqual(first);
+      expect(checks.count).toBe(1);
+      expect((await verify(await signed(claims({ sub: "uid-bob" })))).uid).toBe("uid-bob");
+      expect(checks.count).toBe(2);
+    } finally {
+      checks.restore();
+    }
+  });
+
+  test("a remembered token still expires at its exp", async () => {
+    const verify = createTokenVerifier(firebaseAuth, { jwksUrl });
+    const t = nowSec();
+    const token = await signed(claims({ exp: t + 30 }));
+    expect((await verify(token)).uid).toBe("uid-alice");
+    setSystemTime(new Date((t + 31) * 1000));
+    expect((await verify(token)).uid).toBe("uid-alice"); // within jose's 5 s clock tolerance, checked afresh
+    setSystemTime(new Date((t + 40) * 1000));
+    await rejection(verify(token), "Your sign-in has expired; sign in again.");
+  });
+
+  test("a remembered token is checked again after 10 minutes, even before its exp", async () => {
+    const verify = createTokenVerifier(firebaseAuth, { jwksUrl });
+    const token = await signed(claims());
+    await verify(token);
+    const checks = countChecks();
+    try {
+      setSystemTime(new Date(Date.now() + 9 * 60_000));
+      await verify(token);
+      expect(checks.count).toBe(0);
+      setSystemTime(new Date(Date.now() + 2 * 60_000));
+      expect((await verify(token)).uid).toBe("uid-alice");
+      expect(checks.count).toBe(1);
+    } finally {
+      checks.restore();
+    }
+  });
+
+  test("is bounded: the least recently used token is forgotten first", async () => {
+    const verify = createTokenVerifier(firebaseAuth, { jwksUrl, cacheSize: 2 });
+    const [a, b, c] = await Promise.all(["uid-a", "uid-b", "uid-c"].map((sub) => signed(claims({ sub }))));
+    await verify(a!);
+    await verify(b!);
+    const checks = countChecks();
+    try {
+      await verify(a!); // a is now the most recent
+      await verify(c!); // evicts b
+      expect(checks.count).toBe(1);
+      await verify(a!);
+      expect(checks.count).toBe(1);
+      await verify(b!);
+      expect(checks.count).toBe(2);
+    } finally {
+      checks.restore();
+    }
+  });
+
+  test("rejections are not remembered, and cacheSize 0 turns the cache off", async () => {
+    const forged = await signed(claims(), { key: stranger.privateKey, kid: "k1" });
+    const verify = createTokenVerifier(firebaseAuth, { jwksUrl, cacheSize: 0 });
+    const token = await signed(claims());
+    await verify(token);
+    const checks = countChecks();
+    try {
+      await verify(token);
+      await rejection(verify(forged), INVALID);
+      await rejection(verify(forged), INVALID);
+      expect(checks.count).toBe(3);
+    } finally {
+      checks.restore();
+    }
+  });
+
+  test("callers cannot change what is remembered", async () => {
+    const verify = createTokenVerifier(firebaseAuth, { jwksUrl });
+    const token = await signed(claims());
+    const identity = await verify(token);
+    identity.uid = "uid-mallory";
+    expect((await verify(token)).uid).toBe("uid-alice");
   });
 });
 

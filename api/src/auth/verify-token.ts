@@ -3,6 +3,11 @@
  * keys that jose fetches once and caches; emulator mode accepts the Auth emulator's unsigned tokens, and only those,
  * for the configured project. Never both.
  *
+ * Firebase mode remembers tokens it has verified (keyed by the whole token string, signature included), because an
+ * RS256 check costs tens of microseconds and the SPA sends the same token with every request for up to an hour.
+ * A remembered token is trusted only until its `exp` and at most TOKEN_CACHE_TTL_MS after it was checked; failures
+ * are never remembered.
+ *
  * @example
  * const verify = createTokenVerifier(config.auth);
  * const { uid } = await verify(bearerToken); // rejects with AppError 401 "unauthorized"
@@ -17,6 +22,10 @@ export const GOOGLE_JWKS_URL = "https://www.googleapis.com/service_accounts/v1/j
 const CLOCK_TOLERANCE_SEC = 5;
 /** Real ID tokens are about 1 KB; anything far larger is not one, and not worth parsing. */
 const MAX_TOKEN_CHARS = 16 * 1024;
+/** As long as jose keeps a fetched key set: a remembered token is never trusted past the keys it was checked with. */
+const TOKEN_CACHE_TTL_MS = 10 * 60_000;
+/** About 1.5 KB each (token + identity): the default bounds the cache near 8 MB. */
+const DEFAULT_TOKEN_CACHE_SIZE = 5_000;
 
 const messages = {
   missing: "Sign in to continue.",
@@ -31,6 +40,8 @@ export type TokenVerifierOptions = {
   jwksUrl?: string;
   /** Current time in milliseconds since the epoch (default Date.now). */
   now?: () => number;
+  /** How many verified tokens Firebase mode remembers (default 5,000; 0 turns the cache off). */
+  cacheSize?: number;
 };
 
 export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOptions = {}): TokenVerifier {
@@ -59,15 +70,44 @@ export function createTokenVerifier(auth: AuthConfig, options: TokenVerifierOpti
 
   // Caches the key set (10 min) and refetches on an unknown `kid` at most once per 30 s cooldown.
   const keys = createRemoteJWKSet(new URL(options.jwksUrl ?? GOOGLE_JWKS_URL));
+  const verified = createTokenCache(options.cacheSize ?? DEFAULT_TOKEN_CACHE_SIZE, now);
   return async (token) => {
     checkShape(token);
+    const remembered = verified.get(token);
+    if (remembered) return remembered;
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, keys, { ...claimChecks(), algorithms: ["RS256"] }));
     } catch (err) {
       throw toUnauthorized(err);
     }
-    return toIdentity(payload, now());
+    const identity = toIdentity(payload, now());
+    verified.set(token, identity, payload.exp! * 1000);
+    return identity;
+  };
+}
+
+/**
+ * Verified tokens, least recently used first (a Map keeps insertion order; a hit moves its entry to the end).
+ * An entry past its deadline is dropped on read, so an expired token always goes through full verification and
+ * gets the "expired" message from there.
+ */
+function createTokenCache(maxEntries: number, now: () => number) {
+  const entries = new Map<string, { identity: Identity; until: number }>();
+  return {
+    get(token: string): Identity | undefined {
+      const entry = entries.get(token);
+      if (!entry) return undefined;
+      entries.delete(token);
+      if (now() >= entry.until) return undefined;
+      entries.set(token, entry);
+      return { ...entry.identity };
+    },
+    set(token: string, identity: Identity, expMs: number): void {
+      if (maxEntries <= 0) return;
+      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+      entries.set(token, { identity: { ...identity }, until: Math.min(expMs, now() + TOKEN_CACHE_TTL_MS) });
+    },
   };
 }
 

@@ -7,7 +7,7 @@ type MessageRow = Omit<Message, "createdAt"> & { createdAt: Date };
 export async function listMessages(sql: Sql, projectId: string): Promise<Message[]> {
   const rows = await sql<MessageRow[]>`
     select id, project_id as "projectId", role, content, thinking, attachments, tool_calls as "toolCalls",
-           actions, created_at as "createdAt"
+           actions, status, usage, created_at as "createdAt"
     from messages where project_id = ${projectId} order by created_at, id`;
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
 }

@@ -69,6 +69,13 @@ const envSchema = z.object({
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalString.pipe(z.url({ message: "must be a full URL such as http://127.0.0.1:11434/v1" }).optional()),
   OPENAI_MODEL: optionalString,
+  PREVIEW_DOMAIN: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9.-]+$/i, "must be a bare domain such as preview.example.com (no scheme or port)")
+      .optional(),
+  ),
+  SANDBOX_IDLE_MINUTES: positiveInt(30),
   SEARXNG_URL: optionalString.pipe(z.url({ message: "must be a full URL" }).optional()),
   FIREBASE_PROJECT_ID: optionalString,
   FIREBASE_API_KEY: optionalString,
@@ -109,6 +116,9 @@ export type Config = {
   sandbox: { provider: "local" } | { provider: "e2b"; apiKey: string };
   model: { configured: false } | { configured: true; baseUrl?: string; apiKey: string; model: string };
   search: { kind: "none" } | { kind: "searxng"; url: string };
+  /** Preview hosts are `<port>-<sandboxId>.<domain>`; scheme and port suffix come from PUBLIC_URL. */
+  preview: { domain: string; scheme: "http" | "https"; portSuffix: string };
+  sandboxIdleMs: number;
   auth: AuthConfig;
   limits: { maxUploadBytes: number; maxBodyBytes: number };
   logLevel: "debug" | "info" | "warn" | "error";
@@ -163,11 +173,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.OPENAI_API_KEY || e.OPENAI_BASE_URL
         ? { configured: true, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY ?? "not-needed", model: e.OPENAI_MODEL ?? "gpt-4o-mini" }
         : { configured: false },
+    preview: previewConfig(e.PREVIEW_DOMAIN, e.PUBLIC_URL, e.PORT),
+    sandboxIdleMs: e.SANDBOX_IDLE_MINUTES * 60_000,
     search: e.SEARXNG_URL ? { kind: "searxng", url: e.SEARXNG_URL } : { kind: "none" },
     auth: authConfig(e, host),
     limits: { maxUploadBytes: e.MAX_UPLOAD_BYTES, maxBodyBytes: e.MAX_BODY_BYTES },
     logLevel: e.LOG_LEVEL ?? "info",
   };
+}
+
+function previewConfig(domain: string | undefined, publicUrl: string | undefined, port: number): Config["preview"] {
+  if (publicUrl) {
+    const u = new URL(publicUrl);
+    return { domain: domain ?? u.hostname, scheme: u.protocol === "https:" ? "https" : "http", portSuffix: u.port ? `:${u.port}` : "" };
+  }
+  // Browsers resolve *.localhost to loopback, so local previews need no DNS set-up.
+  return { domain: domain ?? "localhost", scheme: "http", portSuffix: `:${port}` };
 }
 
 function authConfig(e: z.infer<typeof envSchema>, host: string): AuthConfig {

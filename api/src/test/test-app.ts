@@ -7,7 +7,7 @@
  * const alice = t.user("alice");
  * const res = await alice.request("POST", "/api/projects", { name: "Todo" });
  */
-import { mkdtempSync } from "node:fs";
+import { chmodSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../app";
@@ -19,6 +19,8 @@ import { createTokenVerifier } from "../auth/verify-token";
 import { loadConfig } from "../lib/config";
 import { silentLogger } from "../lib/logger";
 import { toPublicConfig } from "../public-config";
+import { createSandboxProvider } from "../sandbox/index";
+import { createProjectSandboxes } from "../sandbox/project-sandboxes";
 import { createImageSigner } from "../services/images";
 import { guardStore } from "../storage/guard";
 import { createLocalStore } from "../storage/local";
@@ -35,19 +37,28 @@ export type TestUser = {
 
 export async function testApp(overrides: { store?: ObjectStore; env?: Record<string, string>; events?: EventBus } = {}) {
   const db = await testDb();
+  const dataDir = mkdtempSync(join(tmpdir(), "app-test-"));
+  // Sandbox users (other uids) must be able to reach their folders under it, as under ./data.
+  chmodSync(dataDir, 0o755);
   const config = loadConfig({
     FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9",
     FIREBASE_PROJECT_ID: TEST_PROJECT_ID,
-    DATA_DIR: mkdtempSync(join(tmpdir(), "app-test-")),
+    DATA_DIR: dataDir,
     ...overrides.env,
   });
   const rawStore = overrides.store ?? createLocalStore(join(config.dataDir, "objects"));
+  const store = guardStore(rawStore);
+  const events = overrides.events ?? createMemoryBus();
+  // Sandboxes are only started when a test asks for one.
+  const provider = createSandboxProvider(config, silentLogger);
+  const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config });
   const deps: AppDeps = {
     config,
     sql: db.sql,
-    store: guardStore(rawStore),
+    store,
     logger: silentLogger,
-    events: overrides.events ?? createMemoryBus(),
+    events,
+    sandboxes,
     signer: createImageSigner("test-secret"),
     verifyToken: createTokenVerifier(config.auth),
     publicConfig: toPublicConfig(config),

@@ -5,6 +5,11 @@ export type ToolCall = {
   result?: string;
 };
 
+/** How the agent run that wrote an assistant message ended ('running' while it works). */
+export type MessageStatus = "running" | "complete" | "stopped" | "failed";
+
+export type MessageUsage = { promptTokens: number; completionTokens: number; totalTokens: number };
+
 export type ActionStep = { description: string; status: "in_progress" | "completed" };
 
 export type Message = {
@@ -17,4 +22,7 @@ export type Message = {
   toolCalls: ToolCall[];
   actions: ActionStep[];
   createdAt: string;
+  status?: MessageStatus;
+  /** Tokens the model reported for the run that wrote this message (null when it reported none). */
+  usage?: MessageUsage | null;
 };

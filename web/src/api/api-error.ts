@@ -2,7 +2,7 @@
  * The error every failed API call throws. `message` keeps the spec's "<status>: <body or statusText>" form;
  * `error` is the readable sentence from the API's `{ error, code }` body, fit for a toast.
  */
-import { errorBodySchema } from "@shared/errors";
+import type { ErrorBody } from "@shared/errors";
 
 export class ApiError extends Error {
   constructor(
@@ -23,10 +23,10 @@ export class ApiError extends Error {
     let code: string | null = null;
     let readable = body || res.statusText || `HTTP ${res.status}`;
     try {
-      const parsed = errorBodySchema.safeParse(JSON.parse(body));
-      if (parsed.success) {
-        code = parsed.data.code;
-        readable = parsed.data.error;
+      const parsed: unknown = JSON.parse(body);
+      if (isErrorBody(parsed)) {
+        code = parsed.code;
+        readable = parsed.error;
       }
     } catch {
       // Not JSON (a proxy's HTML page, say): keep the raw text.
@@ -40,4 +40,14 @@ export function describeError(err: unknown, fallback = "Something went wrong"): 
   if (err instanceof ApiError) return err.error;
   if (err instanceof Error && err.message) return err.message;
   return fallback;
+}
+
+/**
+ * The shape of @shared/errors' errorBodySchema, checked by hand: this module is on the landing page's path
+ * (the auth config fetch), and zod would add ~22 KB gzipped to a page whose budget is 150 KB.
+ */
+function isErrorBody(value: unknown): value is ErrorBody {
+  if (typeof value !== "object" || value === null) return false;
+  const { error, code } = value as Record<string, unknown>;
+  return typeof error === "string" && typeof code === "string";
 }

@@ -3,3 +3,16 @@ export const projectKeys = {
   all: ["projects"] as const,
   detail: (id: string) => ["projects", id] as const,
 };
+
+export const fileKeys = {
+  all: ["files"] as const,
+  /** Everything cached for one project's files (the list and each content). */
+  project: (projectId: string) => ["files", projectId] as const,
+  list: (projectId: string) => ["files", projectId, "list"] as const,
+  content: (projectId: string, fileId: string) => ["files", projectId, "content", fileId] as const,
+};
+
+export const messageKeys = {
+  all: ["messages"] as const,
+  list: (projectId: string) => ["messages", projectId] as const,
+};

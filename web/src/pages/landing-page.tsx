@@ -1,31 +1,23 @@
-/** `/` placeholder: the full landing page (features, docs, about, security) comes in a later issue. */
-import { Link } from "wouter";
-import { buttonClasses } from "../components/ui/button";
-import { ThemeToggle } from "../components/ui/theme-toggle";
+/** `/`: the landing page for visitors (spec §1, §2). Signed-in users never see it: the route sends them to /projects. */
+import { Hero } from "../features/landing/hero";
+import { AboutSection, DocsSection, SecuritySection } from "../features/landing/info-sections";
+import { LandingFooter } from "../features/landing/landing-footer";
+import { LandingHeader } from "../features/landing/landing-header";
+import { CapabilitiesSection, FeaturesSection } from "../features/landing/product-sections";
 
 export function LandingPage() {
   return (
-    <div className="min-h-screen">
-      <header className="sticky top-0 z-40 border-b bg-background/80 backdrop-blur">
-        <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4">
-          <span className="font-semibold">App Builder</span>
-          <div className="ml-auto flex items-center gap-2">
-            <ThemeToggle />
-            <Link href="/login" className={buttonClasses("primary", "sm")}>
-              Get Started
-            </Link>
-          </div>
-        </div>
-      </header>
-      <main className="mx-auto max-w-3xl px-4 py-24 text-center">
-        <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">Build apps by describing them</h1>
-        <p className="mt-4 text-lg text-muted-foreground">
-          Chat with an AI agent that writes the code, runs it in a sandbox and shows you a live preview.
-        </p>
+    <div id="top" className="min-h-screen">
+      <LandingHeader />
+      <main>
+        <Hero />
+        <FeaturesSection />
+        <CapabilitiesSection />
+        <DocsSection />
+        <AboutSection />
+        <SecuritySection />
       </main>
-      <footer className="border-t py-6 text-center text-sm text-muted-foreground">
-        © {new Date().getFullYear()} App Builder
-      </footer>
+      <LandingFooter />
     </div>
   );
 }

@@ -1,8 +1,8 @@
 /** /projects: the user's projects, and the New Project dialog (spec §2). */
 import { useState } from "react";
 import { describeError } from "../api/api-error";
-import { AppHeader } from "../components/layout/app-header";
 import { Button } from "../components/ui/button";
+import { PlusIcon } from "../components/ui/icons";
 import { NewProjectDialog } from "../features/projects/components/new-project-dialog";
 import { ProjectGrid, ProjectGridSkeleton } from "../features/projects/components/project-grid";
 import { ProjectsEmptyState } from "../features/projects/components/projects-empty-state";
@@ -14,16 +14,15 @@ export function ProjectsPage() {
   const openDialog = () => setDialogOpen(true);
 
   return (
-    <div className="min-h-screen">
-      <AppHeader />
-      <main className="mx-auto max-w-6xl px-4 py-8">
+    <div className="mx-auto w-full max-w-6xl px-4 py-6 md:px-6 md:py-8">
+      <div>
         <div className="mb-8 flex flex-wrap items-start justify-between gap-4">
           <div>
-            <h1 className="text-3xl font-bold tracking-tight">Projects</h1>
+            <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Projects</h1>
             <p className="mt-1 text-muted-foreground">Manage your AI-powered coding projects</p>
           </div>
           <Button onClick={openDialog}>
-            <span aria-hidden className="text-lg leading-none">+</span>
+            <PlusIcon />
             New Project
           </Button>
         </div>
@@ -43,7 +42,7 @@ export function ProjectsPage() {
         ) : (
           <ProjectGrid projects={projects.data} />
         )}
-      </main>
+      </div>
       <NewProjectDialog open={dialogOpen} onClose={() => setDialogOpen(false)} />
     </div>
   );

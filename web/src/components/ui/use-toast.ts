@@ -20,6 +20,8 @@ let toasts: Toast[] = [];
 let counter = 0;
 const listeners = new Set<() => void>();
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
+// Auto-dismiss clocks of open toasts: when the current run ends, or how long is left while paused.
+const clocks = new Map<string, { endsAt: number } | { remaining: number }>();
 
 function commit(next: Toast[]): void {
   toasts = next;
@@ -32,6 +34,7 @@ function schedule(id: string, ms: number, run: () => void): void {
 }
 
 export function dismissToast(id: string): void {
+  clocks.delete(id);
   commit(toasts.map((t) => (t.id === id ? { ...t, open: false } : t)));
   schedule(id, TOAST_REMOVE_DELAY_MS, () => removeToast(id));
 }
@@ -39,6 +42,7 @@ export function dismissToast(id: string): void {
 function removeToast(id: string): void {
   clearTimeout(timers.get(id));
   timers.delete(id);
+  clocks.delete(id);
   commit(toasts.filter((t) => t.id !== id));
 }
 
@@ -51,10 +55,31 @@ export function toast(input: ToastInput): { id: string; dismiss: () => void } {
   for (const dropped of toasts.slice(TOAST_LIMIT - 1)) {
     clearTimeout(timers.get(dropped.id));
     timers.delete(dropped.id);
+    clocks.delete(dropped.id);
   }
   commit([{ ...input, id, open: true }, ...toasts].slice(0, TOAST_LIMIT));
-  schedule(id, input.durationMs ?? TOAST_DURATION_MS, () => dismissToast(id));
+  runClock(id, input.durationMs ?? TOAST_DURATION_MS);
   return { id, dismiss: () => dismissToast(id) };
+}
+
+function runClock(id: string, ms: number): void {
+  clocks.set(id, { endsAt: Date.now() + ms });
+  schedule(id, ms, () => dismissToast(id));
+}
+
+/** Stops the auto-dismiss clock while the toast is hovered, focused or being swiped. */
+export function pauseToast(id: string): void {
+  const clock = clocks.get(id);
+  if (!clock || !("endsAt" in clock)) return;
+  clearTimeout(timers.get(id));
+  clocks.set(id, { remaining: Math.max(0, clock.endsAt - Date.now()) });
+}
+
+/** Restarts a paused clock with the time that was left. */
+export function resumeToast(id: string): void {
+  const clock = clocks.get(id);
+  if (!clock || !("remaining" in clock)) return;
+  runClock(id, clock.remaining);
 }
 
 function subscribe(listener: () => void): () => void {

@@ -9,7 +9,10 @@ export type AuthState = {
   loading: boolean;
   /** Opens the Google popup; rejects with the Firebase error when sign-in fails. */
   signInWithGoogle: () => Promise<void>;
+  /** Signs out; protected screens then send the user to the root (spec §2) rather than to /login. */
   signOut: () => Promise<void>;
+  /** True once the user chose Sign Out, until the next sign-in. */
+  signedOutByUser: boolean;
 };
 
 export const AuthContext = createContext<AuthState | null>(null);

@@ -15,6 +15,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [user, setUser] = useState<User | null>(null);
   const [loading, setLoading] = useState(true);
+  const [signedOutByUser, setSignedOutByUser] = useState(false);
 
   useEffect(() => {
     let active = true;
@@ -34,6 +35,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           // A newer event overtook this one while it synced: let that one decide.
           if (!active || event !== latest) return;
           setUser(next);
+          if (next) setSignedOutByUser(false);
           setLoading(false);
         });
       },
@@ -56,13 +58,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const signOut = useCallback(async () => {
+    // Set before the user becomes null, so no render sees "signed out" without knowing it was chosen.
+    setSignedOutByUser(true);
     await firebaseSignOut(await getFirebaseAuth());
     queryClient.clear();
   }, [queryClient]);
 
   const value = useMemo<AuthState>(
-    () => ({ user, loading, signInWithGoogle, signOut }),
-    [user, loading, signInWithGoogle, signOut],
+    () => ({ user, loading, signInWithGoogle, signOut, signedOutByUser }),
+    [user, loading, signInWithGoogle, signOut, signedOutByUser],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -1,4 +1,4 @@
-/** The project grid (1, 2 or 3 columns) and its loading skeleton of three cards. */
+/** The project grid (1, 2 or 3 columns as the width allows) and its loading skeleton of three cards. */
 import type { Project } from "@shared/schemas/project";
 import type { ReactNode } from "react";
 import { Skeleton } from "../../../components/ui/skeleton";
@@ -6,8 +6,11 @@ import { ProjectCard } from "./project-card";
 
 function Grid({ children, label }: { children: ReactNode; label: string }) {
   return (
-    <div aria-label={label} className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
-      {children}
+    // Columns follow the space beside the sidebar, not the window: 1, then 2, then 3.
+    <div className="@container">
+      <div aria-label={label} className="grid grid-cols-1 gap-4 @xl:grid-cols-2 @3xl:grid-cols-3">
+        {children}
+      </div>
     </div>
   );
 }

@@ -1,0 +1,276 @@
+/**
+ * Agent runs, independent of any HTTP request. Starting a run stores the user's message and a 'running'
+ * assistant message (the claim: one running run per project, across instances), then works in the
+ * background. Anyone may subscribe: they get every event already sent, then the live ones, so a page that
+ * reloads (or a browser that lost its connection) picks the stream up where it is. The assistant message
+ * is saved as the run goes and finished as complete, stopped or failed.
+ *
+ * @example
+ * const runs = createRunManager(deps);
+ * const run = await runs.start(uid, { projectId, content: "Build a todo app" });
+ * const unsubscribe = run.subscribe((event) => send(event));
+ */
+import type { RunStatus, SendMessage, StreamEvent } from "@shared/events/stream";
+import { IMAGE_ONLY_CONTENT } from "@shared/events/stream";
+import type OpenAI from "openai";
+import { failAbandonedRuns, finishRunMessage, insertRunMessages, saveRunProgress, touchRunMessage } from "../db/message-runs";
+import type { Config } from "../lib/config";
+import { conflict } from "../lib/errors";
+import type { ProjectSandboxes } from "../sandbox/project-sandboxes-types";
+import type { ServiceContext } from "../services/context";
+import type { ImageSigner } from "../services/images";
+import { getOwnedProject } from "../services/projects";
+import { buildConversation } from "./conversation";
+import { loadImageParts } from "./images";
+import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
+import { createModelClient, MODEL_NOT_CONFIGURED } from "./model-client";
+import { RunState } from "./run-state";
+import { createToolContext } from "./tool-context";
+import { availableTools } from "./tools/registry";
+
+export type AgentOptions = {
+  limits?: Partial<AgentLimits>;
+  /** How often a long silent run refreshes its message (so others see it alive). */
+  heartbeatMs?: number;
+  /** A 'running' message older than this without refresh is taken as abandoned by a dead server. */
+  staleRunMs?: number;
+  /** Streamed text is saved at most this often (tool results are saved at once). */
+  progressSaveMs?: number;
+  /** For tools that call out (web search). */
+  fetch?: typeof fetch;
+  /** A ready client instead of one built from config.model (tests, embedding). */
+  client?: OpenAI;
+};
+
+export type RunDeps = ServiceContext & {
+  config: Pick<Config, "model" | "search">;
+  signer: ImageSigner;
+  sandboxes: ProjectSandboxes | null;
+  agent?: AgentOptions;
+};
+
+export type Run = {
+  projectId: string;
+  userMessageId: string;
+  /** The assistant message the run writes. */
+  messageId: string;
+  /** Replays every event so far, then delivers live ones. Returns the unsubscribe function. */
+  subscribe(listener: (event: StreamEvent) => void): () => void;
+  /** Resolves when the message is saved and `done` was sent. */
+  finished: Promise<RunStatus>;
+};
+
+export type RunManager = {
+  start(ownerId: string, message: SendMessage): Promise<Run>;
+  /** The project's active run in this process, or null. Ownership is checked. */
+  active(ownerId: string, projectId: string): Promise<Run | null>;
+  /** Stops the project's active run, keeping its partial answer; resolves once it is saved. */
+  stop(ownerId: string, projectId: string): Promise<{ stopped: boolean; messageId: string | null }>;
+  activeCount(): number;
+  /** Stops every run (server shutdown) and waits for them to be saved. */
+  shutdown(): Promise<void>;
+};
+
+type LiveRun = Run & { controller: AbortController };
+
+const BUSY = "The agent is still working on this project. Wait for it to finish, or stop it, before sending another message.";
+
+export function createRunManager(deps: RunDeps): RunManager {
+  const runs = new Map<string, LiveRun>();
+  const options = deps.agent ?? {};
+  const limits: AgentLimits = { ...DEFAULT_AGENT_LIMITS, ...options.limits };
+  const heartbeatMs = options.heartbeatMs ?? 20_000;
+  const staleRunMs = options.staleRunMs ?? 2 * 60_000;
+  const progressSaveMs = options.progressSaveMs ?? 1_000;
+  const client = options.client ?? (deps.config.model.configured ? createModelClient(deps.config.model) : null);
+
+  async function start(ownerId: string, message: SendMessage): Promise<Run> {
+    const { projectId } = message;
+    const project = await getOwnedProject(deps, ownerId, projectId);
+    const attachments = message.attachments ?? [];
+    const images = await loadImageParts(deps, project.id, attachments);
+    const content = message.content.trim() ? message.content : IMAGE_ONLY_CONTENT;
+
+    if (runs.has(project.id)) throw conflict(BUSY);
+    const events: StreamEvent[] = [];
+    const listeners = new Set<(event: StreamEvent) => void>();
+    let resolveFinished!: (status: RunStatus) => void;
+    const run: LiveRun = {
+      projectId: project.id,
+      userMessageId: crypto.randomUUID(),
+      messageId: crypto.randomUUID(),
+      controller: new AbortController(),
+      finished: new Promise((resolve) => (resolveFinished = resolve)),
+      subscribe(listener) {
+        for (const event of events) listener(event);
+        if (events.at(-1)?.type === "done") return () => {};
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    runs.set(project.id, run); // synchronously after the check: a second send now sees it
+
+    try {
+      await failAbandonedRuns(deps.sql, project.id, new Date(Date.now() - staleRunMs), "**Error:** the server running this answer stopped before it finished.");
+      const claimed = await insertRunMessages(deps.sql, {
+        projectId: project.id,
+        userMessageId: run.userMessageId,
+        assistantMessageId: run.messageId,
+        content,
+        attachments,
+      });
+      if (!claimed) throw conflict(BUSY);
+    } catch (error) {
+      runs.delete(project.id);
+      throw error;
+    }
+
+    const publish = (event: StreamEvent) => {
+      events.push(event);
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          deps.logger.warn("stream listener failed", { error: String(error) });
+        }
+      }
+    };
+    void execute(ownerId, run, { content, images, enableReasoning: message.enableReasoning ?? false }, publish)
+      .then(resolveFinished, (error) => {
+        deps.logger.error("agent run not finished cleanly", { projectId: project.id, error: String(error) });
+        resolveFinished("failed");
+      })
+      .finally(() => {
+        listeners.clear();
+        runs.delete(project.id);
+      });
+    return run;
+  }
+
+  async function execute(
+    ownerId: string,
+    run: LiveRun,
+    input: { content: string; images: Awaited<ReturnType<typeof loadImageParts>>; enableReasoning: boolean },
+    publish: (event: StreamEvent) => void,
+  ): Promise<RunStatus> {
+    const state = new RunState();
+    let saving: Promise<void> = Promise.resolve();
+    let saveTimer: ReturnType<typeof setTimeout> | undefined;
+    let saveDue = Infinity;
+    const save = () => {
+      clearTimeout(saveTimer);
+      saveDue = Infinity;
+      const snapshot = state.snapshot();
+      saving = saving.then(() => saveRunProgress(deps.sql, run.messageId, snapshot)).catch((error) => {
+        deps.logger.warn("run progress not saved", { messageId: run.messageId, error: String(error) });
+      });
+    };
+    const saveWithin = (ms: number) => {
+      if (Date.now() + ms >= saveDue) return;
+      clearTimeout(saveTimer);
+      saveDue = Date.now() + ms;
+      saveTimer = setTimeout(save, ms);
+    };
+    const heartbeat = setInterval(() => {
+      saving = saving.then(() => touchRunMessage(deps.sql, run.messageId)).catch(() => {});
+    }, heartbeatMs);
+
+    let done: Extract<StreamEvent, { type: "done" }> = { type: "done", status: "failed", usage: null };
+    const emit = (event: StreamEvent) => {
+      state.apply(event);
+      if (event.type === "done") {
+        done = event; // sent after the message is saved, so a refetch on `done` sees it
+        return;
+      }
+      publish(event);
+      if (event.type === "tool_start" || event.type === "tool_complete") saveWithin(0);
+      else saveWithin(progressSaveMs);
+    };
+
+    let status: RunStatus;
+    try {
+      if (!client || !deps.config.model.configured) {
+        emit({ type: "error", message: MODEL_NOT_CONFIGURED });
+        status = "failed";
+      } else {
+        const tools = availableTools(deps.config);
+        const messages = await buildConversation(deps, {
+          ownerId,
+          projectId: run.projectId,
+          excludeIds: [run.userMessageId, run.messageId],
+          content: input.content,
+          images: input.images,
+          tools,
+          contextTokens: limits.contextTokens,
+        });
+        const toolContext = createToolContext({
+          services: deps,
+          ownerId,
+          projectId: run.projectId,
+          sandboxes: deps.sandboxes,
+          search: deps.config.search,
+          fetch: options.fetch,
+        });
+        const result = await runAgent({
+          client,
+          model: deps.config.model.model,
+          messages,
+          tools,
+          toolContext,
+          enableReasoning: input.enableReasoning,
+          signal: run.controller.signal,
+          limits,
+          emit,
+          logger: deps.logger,
+        });
+        status = result.status;
+      }
+    } catch (error) {
+      deps.logger.error("agent run crashed", { projectId: run.projectId, error: String(error) });
+      if (state.error === null) emit({ type: "error", message: `The agent stopped because of a server error: ${error instanceof Error ? error.message : String(error)}` });
+      status = run.controller.signal.aborted ? "stopped" : "failed";
+    } finally {
+      clearInterval(heartbeat);
+      clearTimeout(saveTimer);
+    }
+
+    await saving;
+    const final = state.final(status);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await finishRunMessage(deps.sql, run.messageId, run.projectId, { ...final, status });
+        break;
+      } catch (error) {
+        if (attempt >= 3) {
+          deps.logger.error("run result not saved", { messageId: run.messageId, error: String(error) });
+          break;
+        }
+        await Bun.sleep(500 * attempt);
+      }
+    }
+    publish({ ...done, type: "done", messageId: run.messageId, status, usage: final.usage });
+    return status;
+  }
+
+  return {
+    start,
+    async active(ownerId, projectId) {
+      const project = await getOwnedProject(deps, ownerId, projectId);
+      return runs.get(project.id) ?? null;
+    },
+    async stop(ownerId, projectId) {
+      const project = await getOwnedProject(deps, ownerId, projectId);
+      const run = runs.get(project.id);
+      if (!run) return { stopped: false, messageId: null };
+      run.controller.abort();
+      await run.finished;
+      return { stopped: true, messageId: run.messageId };
+    },
+    activeCount: () => runs.size,
+    async shutdown() {
+      const all = [...runs.values()];
+      for (const run of all) run.controller.abort();
+      await Promise.all(all.map((run) => run.finished));
+    },
+  };
+}

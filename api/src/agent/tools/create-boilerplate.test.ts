@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sandboxSupport, toolHarness } from "../../test/tool-harness";
+import { createBoilerplateTool } from "./create-boilerplate";
+import { runShellTool } from "./run-shell";
+
+const support = await sandboxSupport();
+if (!support.ok) console.warn(`create_boilerplate sandbox tests skipped: local sandboxes are unavailable here (${support.why})`);
+
+let h: Awaited<ReturnType<typeof toolHarness>>;
+beforeAll(async () => {
+  h = await toolHarness();
+}, 60_000);
+afterAll(() => h.close(), 30_000);
+
+describe("create_boilerplate", () => {
+  test("an unknown template is refused before anything happens", async () => {
+    const p = await h.project();
+    const out = await p.call(createBoilerplateTool, { template: "angular" });
+    expect(out.ok).toBe(false);
+    expect(out.result).toContain("invalid arguments for create_boilerplate: template:");
+  });
+
+  test.skipIf(!support.ok)("node: files stored, workflow set and started; steps Creating → Created → Installed → Configured → Started", async () => {
+    const p = await h.project();
+    const out = await p.call(createBoilerplateTool, { template: "node" });
+    expect(out.ok).toBe(true);
+    expect(out.summary).toMatch(/^Node\.js app \(\d+ files\)$/);
+    expect(out.result).toContain("`node server.js`");
+    expect(p.steps.map((s) => `${s.status}: ${s.line}`)).toEqual([
+      "in_progress: Creating Node.js app from the node template",
+      expect.stringMatching(/^completed: Created Node\.js app \(\d+ files\)$/),
+      "completed: Installed dependencies",
+      "completed: Configured workflow: node server.js",
+      "completed: Started: node server.js",
+    ]);
+    expect(await p.file("server.js")).toBeTruthy();
+    const project = (await (await p.user.request("GET", `/api/projects/${p.projectId}`)).json()) as { workflowCommand: string };
+    expect(project.workflowCommand).toBe("node server.js");
+    // The app is running in the sandbox.
+    let status = "";
+    for (let i = 0; i < 20 && !status.includes("200"); i++) {
+      await Bun.sleep(200);
+      status = (await p.call(runShellTool, { command: `node -e "fetch('http://127.0.0.1:3000/').then((r) => console.log(r.status))"` })).result;
+    }
+    expect(status).toContain("200");
+  }, 120_000);
+});

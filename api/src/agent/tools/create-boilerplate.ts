@@ -1,0 +1,37 @@
+/**
+ * create_boilerplate: starts the project from one of the templates kept in the repository (react, vite,
+ * node): files written, dependencies installed, workflow command set, and the app started so the Preview
+ * shows it at once.
+ */
+import { z } from "zod";
+import { defineTool, ToolError } from "./define-tool";
+
+const LABEL = { react: "React", vite: "Vite", node: "Node.js" } as const;
+
+export const createBoilerplateTool = defineTool({
+  name: "create_boilerplate",
+  description:
+    "Start the project from a template: react (React + Vite + TypeScript), vite (plain Vite + TypeScript) or node " +
+    "(a Node.js HTTP server). Writes the files, installs dependencies, sets the workflow command and starts the " +
+    "app. Use it once, at the start of a new project, then edit the files.",
+  input: z.object({ template: z.enum(["react", "vite", "node"]) }),
+  summary: (input) => `${input.template} template`,
+  async run(input, ctx) {
+    if (!ctx.sandboxes) throw new ToolError("Sandboxes are not available on this server, so templates cannot be applied.");
+    const label = LABEL[input.template];
+    ctx.step(`Creating ${label} app from the ${input.template} template`, "in_progress");
+    const applied = await ctx.sandboxes.applyTemplate(ctx.ownerId, ctx.projectId, input.template);
+    ctx.step(`Created ${label} app (${applied.filesWritten} files)`, "completed");
+    ctx.step("Installed dependencies", "completed");
+    ctx.step(`Configured workflow: ${applied.workflowCommand}`, "completed");
+    // applyTemplate starts the workflow in the background.
+    ctx.step(`Started: ${applied.workflowCommand}`, "completed");
+    return {
+      result:
+        `Created a ${label} app from the ${input.template} template: ${applied.filesWritten} files written, ` +
+        `dependencies installed, and the app started in the background with \`${applied.workflowCommand}\` (also recorded as the ` +
+        `workflow command). Use list_files and read_file to see the files, then edit them; do not start the app a second time.`,
+      summary: `${label} app (${applied.filesWritten} files)`,
+    };
+  },
+});

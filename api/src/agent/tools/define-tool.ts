@@ -1,0 +1,70 @@
+/**
+ * The shape of an agent tool: one file per tool, each `defineTool({ name, description, input, summary,
+ * run })`, collected in `registry.ts`. `input` is a zod schema: it becomes the JSON schema the model sees
+ * and validates what the model sends. `run` returns the text the model reads; throwing a ToolError (or
+ * anything) becomes an error result for the model, never a crashed run.
+ *
+ * @example
+ * export const readFileTool = defineTool({
+ *   name: "read_file",
+ *   description: "Read a project file",
+ *   input: z.object({ path: filePathSchema }),
+ *   summary: (input) => input.path,
+ *   run: async (input, ctx) => ({ result: "…" }),
+ * });
+ */
+import type { z } from "zod";
+import type { Config } from "../../lib/config";
+import type { ProjectSandboxes } from "../../sandbox/project-sandboxes-types";
+import type { Sandbox } from "../../sandbox/types";
+import type { ServiceContext } from "../../services/context";
+
+export type StepStatus = "in_progress" | "completed";
+
+export type ToolContext = {
+  services: ServiceContext;
+  ownerId: string;
+  projectId: string;
+  /**
+   * The project's sandbox, created on first need (and reused for the rest of the run). Files written by
+   * this run are in it before it is handed out, so a command right after a write sees the write.
+   */
+  sandbox(): Promise<Sandbox>;
+  /** Called by the file tools after a stored write: puts the content in the sandbox if the run has one. */
+  syncFile(path: string, content: string): Promise<void>;
+  sandboxes: ProjectSandboxes | null;
+  search: Config["search"];
+  /** Aborted when the run is stopped: long commands should end. */
+  signal: AbortSignal;
+  /** Streams a step line (SPEC.md §4) such as 'Created src/App.tsx' or 'Started: npm run dev'. */
+  step(line: string, status: StepStatus): void;
+  /** For tools that call out (web search); tests may pass their own. */
+  fetch: typeof fetch;
+};
+
+/** What a tool hands back: the text the model reads, and optionally a better badge summary. */
+export type ToolOutput = { result: string; summary?: string };
+
+export type Tool<S extends z.ZodType = z.ZodType> = {
+  name: string;
+  description: string;
+  input: S;
+  /** The badge text when the call starts (a path, a command…). */
+  summary(input: z.infer<S>): string;
+  run(input: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
+  /** Offered to the model only when this says so (e.g. web_search needs a configured backend). */
+  available?(config: Pick<Config, "search">): boolean;
+};
+
+export const defineTool = <S extends z.ZodType>(tool: Tool<S>): Tool<S> => tool;
+
+/** A failure the model should read as is (no stack, no "Error:" prefix doubling). */
+export class ToolError extends Error {}
+
+/** Long outputs are cut so one tool result cannot fill the model's context. Keeps head and tail. */
+export function clip(text: string, max = 12_000): string {
+  if (text.length <= max) return text;
+  const head = Math.floor(max * 0.3);
+  const tail = max - head;
+  return `${text.slice(0, head)}\n… [${text.length - max} characters omitted] …\n${text.slice(-tail)}`;
+}

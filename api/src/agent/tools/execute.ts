@@ -1,0 +1,58 @@
+/**
+ * Runs one tool call from the model. Whatever goes wrong (unknown tool, arguments that are not JSON or do
+ * not fit the schema, a failing tool) comes back as an error result for the model to read and correct:
+ * a tool never ends the run. Only a stop (abort) propagates.
+ */
+import { summarizeIssues } from "../../lib/validate";
+import { clip, ToolError, type Tool, type ToolContext } from "./define-tool";
+
+export type ToolCallOutcome = { ok: boolean; summary: string; result: string };
+
+/** The badge text before the arguments are known to be valid: a best guess from the raw JSON. */
+export function previewSummary(tool: Tool | undefined, rawArguments: string): string {
+  try {
+    const parsed = JSON.parse(rawArguments || "{}");
+    const input = tool?.input.safeParse(parsed);
+    if (tool && input?.success) return tool.summary(input.data);
+    const first = parsed && typeof parsed === "object" ? Object.values(parsed).find((v) => typeof v === "string") : undefined;
+    return typeof first === "string" ? first.slice(0, 120) : "";
+  } catch {
+    return "(invalid arguments)";
+  }
+}
+
+export async function executeToolCall(tools: Tool[], name: string, rawArguments: string, ctx: ToolContext): Promise<ToolCallOutcome> {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    return { ok: false, summary: name, result: `Error: there is no tool named "${name}". Available tools: ${tools.map((t) => t.name).join(", ")}.` };
+  }
+  let parsed: unknown;
+  try {
+    // Some servers send "" for a call without arguments.
+    parsed = rawArguments.trim() === "" ? {} : JSON.parse(rawArguments);
+  } catch (error) {
+    return {
+      ok: false,
+      summary: "(invalid arguments)",
+      result: `Error: the arguments for ${name} are not valid JSON (${(error as Error).message}). Nothing was done. Call ${name} again with a JSON object matching its schema.`,
+    };
+  }
+  const input = tool.input.safeParse(parsed);
+  if (!input.success) {
+    return {
+      ok: false,
+      summary: previewSummary(tool, rawArguments) || "(invalid arguments)",
+      result: `Error: invalid arguments for ${name}: ${summarizeIssues(input.error.issues)}. Nothing was done.`,
+    };
+  }
+  const summary = tool.summary(input.data);
+  try {
+    const output = await tool.run(input.data, ctx);
+    return { ok: true, summary: output.summary ?? summary, result: output.result };
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    const detail = error instanceof ToolError ? message : `${name} failed: ${message}`;
+    return { ok: false, summary, result: `Error: ${clip(detail, 4_000)}` };
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Every agent tool, and the list offered to the model: their JSON schemas come from the zod inputs, and
+ * tools that need an unconfigured backend (web search) are left out.
+ */
+import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
+import { z } from "zod";
+import type { Config } from "../../lib/config";
+import { createBoilerplateTool } from "./create-boilerplate";
+import type { Tool } from "./define-tool";
+import { editFileTool } from "./edit-file";
+import { listFilesTool } from "./list-files";
+import { readFileTool } from "./read-file";
+import { runCodeTool } from "./run-code";
+import { runShellTool } from "./run-shell";
+import { setWorkflowCommandTool } from "./set-workflow-command";
+import { webSearchTool } from "./web-search";
+import { writeFileTool } from "./write-file";
+
+export const allTools: Tool[] = [
+  createBoilerplateTool,
+  writeFileTool,
+  editFileTool,
+  readFileTool,
+  listFilesTool,
+  runShellTool,
+  runCodeTool,
+  setWorkflowCommandTool,
+  webSearchTool,
+] as Tool[];
+
+export function availableTools(config: Pick<Config, "search">): Tool[] {
+  return allTools.filter((t) => !t.available || t.available(config));
+}
+
+/** The OpenAI `tools` parameter for these tools. */
+export function toOpenAiTools(tools: Tool[]): ChatCompletionFunctionTool[] {
+  return tools.map((tool) => {
+    const { $schema: _schema, ...parameters } = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    return { type: "function", function: { name: tool.name, description: tool.description, parameters } };
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * set_workflow_command: records the command that starts the project's app. The Preview's "run workflow"
+ * button and sandbox re-creation run it, so it must start the app in the foreground of its own process.
+ */
+import { z } from "zod";
+import { setWorkflowCommand } from "../../db/project-workflow";
+import { getOwnedProject } from "../../services/projects";
+import { defineTool } from "./define-tool";
+
+export const setWorkflowCommandTool = defineTool({
+  name: "set_workflow_command",
+  description:
+    "Record the command that starts this project's app (the Preview's run button and sandbox re-creation run it), " +
+    "e.g. `npm run dev -- --host 0.0.0.0` or `node server.js`. The app must listen on 0.0.0.0.",
+  input: z.object({
+    command: z.string().trim().min(1, "command must not be empty").max(1000).describe("Shell command run from the project root"),
+  }),
+  summary: (input) => input.command,
+  async run(input, ctx) {
+    await getOwnedProject(ctx.services, ctx.ownerId, ctx.projectId);
+    await setWorkflowCommand(ctx.services.sql, ctx.projectId, input.command);
+    ctx.step(`Configured workflow: ${input.command}`, "completed");
+    return { result: `The project's workflow command is now: ${input.command}. It is not started by this tool: start it with run_shell (background: true) if it is not running.` };
+  },
+});

@@ -1,0 +1,119 @@
+/**
+ * The file-event WebSocket through real servers. On PostgreSQL (TEST_DATABASE_URL) two app instances share
+ * the database and a change made through one reaches a client of the other via LISTEN/NOTIFY; on PGlite
+ * the in-process bus is checked with one instance.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import postgres from "postgres";
+import { WS_PROTOCOL } from "@shared/events/file-events";
+import type { Sql } from "../db/client";
+import { createMemoryBus } from "../events/memory-bus";
+import { createPostgresBus } from "../events/postgres-bus";
+import type { EventBus } from "../events/types";
+import { serveHttp } from "../http-server";
+import { silentLogger } from "../lib/logger";
+import { testApp, type TestUser } from "../test/test-app";
+import { testDb } from "../test/test-db";
+import { createPreviewProxy } from "./preview-proxy";
+import { createWsHub } from "./ws-hub";
+
+type Instance = { url: string; stop(): void; app: Awaited<ReturnType<typeof testApp>> };
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const instances: Instance[] = [];
+const closers: (() => Promise<unknown>)[] = [];
+
+async function startInstance(events: EventBus): Promise<Instance> {
+  const t = await testApp({ events });
+  const hub = createWsHub({ ...t.deps });
+  const preview = createPreviewProxy({ provider: { kind: "local", create: async () => { throw new Error("unused"); }, connect: async () => null, shutdown: async () => {} }, domain: "localhost", logger: silentLogger });
+  const server = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, hub, preview });
+  return { url: `127.0.0.1:${server.port}`, app: t, stop: () => (hub.close(), server.stop(true)) };
+}
+
+async function connect(instance: Instance, token: string): Promise<{ ws: WebSocket; messages: unknown[]; next(pred: (m: any) => boolean, ms?: number): Promise<any> }> {
+  const ws = new WebSocket(`ws://${instance.url}/api/ws`, [WS_PROTOCOL, token]);
+  const messages: unknown[] = [];
+  const waiters: { pred: (m: any) => boolean; resolve: (m: any) => void }[] = [];
+  ws.onmessage = (e) => {
+    const m = JSON.parse(String(e.data));
+    messages.push(m);
+    for (const w of [...waiters]) if (w.pred(m)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(m));
+  };
+  await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
+  return {
+    ws,
+    messages,
+    next: (pred, ms = 3000) =>
+      new Promise((resolve, reject) => {
+        const found = messages.find(pred);
+        if (found) return resolve(found);
+        waiters.push({ pred, resolve });
+        setTimeout(() => reject(new Error(`no matching message within ${ms} ms; got ${JSON.stringify(messages)}`)), ms);
+      }),
+  };
+}
+
+beforeAll(async () => {
+  if (onPostgres) {
+    // Each instance gets its own pool, as separate processes would.
+    const db = await testDb();
+    const target = db.target as { hostname: string; port: number; database: string };
+    for (let i = 0; i < 2; i++) {
+      const sql = postgres({ host: target.hostname, port: target.port, database: target.database, username: "postgres", max: 3, onnotice: () => {} }) as unknown as Sql;
+      const bus = await createPostgresBus(sql, silentLogger);
+      closers.push(() => bus.close(), () => sql.end());
+      instances.push(await startInstance(bus));
+    }
+  } else {
+    instances.push(await startInstance(createMemoryBus()));
+  }
+}, 60_000);
+
+afterAll(async () => {
+  for (const i of instances) i.stop();
+  for (const close of closers.reverse()) await close().catch(() => {});
+});
+
+describe(`file events over /api/ws (${onPostgres ? "two instances on PostgreSQL" : "one instance, in-process bus"})`, () => {
+  test("a change through one instance reaches a subscribed client of another; other users get nothing", async () => {
+    const writer = instances[0]!;
+    const reader = instances[instances.length - 1]!;
+    const alice: TestUser = writer.app.user("alice");
+    const mallory: TestUser = writer.app.user("mallory");
+    const project = await (await alice.request("POST", "/api/projects", { name: "Live" })).json();
+
+    const client = await connect(reader, alice.token);
+    client.ws.send(JSON.stringify({ type: "subscribe", projectId: project.id }));
+    await client.next((m) => m.type === "subscribed");
+
+    const snoop = await connect(reader, mallory.token);
+    snoop.ws.send(JSON.stringify({ type: "subscribe", projectId: project.id }));
+    expect(await snoop.next((m) => m.type === "error")).toEqual({ type: "error", message: "Project not found" });
+
+    const created = await (await alice.request("POST", `/api/files/${project.id}`, { path: "src/a.ts", content: "1" })).json();
+    expect(await client.next((m) => m.type === "file.created")).toEqual({ type: "file.created", projectId: project.id, file: created });
+
+    await alice.request("PATCH", `/api/files/${created.id}/rename`, { newPath: "src/b.ts" });
+    const renamed = await client.next((m) => m.type === "file.renamed");
+    expect(renamed).toMatchObject({ oldPath: "src/a.ts", file: { id: created.id, path: "src/b.ts" } });
+
+    await alice.request("DELETE", `/api/files/${created.id}`);
+    expect(await client.next((m) => m.type === "file.deleted")).toMatchObject({ file: { id: created.id } });
+
+    await Bun.sleep(200);
+    expect(snoop.messages.filter((m: any) => m.type?.startsWith("file."))).toEqual([]);
+    client.ws.close();
+    snoop.ws.close();
+  });
+
+  test("a missing or bad token is refused before the upgrade", async () => {
+    const res = await fetch(`http://${instances[0]!.url}/api/ws`, {
+      headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", "sec-websocket-protocol": `${WS_PROTOCOL}, bad.token.here` },
+    });
+    expect(res.status).toBe(401);
+    expect((await res.json()).code).toBe("unauthorized");
+    const none = new WebSocket(`ws://${instances[0]!.url}/api/ws`);
+    const closed = await new Promise<boolean>((resolve) => ((none.onerror = () => resolve(true)), (none.onopen = () => resolve(false))));
+    expect(closed).toBe(true);
+  });
+});

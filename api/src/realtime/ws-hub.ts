@@ -1,0 +1,98 @@
+/**
+ * The file-event WebSocket at GET /api/ws. A browser cannot set headers on a WebSocket, so the Firebase
+ * ID token travels in the subprotocol list (`[WS_PROTOCOL, token]`), never in the URL (which gets logged).
+ * A socket subscribes to projects it owns; bus events are forwarded only to sockets of the project's owner.
+ */
+import { clientSocketMessageSchema, WS_PROTOCOL, type ServerSocketMessage } from "@shared/events/file-events";
+import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import type { Identity, TokenVerifier } from "../auth/types";
+import type { EventBus } from "../events/types";
+import { AppError } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+import type { ServiceContext } from "../services/context";
+import { getOwnedProject } from "../services/projects";
+
+export type HubSocketData = { kind: "hub"; caller: Identity; projects: Set<string> };
+
+export type WsHub = {
+  /** Answers the upgrade (or an error response); undefined means Bun took the connection. */
+  upgrade(req: Request, server: Server<unknown>): Promise<Response | undefined>;
+  handler: WebSocketHandler<HubSocketData>;
+  clientCount(): number;
+  close(): void;
+};
+
+export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier; events: EventBus; logger: Logger }): WsHub {
+  const byProject = new Map<string, Set<ServerWebSocket<HubSocketData>>>();
+  const all = new Set<ServerWebSocket<HubSocketData>>();
+  const send = (ws: ServerWebSocket<HubSocketData>, message: ServerSocketMessage): void => void ws.send(JSON.stringify(message));
+
+  const unsubscribeBus = deps.events.subscribe((event) => {
+    const sockets = byProject.get(event.projectId);
+    if (!sockets) return;
+    const { ownerId, origin: _origin, ...message } = event;
+    const text = JSON.stringify(message);
+    for (const ws of sockets) if (ws.data.caller.uid === ownerId) ws.send(text);
+  });
+
+  const leave = (ws: ServerWebSocket<HubSocketData>, projectId: string) => {
+    ws.data.projects.delete(projectId);
+    const set = byProject.get(projectId);
+    set?.delete(ws);
+    if (set?.size === 0) byProject.delete(projectId);
+  };
+
+  return {
+    async upgrade(req, server) {
+      const offered = (req.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim());
+      const token = offered.find((p) => p !== WS_PROTOCOL && p.length > 0);
+      if (!offered.includes(WS_PROTOCOL) || !token) {
+        return Response.json({ error: `Connect with subprotocols ["${WS_PROTOCOL}", <ID token>].`, code: "unauthorized" }, { status: 401 });
+      }
+      let caller: Identity;
+      try {
+        caller = await deps.verifyToken(token);
+      } catch (error) {
+        const message = error instanceof AppError ? error.message : "Sign in again.";
+        return Response.json({ error: message, code: "unauthorized" }, { status: 401 });
+      }
+      const data: HubSocketData = { kind: "hub", caller, projects: new Set() };
+      if (server.upgrade(req, { data, headers: { "Sec-WebSocket-Protocol": WS_PROTOCOL } })) return undefined;
+      return Response.json({ error: "Expected a WebSocket upgrade.", code: "bad_request" }, { status: 400 });
+    },
+    handler: {
+      open(ws) {
+        all.add(ws);
+      },
+      async message(ws, raw) {
+        let parsed;
+        try {
+          parsed = clientSocketMessageSchema.safeParse(JSON.parse(String(raw)));
+        } catch {
+          parsed = null;
+        }
+        if (!parsed?.success) return send(ws, { type: "error", message: 'Send {"type":"subscribe","projectId":"…"}.' });
+        const { type, projectId } = parsed.data;
+        if (type === "unsubscribe") return leave(ws, projectId);
+        try {
+          await getOwnedProject(deps, ws.data.caller.uid, projectId);
+        } catch {
+          return send(ws, { type: "error", message: "Project not found" });
+        }
+        ws.data.projects.add(projectId);
+        if (!byProject.has(projectId)) byProject.set(projectId, new Set());
+        byProject.get(projectId)!.add(ws);
+        send(ws, { type: "subscribed", projectId });
+      },
+      close(ws) {
+        all.delete(ws);
+        for (const projectId of [...ws.data.projects]) leave(ws, projectId);
+      },
+    },
+    clientCount: () => all.size,
+    close() {
+      unsubscribeBus();
+      for (const ws of all) ws.close(1001, "server shutting down");
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * The chat stream. `POST /api/messages/stream` starts an agent run and streams its events (SSE);
+ * `GET /api/messages/{projectId}/active` re-attaches to a running one (replay, then live; 204 when none);
+ * `POST /api/messages/{projectId}/stop` stops it, keeping the partial answer. Runs outlive requests.
+ */
+import { sendMessageSchema } from "@shared/events/stream";
+import { Hono } from "hono";
+import { createRunManager, type RunManager } from "../agent/runs";
+import type { AppDeps, AppEnv } from "../app-env";
+import { validate } from "../lib/validate";
+import { runEventStream } from "./chat-sse";
+
+export const chatRoutes = (deps: AppDeps) => {
+  const runs: RunManager = deps.runs ?? createRunManager(deps);
+  return new Hono<AppEnv>()
+    .post("/stream", validate("json", sendMessageSchema), async (c) => {
+      const run = await runs.start(c.var.caller.uid, c.req.valid("json"));
+      return runEventStream(run, c.req.raw.signal);
+    })
+    .get("/:projectId/active", async (c) => {
+      const run = await runs.active(c.var.caller.uid, c.req.param("projectId"));
+      return run ? runEventStream(run, c.req.raw.signal) : c.body(null, 204);
+    })
+    .post("/:projectId/stop", async (c) => c.json(await runs.stop(c.var.caller.uid, c.req.param("projectId"))));
+};

@@ -1,0 +1,152 @@
+/**
+ * The E2B provider: the only file that imports the `e2b` SDK. Long-lived streams (background commands,
+ * directory watches) pass `timeoutMs: 0`, because the SDK's default 60 s stream timeout would kill them.
+ * An expired sandbox (SandboxNotFoundError) reads as null from `connect`, i.e. Expired.
+ */
+import { CommandExitError, FilesystemEventType, Sandbox as E2BSandbox, SandboxNotFoundError } from "e2b";
+import type { Logger } from "../lib/logger";
+import { isIgnoredPath } from "./ignored-paths";
+import type { RunOptions, RunResult, Sandbox, SandboxProvider } from "./types";
+
+const ROOT = "/home/user/project";
+/** How long E2B keeps a sandbox after the last use; every use pushes it out again. */
+const KEEP_ALIVE_MS = 30 * 60_000;
+const OUTPUT_CAP = 1024 * 1024;
+
+export function createE2BProvider(options: { apiKey: string; logger: Logger; template?: string }): SandboxProvider {
+  const live = new Map<string, Sandbox>();
+  const opts = { apiKey: options.apiKey };
+
+  const wrap = (sbx: E2BSandbox): Sandbox => {
+    let lastExtend = 0;
+    const touch = () => {
+      if (Date.now() - lastExtend < 60_000) return;
+      lastExtend = Date.now();
+      sbx.setTimeout(KEEP_ALIVE_MS).catch((e) => options.logger.warn("e2b setTimeout failed", { error: String(e) }));
+    };
+    const abs = (path: string) => `${ROOT}/${path}`;
+    const sandbox: Sandbox = {
+      id: sbx.sandboxId,
+      files: {
+        async write(path, content) {
+          touch();
+          const data = typeof content === "string" ? content : (content.buffer.slice(content.byteOffset, content.byteOffset + content.byteLength) as ArrayBuffer);
+          await sbx.files.write(abs(path), data);
+        },
+        async read(path) {
+          try {
+            return await sbx.files.read(abs(path), { format: "bytes" });
+          } catch (error) {
+            if ((error as Error).name === "NotFoundError") return null;
+            throw error;
+          }
+        },
+        async remove(path) {
+          await sbx.files.remove(abs(path));
+        },
+        async rename(from, to) {
+          await sbx.files.makeDir(abs(to).split("/").slice(0, -1).join("/"));
+          await sbx.files.rename(abs(from), abs(to));
+        },
+        async list() {
+          const entries = await sbx.files.list(ROOT, { depth: 20 });
+          return entries
+            .filter((e) => e.type === "file")
+            .map((e) => ({ path: e.path.slice(ROOT.length + 1), size: e.size }))
+            .filter((e) => !isIgnoredPath(e.path));
+        },
+        async watch(onChange) {
+          const handle = await sbx.files.watchDir(
+            ROOT,
+            (event) => {
+              if (isIgnoredPath(event.name)) return;
+              if (event.type === FilesystemEventType.REMOVE || event.type === FilesystemEventType.RENAME) {
+                onChange({ type: "remove", path: event.name });
+              } else if (event.type === FilesystemEventType.WRITE || event.type === FilesystemEventType.CREATE) {
+                onChange({ type: "write", path: event.name });
+              }
+            },
+            { recursive: true, timeoutMs: 0 },
+          );
+          return () => void handle.stop();
+        },
+      },
+      async run(command, runOptions: RunOptions = {}): Promise<RunResult> {
+        touch();
+        const cwd = runOptions.cwd ? abs(runOptions.cwd) : ROOT;
+        let stdout = "";
+        let stderr = "";
+        let truncated = false;
+        const collect = (which: "out" | "err") => (chunk: string) => {
+          if (which === "out") runOptions.onStdout?.(chunk);
+          else runOptions.onStderr?.(chunk);
+          const current = which === "out" ? stdout : stderr;
+          if (current.length >= OUTPUT_CAP) return void (truncated = true);
+          const next = current + chunk.slice(0, OUTPUT_CAP - current.length);
+          if (which === "out") stdout = next;
+          else stderr = next;
+        };
+        if (runOptions.background) {
+          await sbx.commands.run(command, { background: true, cwd, envs: runOptions.env, timeoutMs: 0, onStdout: collect("out"), onStderr: collect("err") });
+          return { exitCode: null, stdout: "", stderr: "", timedOut: false, truncated: false };
+        }
+        const timeoutMs = runOptions.timeoutMs ?? 120_000;
+        try {
+          const result = await sbx.commands.run(command, {
+            cwd,
+            envs: runOptions.env,
+            timeoutMs,
+            onStdout: collect("out"),
+            onStderr: collect("err"),
+          });
+          return { exitCode: result.exitCode, stdout, stderr, timedOut: false, truncated };
+        } catch (error) {
+          if (error instanceof CommandExitError) return { exitCode: error.exitCode, stdout, stderr, timedOut: false, truncated };
+          if ((error as Error).name === "TimeoutError") return { exitCode: null, stdout, stderr, timedOut: true, truncated };
+          throw error;
+        }
+      },
+      async previewTarget() {
+        return null;
+      },
+      publicPreviewHost(port) {
+        return sbx.getHost(port);
+      },
+      async isAlive() {
+        return sbx.isRunning().catch(() => false);
+      },
+      async kill() {
+        live.delete(sbx.sandboxId);
+        await sbx.kill().catch(() => {});
+      },
+    };
+    return sandbox;
+  };
+
+  return {
+    kind: "e2b",
+    async create() {
+      const sbx = await E2BSandbox.create(options.template ?? "base", { ...opts, timeoutMs: KEEP_ALIVE_MS });
+      await sbx.files.makeDir(ROOT);
+      const sandbox = wrap(sbx);
+      live.set(sandbox.id, sandbox);
+      return sandbox;
+    },
+    async connect(sandboxId) {
+      const known = live.get(sandboxId);
+      if (known && (await known.isAlive())) return known;
+      try {
+        const sandbox = wrap(await E2BSandbox.connect(sandboxId, opts));
+        live.set(sandboxId, sandbox);
+        return sandbox;
+      } catch (error) {
+        if (error instanceof SandboxNotFoundError) return null;
+        throw error;
+      }
+    },
+    async shutdown() {
+      // E2B sandboxes outlive this process by design (their timeout ends them); nothing to stop here.
+      live.clear();
+    },
+  };
+}

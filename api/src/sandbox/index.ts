@@ -1,0 +1,12 @@
+/** Picks the sandbox provider named by SANDBOX_PROVIDER (local bubblewrap by default, or E2B). */
+import { join } from "node:path";
+import type { Config } from "../lib/config";
+import type { Logger } from "../lib/logger";
+import { createE2BProvider } from "./e2b";
+import { createLocalProvider } from "./local/local-provider";
+import type { SandboxProvider } from "./types";
+
+export function createSandboxProvider(config: Config, logger: Logger): SandboxProvider {
+  if (config.sandbox.provider === "e2b") return createE2BProvider({ apiKey: config.sandbox.apiKey, logger });
+  return createLocalProvider({ rootDir: join(config.dataDir, "sandboxes"), idleTimeoutMs: config.sandboxIdleMs, logger });
+}

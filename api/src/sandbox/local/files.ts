@@ -1,0 +1,150 @@
+/**
+ * `SandboxFiles` for the local provider: operations on the host side of the bind-mounted project folder
+ * (through `safe-fs.ts`, so planted symlinks never lead outside it), with files handed to the sandbox uid,
+ * and `watch` on Bun's recursive `fs.watch`.
+ *
+ * The watcher keeps what it last knew of each file (inode, size, mtime). That tells a command's change from
+ * the echo of our own `write`, and lets a removed or moved-away folder report each file it held.
+ *
+ * @example
+ * const files = createLocalFiles("/srv/sandboxes/abc/project", { uid: 200123, gid: 200123 });
+ * const stop = await files.watch((c) => console.log(c.type, c.path));
+ */
+import fs from "node:fs";
+import type { FileChange, SandboxFiles } from "../types.ts";
+import { listAt, readAt, removeAt, renameAt, signature, statAt, writeAt, type Owner } from "./safe-fs.ts";
+
+/** Folders never listed nor watched: dependencies, VCS, build output and tool caches. */
+const IGNORED = new Set([
+  "node_modules", ".git", "dist", ".cache", ".npm", ".bun", ".yarn", ".pnpm-store", ".vite", ".next",
+  ".nuxt", ".turbo", ".parcel-cache", ".svelte-kit", "__pycache__", ".pytest_cache", ".mypy_cache",
+]);
+
+export const isIgnoredName = (name: string) => IGNORED.has(name);
+export const isIgnoredPath = (rel: string) => rel.split("/").some(isIgnoredName);
+
+/** How long events are gathered before they are looked at (one `write` makes several). */
+const BATCH_MS = 5;
+
+export function createLocalFiles(projectDir: string, owner: Owner): SandboxFiles & { close(): void } {
+  const listeners = new Set<(change: FileChange) => void>();
+  /** path → signature, while anyone watches. */
+  let known: Map<string, string> | null = null;
+  let watcher: fs.FSWatcher | null = null;
+  let pending = new Set<string>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const emit = (change: FileChange) => {
+    for (const l of listeners) {
+      try {
+        l(change);
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+  };
+
+  function forgetUnder(rel: string, report: boolean) {
+    if (!known) return;
+    for (const p of [...known.keys()]) {
+      if (p === rel || p.startsWith(`${rel}/`)) {
+        known.delete(p);
+        if (report) emit({ type: "remove", path: p });
+      }
+    }
+  }
+
+  function look(rel: string) {
+    if (!known) return;
+    const st = statAt(projectDir, rel);
+    if (st?.isFile()) {
+      const sig = signature(st);
+      if (known.get(rel) === sig) return; // our own write, or already reported
+      known.set(rel, sig);
+      emit({ type: "write", path: rel });
+    } else if (st?.isDirectory()) {
+      // A folder made or moved in: its files may predate the watch on it.
+      for (const f of listAt(projectDir, isIgnoredName, rel)) {
+        if (known.get(f.path) === f.sig) continue;
+        known.set(f.path, f.sig);
+        emit({ type: "write", path: f.path });
+      }
+    } else {
+      forgetUnder(rel, true); // removed, moved away, or replaced by something that is not a file
+    }
+  }
+
+  function flush() {
+    timer = null;
+    const batch = pending;
+    pending = new Set();
+    for (const rel of batch) {
+      try {
+        look(rel);
+      } catch {
+        // raced with another change; its own event follows
+      }
+    }
+  }
+
+  function startWatching() {
+    known = new Map(listAt(projectDir, isIgnoredName).map((f) => [f.path, f.sig]));
+    watcher = fs.watch(projectDir, { recursive: true }, (_event, filename) => {
+      if (!filename) return;
+      const rel = String(filename);
+      if (isIgnoredPath(rel)) return; // before any other work: installs make tens of thousands of events
+      pending.add(rel);
+      timer ??= setTimeout(flush, BATCH_MS);
+    });
+    watcher.on("error", () => stopWatching());
+  }
+
+  function stopWatching() {
+    watcher?.close();
+    watcher = null;
+    known = null;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    pending.clear();
+  }
+
+  return {
+    async write(rel, content) {
+      const data = typeof content === "string" ? new TextEncoder().encode(content) : content;
+      const st = writeAt(projectDir, rel, data, owner);
+      known?.set(rel, signature(st));
+    },
+    async read(rel) {
+      return readAt(projectDir, rel);
+    },
+    async remove(rel) {
+      removeAt(projectDir, rel);
+      forgetUnder(rel, false);
+    },
+    async rename(from, to) {
+      renameAt(projectDir, from, to, owner);
+      if (!known) return;
+      for (const [p, sig] of [...known]) {
+        if (p !== from && !p.startsWith(`${from}/`)) continue;
+        known.delete(p);
+        const moved = to + p.slice(from.length);
+        if (!isIgnoredPath(moved)) known.set(moved, sig);
+      }
+    },
+    async list() {
+      return listAt(projectDir, isIgnoredName).map(({ path, size }) => ({ path, size }));
+    },
+    async watch(onChange) {
+      if (!watcher) startWatching();
+      listeners.add(onChange);
+      return () => {
+        listeners.delete(onChange);
+        if (!listeners.size) stopWatching();
+      };
+    },
+    close() {
+      listeners.clear();
+      stopWatching();
+    },
+  };
+}

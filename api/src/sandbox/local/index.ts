@@ -1,0 +1,10 @@
+/**
+ * The local (bubblewrap) sandbox provider. See `local-provider.ts`; DESIGN.md §4 has the measured recipe.
+ *
+ * @example
+ * import { createLocalProvider, checkLocalSandboxSupport } from "./sandbox/local/index.ts";
+ */
+export { createLocalProvider, type LocalProviderOptions } from "./local-provider.ts";
+export { checkLocalSandboxSupport } from "./check.ts";
+export { DEFAULT_LIMITS, type Limits } from "./limits.ts";
+export type { LocalSandbox, LocalSandboxHostInfo } from "./local-sandbox.ts";

@@ -1,0 +1,176 @@
+/**
+ * The local `SandboxProvider`: each sandbox is a bubblewrap process tree on this machine with its own uid,
+ * namespaces (user, pid, mount, ipc, uts, network), cgroup limits, a filtered slirp4netns network and one
+ * writable folder. Needs root; where isolation is impossible `create` throws `SandboxUnavailableError`
+ * saying what is missing, and nothing ever runs unisolated.
+ *
+ * @example
+ * const provider = createLocalProvider({ rootDir: "data/sandboxes", idleTimeoutMs: 15 * 60_000, logger });
+ * const sandbox = await provider.create(projectId);
+ * await sandbox.run("echo hi"); // { exitCode: 0, stdout: "hi\n", … }
+ */
+import path from "node:path";
+import type { Logger } from "../../lib/logger.ts";
+import { SandboxUnavailableError, type Sandbox, type SandboxProvider } from "../types.ts";
+import { localSupport, type Tools } from "./check.ts";
+import { createLocalFiles } from "./files.ts";
+import { createLayout, layoutFor, prepareRoot, removeLayout, sandboxArgv } from "./layout.ts";
+import { createLimits, DEFAULT_LIMITS, type Limits } from "./limits.ts";
+import { LocalSandbox } from "./local-sandbox.ts";
+import { addNetns, removeNetns, startNetwork, type SandboxNetwork } from "./network.ts";
+import { newSandboxId } from "./sandbox-id.ts";
+import { startSupervisor, type Supervisor } from "./supervisor-client.ts";
+import { sweepStaleSandboxes, writeOwner } from "./sweep.ts";
+import { claimUid, releaseUid } from "./uids.ts";
+
+const SPARE_DELAY_MS = 50;
+
+export type LocalProviderOptions = {
+  /** Holds each sandbox's folders (`<rootDir>/<id>/project`, its package cache, its /etc files). */
+  rootDir: string;
+  /** A sandbox with no `run` (or preview request) for this long is stopped and reads as expired. */
+  idleTimeoutMs: number;
+  limits?: Partial<Limits>;
+  logger: Logger;
+  /** Root-only runtime state (slirp4netns sockets, uid claims). Default `/run/app-sandbox`. */
+  stateDir?: string;
+  /**
+   * Sandboxes kept started and empty, so `create` hands one out at once (0 or 1; default 1). The first is
+   * started by the first `create`, never before: a provider that is not used runs nothing.
+   */
+  spares?: number;
+};
+
+export function createLocalProvider(options: LocalProviderOptions): SandboxProvider {
+  const rootDir = path.resolve(options.rootDir);
+  const stateRoot = options.stateDir ?? "/run/app-sandbox";
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const { logger } = options;
+  const sandboxes = new Map<string, LocalSandbox>();
+  let prepared: Promise<{ tools: Tools; source: string }> | null = null;
+  let spare: Promise<LocalSandbox> | null = null;
+  let closed = false;
+
+  /** Refuses (SandboxUnavailableError) unless this machine can isolate; once per provider. */
+  async function prepare(): Promise<{ tools: Tools; source: string }> {
+    const support = await localSupport();
+    if (!support.ok) {
+      throw new SandboxUnavailableError(
+        `Local sandboxes are unavailable on this machine; nothing was run. Missing: ${support.missing.join("; ")}`,
+      );
+    }
+    await sweepStaleSandboxes(stateRoot, logger);
+    const rootProblem = prepareRoot(rootDir);
+    if (rootProblem) throw new SandboxUnavailableError(rootProblem);
+    const source = await Bun.file(new URL("./supervisor.js", import.meta.url)).text();
+    return { tools: support.tools, source };
+  }
+
+  async function start({ tools, source }: { tools: Tools; source: string }): Promise<LocalSandbox> {
+    const id = newSandboxId();
+    const uid = claimUid(stateRoot, id);
+    const layout = layoutFor(rootDir, stateRoot, id, uid);
+    const sandboxLimits = createLimits(id, limits, logger);
+    let supervisor: Supervisor | null = null;
+    let network: SandboxNetwork | null = null;
+    let sandbox: LocalSandbox | null = null;
+    let netnsAdded = false;
+    try {
+      createLayout(layout, source);
+      writeOwner(layout, Object.values(sandboxLimits.cgroups));
+      await addNetns(layout.netns);
+      netnsAdded = true;
+      // The supervisor starts while the network comes up: until slirp4netns attaches there is no route
+      // out at all, and commands are only sent once both are ready.
+      const onExit = () => void sandbox?.kill();
+      supervisor = startSupervisor(sandboxLimits.wrap(sandboxArgv(layout, tools)), { logger, onExit });
+      const [net, ready] = await Promise.allSettled([
+        startNetwork({ name: layout.netns, apiSocket: layout.apiSocket, logger, onUnexpectedExit: onExit }),
+        supervisor.ready,
+      ]);
+      if (net.status === "fulfilled") network = net.value;
+      if (net.status === "rejected") throw net.reason;
+      if (ready.status === "rejected") throw ready.reason;
+      const files = createLocalFiles(layout.projectDir, { uid, gid: uid });
+      sandbox = new LocalSandbox({
+        layout, stateRoot, supervisor, network: net.value, limits: sandboxLimits, files,
+        idleTimeoutMs: options.idleTimeoutMs, logger, onGone: (gone) => sandboxes.delete(gone),
+      });
+      return sandbox;
+    } catch (err) {
+      supervisor?.kill();
+      await supervisor?.exited;
+      await network?.destroy();
+      if (netnsAdded && !network) await removeNetns(layout.netns);
+      await sandboxLimits.destroy();
+      removeLayout(layout);
+      releaseUid(stateRoot, uid);
+      throw new Error(`could not start a sandbox: ${String(err)}`, { cause: err });
+    }
+  }
+
+  /** A started spare, if one is ready or on its way and still healthy. */
+  async function takeSpare(): Promise<LocalSandbox | null> {
+    const pending = spare;
+    spare = null;
+    const sandbox = await pending?.catch(() => null);
+    if (sandbox?.gone) {
+      await sandbox.kill();
+      return null;
+    }
+    return sandbox ?? null;
+  }
+
+  function replenish(ready: { tools: Tools; source: string }) {
+    if (closed || (options.spares ?? 1) < 1 || spare) return;
+    spare = (async () => {
+      // Not in the way of the sandbox just handed out, whose first command is likely on its way.
+      await Bun.sleep(SPARE_DELAY_MS);
+      if (closed) throw new Error("the sandbox provider is shut down");
+      const sandbox = await start(ready);
+      await sandbox.run("true"); // the supervisor's first spawn is its slowest: take it here
+      return sandbox;
+    })();
+    spare.catch((err: unknown) => {
+      if (!closed) logger.warn("could not start a spare sandbox", { error: String(err) });
+    });
+  }
+
+  return {
+    kind: "local",
+    async create(projectId) {
+      if (closed) throw new Error("the sandbox provider is shut down");
+      prepared ??= prepare();
+      prepared.catch(() => (prepared = null)); // a fixed machine is noticed on the next try
+      const ready = await prepared;
+      const sandbox = (await takeSpare()) ?? (await start(ready));
+      replenish(ready);
+      if (closed) {
+        await sandbox.kill();
+        throw new Error("the sandbox provider is shut down");
+      }
+      sandboxes.set(sandbox.id, sandbox);
+      sandbox.touch(); // the idle clock starts now, not when the spare was made
+      logger.info("sandbox started", { sandboxId: sandbox.id, projectId, uid: sandbox.host.uid });
+      return sandbox;
+    },
+    async connect(sandboxId) {
+      const sandbox = sandboxes.get(sandboxId);
+      if (!sandbox) return null;
+      if (sandbox.gone) {
+        await sandbox.kill();
+        return null;
+      }
+      return sandbox;
+    },
+    async shutdown() {
+      closed = true;
+      const pending = spare;
+      spare = null;
+      await Promise.all([
+        ...[...sandboxes.values()].map((s) => s.kill()),
+        pending?.then((s) => s.kill(), () => {}),
+      ]);
+    },
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * One running local sandbox: its supervisor, network, limits and files, and the one way it ends (`kill`),
+ * which leaves nothing behind: no process of its uid, no slirp4netns, no namespace, no cgroup, no folder.
+ *
+ * @example
+ * const res = await sandbox.run("npm install", { timeoutMs: 60_000 });
+ * const target = await sandbox.previewTarget(5173); // { hostname: "127.0.0.1", port: 4xxxx }
+ */
+import type { Logger } from "../../lib/logger.ts";
+import type { RunOptions, RunResult, Sandbox } from "../types.ts";
+import type { createLocalFiles } from "./files.ts";
+import { commandEnv, projectPath, removeLayout, type Layout } from "./layout.ts";
+import type { SandboxLimits } from "./limits.ts";
+import type { SandboxNetwork } from "./network.ts";
+import { killQuietly, pidsOfUid } from "./procs.ts";
+import type { Supervisor } from "./supervisor-client.ts";
+import { releaseUid } from "./uids.ts";
+
+export type LocalSandboxParts = {
+  layout: Layout;
+  stateRoot: string;
+  supervisor: Supervisor;
+  network: SandboxNetwork;
+  limits: SandboxLimits;
+  files: ReturnType<typeof createLocalFiles>;
+  idleTimeoutMs: number;
+  logger: Logger;
+  onGone: (id: string) => void;
+};
+
+/** What tests (and operators) may look at: where each host-side piece of the sandbox lives. */
+export type LocalSandboxHostInfo = {
+  uid: number;
+  supervisorPid: number;
+  slirpPid: number;
+  netns: string;
+  cgroups: string[];
+  projectDir: string;
+  baseDir: string;
+};
+
+export class LocalSandbox implements Sandbox {
+  readonly id: string;
+  readonly files: LocalSandboxParts["files"];
+  readonly host: LocalSandboxHostInfo;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private killing: Promise<void> | null = null;
+
+  constructor(private readonly parts: LocalSandboxParts) {
+    const { layout, supervisor, network, limits } = parts;
+    this.id = layout.id;
+    this.files = parts.files;
+    this.host = {
+      uid: layout.uid,
+      supervisorPid: supervisor.pid,
+      slirpPid: network.slirpPid,
+      netns: layout.netns,
+      cgroups: Object.values(limits.cgroups),
+      projectDir: layout.projectDir,
+      baseDir: layout.baseDir,
+    };
+  }
+
+  get gone(): boolean {
+    return this.killing !== null || !this.parts.supervisor.alive() || !this.parts.network.alive();
+  }
+
+  /** Starts or postpones the idle stop (the provider calls it first when it hands the sandbox out). */
+  touch(): void {
+    if (this.killing) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.idleCheck(), this.parts.idleTimeoutMs);
+    this.idleTimer.unref?.();
+  }
+
+  private idleCheck() {
+    if (this.parts.supervisor.busy() > 0) return this.touch(); // a long foreground command is not idle
+    this.parts.logger.info("sandbox idle; stopping", { sandboxId: this.id });
+    void this.kill();
+  }
+
+  async run(command: string, options: RunOptions = {}): Promise<RunResult> {
+    if (this.gone) throw new Error(`sandbox ${this.id} is not running`);
+    this.touch();
+    const env = { ...commandEnv(), ...cleanEnv(options.env) };
+    try {
+      return await this.parts.supervisor.run(command, { ...options, cwd: projectPath(options.cwd), env });
+    } finally {
+      this.touch();
+    }
+  }
+
+  async previewTarget(port: number): Promise<{ hostname: string; port: number }> {
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`invalid port: ${port}`);
+    if (this.gone) throw new Error(`sandbox ${this.id} is not running`);
+    this.touch();
+    return { hostname: "127.0.0.1", port: await this.parts.network.forward(port) };
+  }
+
+  publicPreviewHost(): string | null {
+    return null;
+  }
+
+  async isAlive(): Promise<boolean> {
+    return !this.gone;
+  }
+
+  kill(): Promise<void> {
+    this.killing ??= this.teardown();
+    return this.killing;
+  }
+
+  private async teardown(): Promise<void> {
+    const { layout, supervisor, network, limits, files, logger } = this.parts;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    files.close();
+    supervisor.kill();
+    await Promise.race([supervisor.exited, Bun.sleep(2000)]);
+    // Belt and braces: anything of the uid still running (it should not be) is killed one by one.
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const left = [...(limits.pids() ?? []), ...pidsOfUid(layout.uid)];
+      if (!left.length) break;
+      if (attempt === 20) logger.warn("sandbox processes outlived their namespace", { sandboxId: this.id, left });
+      if (attempt >= 20) left.forEach((pid) => killQuietly(pid));
+      await Bun.sleep(10);
+    }
+    await network.destroy();
+    await limits.destroy();
+    removeLayout(layout);
+    releaseUid(this.parts.stateRoot, layout.uid);
+    this.parts.onGone(this.id);
+    logger.debug("sandbox stopped", { sandboxId: this.id });
+  }
+}
+
+/** Environment names and values that can be passed to a process at all. */
+function cleanEnv(env: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env ?? {})) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && typeof v === "string" && !v.includes("\0")) out[k] = v;
+  }
+  return out;
+}

@@ -1,0 +1,253 @@
+/**
+ * An OpenAI-compatible chat-completions server for tests and benchmarks: a real HTTP server (Bun.serve on
+ * an ephemeral port) that the real `openai` SDK talks to. It plays scripted replies, one turn per request,
+ * and records every request body so tests can assert what the agent sent (image parts, trimmed history).
+ *
+ * @example
+ * const model = await startFakeModelServer();
+ * model.enqueue(
+ *   turn.toolCalls([{ name: "write_file", arguments: { path: "a.txt", content: "hi" } }]),
+ *   turn.text("Done."),
+ * );
+ * // OPENAI_BASE_URL = model.baseUrl
+ */
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type FakeToolCall = {
+  id?: string;
+  name: string;
+  /** A string is sent verbatim (so malformed JSON can be scripted); anything else is JSON-encoded. */
+  arguments: unknown;
+  /** Characters of `arguments` per chunk (default 7), so arguments arrive split as real models send them. */
+  chunkSize?: number;
+};
+
+export type FakeStep =
+  /** Text deltas; a function is evaluated when the chunk is sent (benchmarks stamp the send time). */
+  | { text: string | (() => string); chunkSize?: number }
+  | { reasoning: string; field?: "reasoning_content" | "reasoning"; chunkSize?: number }
+  | { toolCalls: FakeToolCall[] }
+  | { usage: { prompt_tokens: number; completion_tokens: number } }
+  | { delayMs: number }
+  /** An error payload inside the stream (as OpenAI sends them mid-stream); `code` 429 reads as a rate limit. */
+  | { streamError: { message: string; code?: number | string; type?: string } }
+  /** The connection is dropped abruptly: no finish_reason, no [DONE]. */
+  | { cut: true }
+  /** Stop sending without closing (the agent's idle time-out must end it). */
+  | { hang: true };
+
+export type FakeTurn =
+  | { kind: "stream"; steps: FakeStep[]; finishReason?: string }
+  | { kind: "http"; status: number; body?: unknown; headers?: Record<string, string> };
+
+export type RecordedRequest = { body: ChatRequestBody; headers: Record<string, string>; at: number };
+
+/** The parts of a chat-completions request tests look at. */
+export type ChatRequestBody = {
+  model: string;
+  stream?: boolean;
+  messages: { role: string; content: unknown; tool_calls?: unknown[]; tool_call_id?: string }[];
+  tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
+  reasoning_effort?: string;
+  [key: string]: unknown;
+};
+
+/** Builders for the common turns. */
+export const turn = {
+  text: (text: string, extra: FakeStep[] = []): FakeTurn => ({ kind: "stream", steps: [{ text }, ...extra] }),
+  steps: (...steps: FakeStep[]): FakeTurn => ({ kind: "stream", steps }),
+  toolCalls: (calls: FakeToolCall[], text?: string): FakeTurn => ({
+    kind: "stream",
+    steps: [...(text ? [{ text }] : []), { toolCalls: calls }],
+  }),
+  http: (status: number, body?: unknown, headers?: Record<string, string>): FakeTurn => ({ kind: "http", status, body, headers }),
+  rateLimited: (retryAfterSeconds: number): FakeTurn => ({
+    kind: "http",
+    status: 429,
+    body: { error: { message: "Rate limit reached", type: "rate_limit_error", code: "rate_limit_exceeded" } },
+    headers: { "retry-after": String(retryAfterSeconds) },
+  }),
+};
+
+export type FakeModelServer = {
+  /** The OpenAI base URL, ending in /v1. */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Queue turns; each request takes the next one. */
+  enqueue(...turns: FakeTurn[]): void;
+  /** Decides a reply from the request when the queue is empty (e2e and benchmarks). */
+  respondWith(fn: ((req: ChatRequestBody, index: number) => FakeTurn) | null): void;
+  /** Number of queued turns not yet played. */
+  pending(): number;
+  reset(): void;
+  close(): Promise<void>;
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function split(text: string, size: number): string[] {
+  if (text.length === 0) return [""];
+  const parts: string[] = [];
+  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
+  return parts;
+}
+
+export async function startFakeModelServer(options: { port?: number; hostname?: string } = {}): Promise<FakeModelServer> {
+  const queue: FakeTurn[] = [];
+  const requests: RecordedRequest[] = [];
+  let responder: ((req: ChatRequestBody, index: number) => FakeTurn) | null = null;
+  let counter = 0;
+
+  // node:http rather than Bun.serve: a scripted cut must close the socket with a FIN after the data it
+  // sent (so the client reads that data, then sees the body end early); Bun.serve can only reset it.
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { "content-type": "application/json", ...headers });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method === "GET" && url.pathname === "/v1/models") {
+      return json(200, { object: "list", data: [{ id: "fake-model", object: "model", owned_by: "tests" }] });
+    }
+    if (req.method !== "POST" || url.pathname !== "/v1/chat/completions") {
+      return json(404, { error: { message: `No route ${req.method} ${url.pathname}` } });
+    }
+    let raw = "";
+    for await (const part of req) raw += part;
+    const body = JSON.parse(raw) as ChatRequestBody;
+    const index = requests.length;
+    requests.push({ body, headers: req.headers as Record<string, string>, at: Date.now() });
+    const next = queue.shift() ?? responder?.(body, index);
+    if (!next) return json(500, { error: { message: "fake model: no scripted turn left", type: "server_error" } });
+    if (next.kind === "http") {
+      return json(next.status, next.body ?? { error: { message: `Scripted HTTP ${next.status}`, type: "server_error" } }, next.headers);
+    }
+    const id = `chatcmpl-fake-${++counter}`;
+    if (body.stream) await streamTurn(res, id, body.model, next);
+    else json(200, await wholeTurn(id, body.model, next));
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.hostname ?? "127.0.0.1", resolve));
+  const address = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://${address.address}:${address.port}/v1`,
+    requests,
+    enqueue: (...turns) => void queue.push(...turns),
+    respondWith: (fn) => void (responder = fn),
+    pending: () => queue.length,
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+      responder = null;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+type Delta = Record<string, unknown>;
+
+function chunk(id: string, model: string, delta: Delta, finishReason: string | null = null) {
+  return { id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finishReason }] };
+}
+
+function toolCallChunks(calls: FakeToolCall[], startIndex: number): Delta[] {
+  const deltas: Delta[] = [];
+  calls.forEach((call, i) => {
+    const index = startIndex + i;
+    const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
+    const id = call.id ?? `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+    // First chunk: id, type and name with empty arguments, as OpenAI sends it; then argument fragments.
+    deltas.push({ tool_calls: [{ index, id, type: "function", function: { name: call.name, arguments: "" } }] });
+    for (const part of split(args, call.chunkSize ?? 7)) deltas.push({ tool_calls: [{ index, function: { arguments: part } }] });
+  });
+  return deltas;
+}
+
+async function streamTurn(res: ServerResponse, id: string, model: string, t: Extract<FakeTurn, { kind: "stream" }>): Promise<void> {
+  let toolIndex = 0;
+  let usedTools = false;
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.flushHeaders();
+  const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);
+  send(chunk(id, model, { role: "assistant", content: "" }));
+  for (const step of t.steps) {
+    if (res.destroyed) return;
+    if ("delayMs" in step) await sleep(step.delayMs);
+    else if ("text" in step) {
+      const text = typeof step.text === "function" ? step.text() : step.text;
+      for (const part of split(text, step.chunkSize ?? 5)) send(chunk(id, model, { content: part }));
+    } else if ("reasoning" in step) {
+      for (const part of split(step.reasoning, step.chunkSize ?? 5)) send(chunk(id, model, { [step.field ?? "reasoning_content"]: part }));
+    } else if ("toolCalls" in step) {
+      for (const delta of toolCallChunks(step.toolCalls, toolIndex)) send(chunk(id, model, delta));
+      toolIndex += step.toolCalls.length;
+      usedTools = true;
+    } else if ("usage" in step) {
+      const u = step.usage;
+      send({ id, object: "chat.completion.chunk", created: 0, model, choices: [], usage: { ...u, total_tokens: u.prompt_tokens + u.completion_tokens } });
+    } else if ("streamError" in step) {
+      send({ error: { message: step.streamError.message, type: step.streamError.type ?? "server_error", code: step.streamError.code ?? null } });
+      res.end();
+      return;
+    } else if ("cut" in step) {
+      // FIN without the chunked terminator: the client gets what was sent, then a body that ended early.
+      // The pause lets the client take in the response first (a close racing the headers reads as a
+      // refused request instead of a cut).
+      await new Promise((r) => res.write("", r));
+      await sleep(20);
+      res.socket?.end();
+      return;
+    } else if ("hang" in step) {
+      return; // never ends; the client must give up (close() drops the connection)
+    }
+  }
+  send(chunk(id, model, {}, t.finishReason ?? (usedTools ? "tool_calls" : "stop")));
+  res.end("data: [DONE]\n\n");
+}
+
+async function wholeTurn(id: string, model: string, t: Extract<FakeTurn, { kind: "stream" }>) {
+  let content = "";
+  let reasoning = "";
+  const toolCalls: unknown[] = [];
+  let usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
+  for (const step of t.steps) {
+    if ("delayMs" in step) await sleep(step.delayMs);
+    else if ("text" in step) content += typeof step.text === "function" ? step.text() : step.text;
+    else if ("reasoning" in step) reasoning += step.reasoning;
+    else if ("toolCalls" in step) {
+      for (const call of step.toolCalls) {
+        toolCalls.push({
+          id: call.id ?? `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`,
+          type: "function",
+          function: { name: call.name, arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments) },
+        });
+      }
+    } else if ("usage" in step) usage = { ...step.usage, total_tokens: step.usage.prompt_tokens + step.usage.completion_tokens };
+    else if ("streamError" in step || "cut" in step || "hang" in step) {
+      throw new Error("fake model: streamError/cut/hang steps only make sense in streamed replies");
+    }
+  }
+  return {
+    id,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: content || null,
+          ...(reasoning ? { reasoning_content: reasoning } : {}),
+          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+        },
+        finish_reason: t.finishReason ?? (toolCalls.length ? "tool_calls" : "stop"),
+      },
+    ],
+    ...(usage ? { usage } : {}),
+  };
+}

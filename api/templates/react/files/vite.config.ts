@@ -1,0 +1,8 @@
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+
+// Previews arrive on hosts like 5173-<sandbox>.<domain>; accept them all and listen on every interface.
+export default defineConfig({
+  plugins: [react()],
+  server: { host: "0.0.0.0", port: 5173, strictPort: true, allowedHosts: true },
+});

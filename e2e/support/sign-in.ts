@@ -1,0 +1,40 @@
+/**
+ * Signing in through the Auth emulator's Google popup, as a visitor would, and helpers for what tests need
+ * afterwards: a unique e-mail per test user, and the bearer token the SPA sends (for seeding through the API).
+ */
+import type { Page } from "playwright-core";
+
+export type TestUser = { email: string; displayName?: string; photoURL?: string };
+
+let counter = 0;
+
+/** A fresh address, so each test signs in as a brand-new user with no projects. */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${++counter}@example.com`;
+}
+
+/** From /login through the popup to /projects. Without a user the popup auto-generates one. */
+export async function signInWithGoogle(page: Page, appUrl: string, user?: TestUser): Promise<void> {
+  await page.goto(`${appUrl}/login`);
+  const popupOpened = page.waitForEvent("popup");
+  await page.getByRole("button", { name: "Continue with Google" }).click();
+  const popup = await popupOpened;
+  await popup.getByText("Add new account").click();
+  if (user) {
+    await popup.locator("#email-input").fill(user.email);
+    if (user.displayName) await popup.locator("#display-name-input").fill(user.displayName);
+    if (user.photoURL) await popup.locator("#profile-photo-input").fill(user.photoURL);
+  } else {
+    await popup.getByText("Auto-generate user information").click();
+  }
+  await popup.locator("#sign-in").click();
+  await page.waitForURL("**/projects");
+}
+
+/** The bearer token the SPA sends with its API calls (reloads /projects to catch one). */
+export async function bearerToken(page: Page, appUrl: string): Promise<string> {
+  const request = page.waitForRequest((r) => r.url().endsWith("/api/projects") && Boolean(r.headers().authorization));
+  await page.goto(`${appUrl}/projects`);
+  const header = (await request).headers().authorization ?? "";
+  return header.replace(/^Bearer /, "");
+}

@@ -1,0 +1,136 @@
+/**
+ * Offline checks of the deployment files: docker-compose.yml with Debian's docker-compose (v1) `config`,
+ * the Caddyfile with Debian's caddy (`validate`, `adapt`), and .env.example against both and against the
+ * app's own configuration parser. No Docker engine is needed. scripts/setup-test-env.sh installs both tools.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { loadConfig } from "../api/src/lib/config";
+
+const ROOT = resolve(import.meta.dir, "..");
+const DOMAIN = "builder.example.com";
+// Only what the tools need: variables of the shell running the tests (DATABASE_URL, DOMAIN…) would otherwise
+// take precedence over .env.example in compose's interpolation. A fresh HOME keeps caddy's storage out of ours.
+const cleanEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: mkdtempSync(join(tmpdir(), "compose-test-")) };
+afterAll(() => rmSync(cleanEnv.HOME, { recursive: true, force: true }));
+
+function run(cmd: string[], env: Record<string, string> = {}) {
+  const tool = cmd[0]!;
+  if (!Bun.which(tool)) throw new Error(`${tool} is not installed: run \`bash scripts/setup-test-env.sh\` (or apt-get install -y ${tool}).`);
+  const proc = Bun.spawnSync(cmd, { cwd: ROOT, env: { ...cleanEnv, ...env }, stdout: "pipe", stderr: "pipe" });
+  return { code: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
+}
+
+const compose = (...args: string[]) => run(["docker-compose", "-f", "docker-compose.yml", "--env-file", ".env.example", ...args]);
+
+type Service = {
+  image?: string;
+  build?: unknown;
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  volumes?: string[];
+  ports?: unknown[];
+  healthcheck?: unknown;
+};
+type ComposeConfig = { services: Record<string, Service>; volumes: Record<string, unknown> };
+
+let normalised: ComposeConfig | undefined;
+/** `config` prints the file normalised (interpolated, long syntax); v1 has no JSON output, so read its YAML. */
+function normalisedCompose(): ComposeConfig {
+  if (normalised) return normalised;
+  const out = compose("config");
+  if (out.code !== 0) throw new Error(out.stderr);
+  normalised = Bun.YAML.parse(out.stdout) as ComposeConfig;
+  return normalised;
+}
+
+describe("docker-compose.yml", () => {
+  test("is valid with the documented .env.example", () => {
+    const out = compose("config", "-q");
+    expect(out.stderr).toBe("");
+    expect(out.code).toBe(0);
+  });
+
+  test("the app listens on all interfaces and starts after healthy postgres and a created bucket", () => {
+    const { services } = normalisedCompose();
+    const app = services.app!;
+    expect(app.build).toBeDefined();
+    expect(app.environment?.HOST).toBe("0.0.0.0");
+    expect(app.depends_on?.postgres).toEqual({ condition: "service_healthy" });
+    expect(app.depends_on?.["minio-init"]).toEqual({ condition: "service_completed_successfully" });
+    expect(services["minio-init"]!.depends_on?.minio).toEqual({ condition: "service_healthy" });
+    expect(services.postgres!.image).toBe("postgres:16");
+    expect(services.postgres!.healthcheck).toBeDefined();
+    expect(services.minio!.healthcheck).toBeDefined();
+  });
+
+  test("every piece of data lives in a named volume, and Caddy serves 80 and 443 with the Caddyfile", () => {
+    const { services, volumes } = normalisedCompose();
+    const mountsOf = (name: string) => services[name]!.volumes ?? [];
+    expect(mountsOf("postgres")).toContain("postgres-data:/var/lib/postgresql/data:rw");
+    expect(mountsOf("minio")).toContain("minio-data:/data:rw");
+    expect(mountsOf("app")).toContain(`app-data:${services.app!.environment!.DATA_DIR}:rw`);
+    expect(mountsOf("caddy")).toEqual(expect.arrayContaining(["caddy-data:/data:rw", "caddy-config:/config:rw", `${ROOT}/Caddyfile:/etc/caddy/Caddyfile:ro`]));
+    expect(Object.keys(volumes).sort()).toEqual(["app-data", "caddy-config", "caddy-data", "minio-data", "postgres-data"]);
+    const published = (services.caddy!.ports as { published: number }[]).map((p) => p.published);
+    expect(published).toEqual(expect.arrayContaining([80, 443]));
+    expect(services.caddy!.environment?.DOMAIN).toBe(DOMAIN);
+  });
+
+  test("the app's environment, once Firebase and E2B keys are filled in, is a valid production configuration", () => {
+    const env = { ...normalisedCompose().services.app!.environment, FIREBASE_PROJECT_ID: "my-project", FIREBASE_API_KEY: "key", E2B_API_KEY: "e2b" };
+    const config = loadConfig(env);
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.database.kind).toBe("postgres");
+    expect(config.storage).toMatchObject({ kind: "s3", endpoint: "http://minio:9000", forcePathStyle: true });
+    expect(config.auth.mode).toBe("firebase");
+    expect(config.sandbox.provider).toBe("e2b");
+  });
+});
+
+describe(".env.example", () => {
+  const lines = readFileSync(join(ROOT, ".env.example"), "utf8").split("\n");
+  const documented = lines.flatMap((line, i) => {
+    const name = /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1];
+    return name ? [{ name, comment: lines[i - 1] ?? "" }] : [];
+  });
+
+  test("has a comment line above every variable", () => {
+    expect(documented.length).toBeGreaterThan(0);
+    for (const { name, comment } of documented) expect({ name, comment: /^# \S/.test(comment) }).toEqual({ name, comment: true });
+  });
+
+  test("names every variable docker-compose.yml reads", () => {
+    const source = readFileSync(join(ROOT, "docker-compose.yml"), "utf8");
+    const used = new Set([...source.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!));
+    expect([...used].filter((name) => !documented.some((d) => d.name === name))).toEqual([]);
+  });
+});
+
+describe("Caddyfile", () => {
+  test("is valid for a real domain and for localhost", () => {
+    for (const domain of [DOMAIN, "localhost"]) {
+      const out = run(["caddy", "validate", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN: domain });
+      expect({ domain, code: out.code, stderr: out.code === 0 ? "" : out.stderr }).toEqual({ domain, code: 0, stderr: "" });
+      expect(out.stdout + out.stderr).toContain("Valid configuration");
+    }
+  });
+
+  test("proxies the site and the wildcard preview hosts to the app without buffering", () => {
+    const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN });
+    expect(out.code).toBe(0);
+    const json = JSON.parse(out.stdout);
+    const routes = json.apps.http.servers.srv0.routes as { match: { host: string[] }[]; handle: unknown[] }[];
+    expect(routes.map((r) => r.match[0]!.host)).toEqual([[DOMAIN], [`*.${DOMAIN}`]]);
+    for (const route of routes) {
+      const proxies = JSON.stringify(route.handle);
+      expect(proxies).toContain('"handler":"reverse_proxy"');
+      expect(proxies).toContain('"dial":"app:3000"');
+      expect(proxies).toContain('"flush_interval":-1');
+    }
+    const policies = json.apps.tls.automation.policies as { subjects: string[]; on_demand?: boolean }[];
+    expect(policies.find((p) => p.subjects.includes(`*.${DOMAIN}`))?.on_demand).toBe(true);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * `bun run dev`: the API restarted on every change (`bun --watch`) and Vite with hot module reload on
+ * http://localhost:5173, proxying /api (SSE and WebSockets included) to the API on port 3000.
+ * The Auth emulator is started once here, so API restarts take a fraction of a second.
+ */
+import { join } from "node:path";
+import { startAuthEmulator } from "../api/src/auth/emulator";
+import { createLogger } from "../api/src/lib/logger";
+
+const root = join(import.meta.dir, "..");
+const apiPort = process.env.PORT ?? "3000";
+const env: Record<string, string | undefined> = { ...process.env, PORT: apiPort };
+
+let emulator: Awaited<ReturnType<typeof startAuthEmulator>> | null = null;
+if (!process.env.FIREBASE_AUTH_EMULATOR_HOST && !process.env.FIREBASE_PROJECT_ID) {
+  emulator = await startAuthEmulator({
+    projectId: "demo-app-builder",
+    host: "127.0.0.1",
+    port: 9099,
+    dataDir: join(process.env.DATA_DIR ?? join(root, "data"), "auth-emulator"),
+    log: createLogger("info"),
+  });
+  env.FIREBASE_AUTH_EMULATOR_HOST = "127.0.0.1:9099";
+  env.FIREBASE_PROJECT_ID = "demo-app-builder";
+}
+
+const children = [
+  Bun.spawn(["bun", "--watch", "api/src/index.ts"], { cwd: root, env, stdout: "inherit", stderr: "inherit" }),
+  Bun.spawn(["bunx", "vite", "--config", "web/vite.config.ts"], { cwd: root, env: { ...env, API_PORT: apiPort }, stdout: "inherit", stderr: "inherit" }),
+];
+console.log(`\nDev: open http://localhost:5173 (API on http://127.0.0.1:${apiPort})\n`);
+
+async function stop() {
+  for (const child of children) child.kill();
+  await Promise.all(children.map((c) => c.exited));
+  await emulator?.stop();
+  process.exit(0);
+}
+process.on("SIGINT", () => void stop());
+process.on("SIGTERM", () => void stop());
+await Promise.race(children.map((c) => c.exited));
+await stop();

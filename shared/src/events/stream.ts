@@ -1,0 +1,69 @@
+/**
+ * The chat stream's events (SPEC.md §7): what `POST /api/messages/stream` and
+ * `GET /api/messages/{projectId}/active` send, one `data: {json}\n\n` line each. The web client parses
+ * them with `streamEventSchema`; the server builds them with the `StreamEvent` type.
+ *
+ * @example
+ * const event = streamEventSchema.parse(JSON.parse(line.slice("data: ".length)));
+ * if (event.type === "chunk") appendText(event.content);
+ */
+import { z } from "zod";
+
+export const actionStepSchema = z.object({
+  description: z.string(),
+  status: z.enum(["in_progress", "completed"]),
+});
+
+export const tokenUsageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  totalTokens: z.number(),
+});
+export type TokenUsage = z.infer<typeof tokenUsageSchema>;
+
+export const runStatusSchema = z.enum(["complete", "stopped", "failed"]);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+export const streamEventSchema = z.discriminatedUnion("type", [
+  /**
+   * Text to append to the answer. Step lines (SPEC.md §4: 'Creating…', 'Created…', 'Ran shell: …') are
+   * chunks too, each on its own line; `step` says which kind, for clients that want to know without parsing.
+   */
+  z.object({ type: z.literal("chunk"), content: z.string(), step: z.enum(["in_progress", "completed"]).optional() }),
+  /** Reasoning text (only when the request asked for it), shown as 'Extended Thinking'. */
+  z.object({ type: z.literal("thinking"), content: z.string() }),
+  z.object({ type: z.literal("action"), action: actionStepSchema }),
+  z.object({ type: z.literal("actions_completed"), actions: z.array(actionStepSchema) }),
+  z.object({ type: z.literal("tool_start"), name: z.string(), summary: z.string() }),
+  z.object({ type: z.literal("tool_complete"), name: z.string(), summary: z.string(), result: z.string() }),
+  z.object({ type: z.literal("error"), message: z.string() }),
+  /** Always the last event. `messageId` is the saved assistant message; `status` how the run ended. */
+  z.object({
+    type: z.literal("done"),
+    messageId: z.string().optional(),
+    status: runStatusSchema.optional(),
+    usage: tokenUsageSchema.nullable().optional(),
+  }),
+]);
+export type StreamEvent = z.infer<typeof streamEventSchema>;
+export type StreamEventType = StreamEvent["type"];
+export const streamEventTypes = ["chunk", "thinking", "action", "actions_completed", "tool_start", "tool_complete", "error", "done"] as const;
+
+/** The body of `POST /api/messages/stream`. */
+export const MAX_IMAGES_PER_MESSAGE = 5;
+export const IMAGE_ONLY_CONTENT = "(Image uploaded)";
+export const sendMessageSchema = z
+  .object({
+    projectId: z.string().min(1),
+    content: z.string().max(100_000).default(""),
+    attachments: z.array(z.string().min(1).max(2048)).max(MAX_IMAGES_PER_MESSAGE, `At most ${MAX_IMAGES_PER_MESSAGE} images per message`).optional(),
+    enableReasoning: z.boolean().optional(),
+  })
+  .refine((b) => b.content.trim().length > 0 || (b.attachments?.length ?? 0) > 0, {
+    message: "Type a message or attach an image",
+    path: ["content"],
+  });
+export type SendMessage = z.infer<typeof sendMessageSchema>;
+
+/** Encodes one event as an SSE line. */
+export const encodeStreamEvent = (event: StreamEvent) => `data: ${JSON.stringify(event)}\n\n`;

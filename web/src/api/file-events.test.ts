@@ -1,0 +1,157 @@
+import { expect, test } from "bun:test";
+import type { FileEvent } from "@shared/events/file-events";
+import { WS_PROTOCOL } from "@shared/events/file-events";
+import { createFileEventsClient, IDLE_CLOSE_MS, RECONNECT_MAX_MS, reconnectDelayMs } from "./file-events";
+
+class FakeSocket {
+  readyState = 0;
+  sent: unknown[] = [];
+  closed = false;
+  onopen: ((ev: Event) => unknown) | null = null;
+  onmessage: ((ev: MessageEvent) => unknown) | null = null;
+  onclose: ((ev: CloseEvent) => unknown) | null = null;
+  onerror: ((ev: Event) => unknown) | null = null;
+  constructor(readonly url: string, readonly protocols: string[]) {}
+  send(text: string) {
+    this.sent.push(JSON.parse(text));
+  }
+  close() {
+    this.closed = true;
+    this.readyState = 3;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.(new Event("open"));
+  }
+  receive(message: unknown) {
+    this.onmessage?.(new MessageEvent("message", { data: JSON.stringify(message) }));
+  }
+  drop() {
+    this.readyState = 3;
+    this.onclose?.(new CloseEvent("close", { code: 1006 }));
+  }
+}
+
+function harness(token: string | null = "tok") {
+  const sockets: FakeSocket[] = [];
+  const timers: Array<{ run: () => void; ms: number; cleared: boolean }> = [];
+  const client = createFileEventsClient({
+    url: () => "ws://app/api/ws",
+    getToken: async () => token,
+    createSocket: (url, protocols) => {
+      const s = new FakeSocket(url, protocols);
+      sockets.push(s);
+      return s;
+    },
+    setTimer: (run, ms) => {
+      const t = { run, ms, cleared: false };
+      timers.push(t);
+      return t;
+    },
+    clearTimer: (t) => ((t as { cleared: boolean }).cleared = true),
+    random: () => 0.5,
+  });
+  const fire = (i: number) => timers[i]!.run();
+  return { client, sockets, timers, fire };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+const file = { id: "f1", projectId: "p1", path: "a.ts", size: 1, updatedAt: "2024-01-01T00:00:00.000Z" };
+
+test("back-off doubles from 500 ms up to 30 s, with half of it random", () => {
+  expect(reconnectDelayMs(0, () => 0)).toBe(250);
+  expect(reconnectDelayMs(0, () => 1)).toBe(500);
+  expect(reconnectDelayMs(3, () => 1)).toBe(4000);
+  expect(reconnectDelayMs(20, () => 1)).toBe(RECONNECT_MAX_MS);
+  expect(reconnectDelayMs(20, () => 0)).toBe(RECONNECT_MAX_MS / 2);
+});
+
+test("connects with the token as a subprotocol, subscribes, and routes events by project", async () => {
+  const { client, sockets } = harness();
+  const got: FileEvent[] = [];
+  const liveStates: boolean[] = [];
+  client.subscribe("p1", { onEvent: (e) => got.push(e), onLive: (l) => liveStates.push(l) });
+  await tick();
+  expect(sockets).toHaveLength(1);
+  expect(sockets[0]!.protocols).toEqual([WS_PROTOCOL, "tok"]);
+  expect(sockets[0]!.url).toBe("ws://app/api/ws");
+  sockets[0]!.open();
+  expect(sockets[0]!.sent).toEqual([{ type: "subscribe", projectId: "p1" }]);
+  sockets[0]!.receive({ type: "subscribed", projectId: "p1" });
+  expect(client.isLive("p1")).toBe(true);
+  expect(liveStates).toEqual([true]);
+
+  sockets[0]!.receive({ type: "file.created", projectId: "p1", file });
+  sockets[0]!.receive({ type: "file.created", projectId: "other", file });
+  sockets[0]!.receive({ type: "error", message: "Project not found" });
+  expect(got.map((e) => e.type)).toEqual(["file.created"]);
+});
+
+test("a dropped socket goes not-live and reconnects with back-off, then subscribes again", async () => {
+  const { client, sockets, timers, fire } = harness();
+  const liveStates: boolean[] = [];
+  client.subscribe("p1", { onEvent: () => {}, onLive: (l) => liveStates.push(l) });
+  await tick();
+  sockets[0]!.open();
+  sockets[0]!.receive({ type: "subscribed", projectId: "p1" });
+  sockets[0]!.drop();
+  expect(liveStates).toEqual([true, false]);
+  expect(timers.map((t) => t.ms)).toEqual([375]);
+
+  fire(0);
+  await tick();
+  expect(sockets).toHaveLength(2);
+  sockets[1]!.drop(); // still down: the next wait is longer
+  expect(timers.map((t) => t.ms)).toEqual([375, 750]);
+  fire(1);
+  await tick();
+  sockets[2]!.open();
+  expect(sockets[2]!.sent).toEqual([{ type: "subscribe", projectId: "p1" }]);
+  sockets[2]!.receive({ type: "subscribed", projectId: "p1" });
+  expect(liveStates).toEqual([true, false, true]);
+});
+
+test("no token yet: waits and tries again instead of opening a socket", async () => {
+  const { client, sockets, timers } = harness(null);
+  client.subscribe("p1", { onEvent: () => {} });
+  await tick();
+  expect(sockets).toHaveLength(0);
+  expect(timers).toHaveLength(1);
+});
+
+test("the last listener leaving unsubscribes, and the idle socket closes after a grace period", async () => {
+  const { client, sockets, timers, fire } = harness();
+  const stopA = client.subscribe("p1", { onEvent: () => {} });
+  const stopB = client.subscribe("p2", { onEvent: () => {} });
+  await tick();
+  sockets[0]!.open();
+  expect(sockets[0]!.sent).toEqual([
+    { type: "subscribe", projectId: "p1" },
+    { type: "subscribe", projectId: "p2" },
+  ]);
+  stopA();
+  expect(sockets[0]!.sent.at(-1)).toEqual({ type: "unsubscribe", projectId: "p1" });
+  expect(timers).toHaveLength(0);
+  stopB();
+  expect(timers.map((t) => t.ms)).toEqual([IDLE_CLOSE_MS]);
+  fire(0);
+  expect(sockets[0]!.closed).toBe(true);
+  // A closed-on-purpose socket is not reopened.
+  expect(timers).toHaveLength(1);
+});
+
+test("a new listener within the grace period keeps the socket", async () => {
+  const { client, sockets, timers } = harness();
+  const stop = client.subscribe("p1", { onEvent: () => {} });
+  await tick();
+  sockets[0]!.open();
+  sockets[0]!.receive({ type: "subscribed", projectId: "p1" });
+  stop();
+  const live: boolean[] = [];
+  client.subscribe("p1", { onEvent: () => {}, onLive: (l) => live.push(l) });
+  expect(timers[0]!.cleared).toBe(true);
+  expect(sockets[0]!.sent.at(-1)).toEqual({ type: "subscribe", projectId: "p1" });
+  expect(sockets).toHaveLength(1);
+  sockets[0]!.receive({ type: "subscribed", projectId: "p1" });
+  expect(live).toEqual([true]);
+});

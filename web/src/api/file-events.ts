@@ -1,0 +1,184 @@
+/**
+ * The browser side of `GET /api/ws` (shared/src/events/file-events.ts): one WebSocket shared by every
+ * screen that wants file events, authenticated with the ID token in the subprotocol list (a browser cannot
+ * set headers on a WebSocket, and a token in the URL would be logged). It subscribes to the projects that
+ * have listeners, reconnects with exponential back-off while anyone is listening, and closes when no one is.
+ *
+ * @example
+ * const stop = fileEvents.subscribe(projectId, {
+ *   onEvent: (event) => console.log(event.type, event.file.path),
+ *   onLive: (live) => console.log(live ? "subscribed" : "socket down"),
+ * });
+ */
+import { type ClientSocketMessage, type FileEvent, WS_PROTOCOL } from "@shared/events/file-events";
+import { getAuthToken } from "./auth-token";
+
+export type FileEventListener = {
+  onEvent: (event: FileEvent) => void;
+  /** True once the server confirmed the subscription (again after each reconnect), false when the socket drops. */
+  onLive?: (live: boolean) => void;
+};
+
+type SocketLike = Pick<WebSocket, "send" | "close" | "readyState"> & {
+  onopen: ((ev: Event) => unknown) | null;
+  onmessage: ((ev: MessageEvent) => unknown) | null;
+  onclose: ((ev: CloseEvent) => unknown) | null;
+  onerror: ((ev: Event) => unknown) | null;
+};
+
+export type FileEventsOptions = {
+  url: () => string;
+  getToken: () => Promise<string | null>;
+  createSocket?: (url: string, protocols: string[]) => SocketLike;
+  setTimer?: (run: () => void, ms: number) => unknown;
+  clearTimer?: (timer: unknown) => void;
+  random?: () => number;
+};
+
+export const RECONNECT_INITIAL_MS = 500;
+export const RECONNECT_MAX_MS = 30_000;
+/** How long an unused socket stays open, so a quick remount (or React's StrictMode) does not churn it. */
+export const IDLE_CLOSE_MS = 3_000;
+const OPEN = 1;
+
+/** Back-off before reconnect attempt `attempt` (0-based): doubling up to 30 s, with half of it random. */
+export function reconnectDelayMs(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(RECONNECT_MAX_MS, RECONNECT_INITIAL_MS * 2 ** Math.max(0, attempt));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+const FILE_EVENT_TYPES = new Set(["file.created", "file.updated", "file.deleted", "file.renamed"]);
+
+function isFileEvent(message: { type?: unknown; projectId?: unknown; file?: unknown }): message is FileEvent {
+  return typeof message.type === "string" && FILE_EVENT_TYPES.has(message.type) && typeof message.projectId === "string" && typeof message.file === "object" && message.file !== null;
+}
+
+export function createFileEventsClient(options: FileEventsOptions) {
+  const createSocket = options.createSocket ?? ((url, protocols) => new WebSocket(url, protocols));
+  const setTimer = options.setTimer ?? ((run, ms) => setTimeout(run, ms));
+  const clearTimer = options.clearTimer ?? ((timer) => clearTimeout(timer as ReturnType<typeof setTimeout>));
+  const listeners = new Map<string, Set<FileEventListener>>();
+  const live = new Set<string>();
+  let socket: SocketLike | null = null;
+  let connecting = false;
+  let attempt = 0;
+  let retryTimer: unknown = null;
+  let idleTimer: unknown = null;
+
+  const send = (message: ClientSocketMessage) => {
+    if (socket?.readyState === OPEN) socket.send(JSON.stringify(message));
+  };
+
+  const setLive = (projectId: string, value: boolean) => {
+    if (value === live.has(projectId)) return;
+    if (value) live.add(projectId);
+    else live.delete(projectId);
+    for (const listener of listeners.get(projectId) ?? []) listener.onLive?.(value);
+  };
+
+  const scheduleReconnect = () => {
+    if (retryTimer !== null || listeners.size === 0) return;
+    retryTimer = setTimer(() => {
+      retryTimer = null;
+      void connect();
+    }, reconnectDelayMs(attempt++, options.random));
+  };
+
+  async function connect(): Promise<void> {
+    if (socket || connecting || listeners.size === 0) return;
+    connecting = true;
+    let token: string | null = null;
+    try {
+      token = await options.getToken();
+    } catch {
+      token = null;
+    }
+    connecting = false;
+    if (listeners.size === 0 || socket) return;
+    if (!token) return scheduleReconnect();
+
+    let ws: SocketLike;
+    try {
+      ws = createSocket(options.url(), [WS_PROTOCOL, token]);
+    } catch {
+      return scheduleReconnect();
+    }
+    socket = ws;
+    ws.onopen = () => {
+      for (const projectId of listeners.keys()) send({ type: "subscribe", projectId });
+    };
+    ws.onmessage = (message) => {
+      let data: { type?: unknown; projectId?: unknown; file?: unknown };
+      try {
+        data = JSON.parse(String(message.data));
+      } catch {
+        return;
+      }
+      if (data.type === "subscribed" && typeof data.projectId === "string") {
+        attempt = 0;
+        setLive(data.projectId, true);
+      } else if (isFileEvent(data)) {
+        for (const listener of listeners.get(data.projectId) ?? []) listener.onEvent(data);
+      }
+    };
+    ws.onerror = () => {
+      // A close event always follows; reconnecting is decided there.
+    };
+    ws.onclose = () => {
+      if (socket !== ws) return;
+      socket = null;
+      for (const projectId of [...live]) setLive(projectId, false);
+      scheduleReconnect();
+    };
+  }
+
+  const closeSocket = () => {
+    if (retryTimer !== null) clearTimer(retryTimer);
+    retryTimer = null;
+    attempt = 0;
+    const ws = socket;
+    socket = null;
+    live.clear();
+    ws?.close(1000, "no listeners");
+  };
+
+  return {
+    subscribe(projectId: string, listener: FileEventListener): () => void {
+      if (idleTimer !== null) clearTimer(idleTimer);
+      idleTimer = null;
+      let set = listeners.get(projectId);
+      if (!set) {
+        set = new Set();
+        listeners.set(projectId, set);
+        send({ type: "subscribe", projectId });
+      }
+      set.add(listener);
+      if (live.has(projectId)) listener.onLive?.(true);
+      void connect();
+
+      return () => {
+        const current = listeners.get(projectId);
+        if (!current?.delete(listener) || current.size > 0) return;
+        listeners.delete(projectId);
+        live.delete(projectId);
+        send({ type: "unsubscribe", projectId });
+        if (listeners.size === 0) {
+          idleTimer = setTimer(() => {
+            idleTimer = null;
+            if (listeners.size === 0) closeSocket();
+          }, IDLE_CLOSE_MS);
+        }
+      };
+    },
+    /** Whether events for the project are flowing right now. */
+    isLive: (projectId: string) => live.has(projectId),
+  };
+}
+
+export type FileEventsClient = ReturnType<typeof createFileEventsClient>;
+
+/** The app's one client, on the same origin as the page (Vite's dev proxy carries the upgrade to the API). */
+export const fileEvents: FileEventsClient = createFileEventsClient({
+  url: () => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/ws`,
+  getToken: getAuthToken,
+});

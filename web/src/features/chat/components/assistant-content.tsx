@@ -1,0 +1,32 @@
+/** An assistant answer: Markdown runs with the step lines of spec §4 drawn as in-progress or completed steps. */
+import { memo } from "react";
+import { Spinner } from "../../../components/ui/spinner";
+import { Markdown } from "../markdown/markdown";
+import { isStepActive, splitSteps } from "../step-lines";
+import { CheckCircleIcon, CircleIcon } from "./icons";
+
+export const AssistantContent = memo(function AssistantContent({ content, streaming }: { content: string; streaming: boolean }) {
+  const segments = splitSteps(content);
+  return (
+    <div className="space-y-2">
+      {segments.map((segment, i) =>
+        segment.kind === "text" ? (
+          <Markdown key={i} text={segment.text} />
+        ) : (
+          <div key={i} data-testid="step" data-status={segment.status} className="flex items-start gap-2 text-sm">
+            <span className="mt-0.5 inline-flex size-4 shrink-0 items-center justify-center">
+              {segment.status === "completed" ? (
+                <CheckCircleIcon className="size-4 text-emerald-500" />
+              ) : isStepActive(segments, i, streaming) ? (
+                <Spinner className="size-3.5 border-[1.5px] text-primary" />
+              ) : (
+                <CircleIcon className="size-4 text-muted-foreground" />
+              )}
+            </span>
+            <span className={segment.status === "completed" ? "text-foreground" : "text-muted-foreground"}>{segment.text}</span>
+          </div>
+        ),
+      )}
+    </div>
+  );
+});

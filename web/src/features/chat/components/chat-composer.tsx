@@ -1,0 +1,136 @@
+/**
+ * The message input (spec §2): Enter sends, Shift+Enter breaks the line, the box grows up to 128 px; the
+ * image-add tile and attached images; the reasoning switch; Send, or Stop while a run is going. While
+ * images upload, sending waits and 'Uploading images...' shows.
+ */
+import { type ClipboardEvent, type KeyboardEvent, useLayoutEffect, useRef } from "react";
+import { Spinner } from "../../../components/ui/spinner";
+import { cn } from "../../../lib/cn";
+import type { Attachment } from "../use-image-attachments";
+import { AttachmentThumbs, ImageAddTile } from "./attachment-tray";
+import { SendIcon, StopIcon } from "./icons";
+import { ReasoningToggle } from "./reasoning-toggle";
+
+export const INPUT_MAX_HEIGHT_PX = 128;
+
+export type ChatComposerProps = {
+  draft: string;
+  onDraftChange: (text: string) => void;
+  attachments: Attachment[];
+  uploading: boolean;
+  onAddImages: (files: Iterable<File>) => void;
+  onRemoveImage: (id: string) => void;
+  reasoning: boolean;
+  onReasoningChange: (on: boolean) => void;
+  sending: boolean;
+  stopping: boolean;
+  canSend: boolean;
+  onSend: () => void;
+  onStop: () => void;
+};
+
+export function ChatComposer(props: ChatComposerProps) {
+  const { draft, attachments, uploading, sending, stopping, canSend } = props;
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  useLayoutEffect(() => {
+    const el = textarea.current;
+    if (!el) return;
+    el.style.height = "auto";
+    el.style.height = `${Math.min(el.scrollHeight, INPUT_MAX_HEIGHT_PX)}px`;
+    el.style.overflowY = el.scrollHeight > INPUT_MAX_HEIGHT_PX ? "auto" : "hidden";
+  }, [draft]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key !== "Enter" || e.shiftKey || e.nativeEvent.isComposing) return;
+    e.preventDefault();
+    props.onSend();
+  };
+
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const images = [...e.clipboardData.files].filter((f) => f.type.startsWith("image/"));
+    if (!images.length) return;
+    e.preventDefault();
+    props.onAddImages(images);
+  };
+
+  const tile = (className: string) => (
+    <ImageAddTile count={attachments.length} inputRef={fileInput} onFiles={props.onAddImages} className={className} />
+  );
+
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onSend();
+      }}
+      className="rounded-2xl border bg-card shadow-sm focus-within:ring-2 focus-within:ring-ring/60"
+      data-testid="chat-composer"
+    >
+      {attachments.length > 0 && (
+        <div className="flex gap-2 overflow-x-auto px-3 pt-3" data-testid="attachment-tray">
+          <AttachmentThumbs attachments={attachments} onRemove={props.onRemoveImage} />
+          {tile("size-14")}
+        </div>
+      )}
+      <label htmlFor="chat-input" className="sr-only">
+        Message
+      </label>
+      <textarea
+        id="chat-input"
+        ref={textarea}
+        rows={1}
+        value={draft}
+        onChange={(e) => props.onDraftChange(e.target.value)}
+        onKeyDown={onKeyDown}
+        onPaste={onPaste}
+        placeholder="Describe what you want to build..."
+        data-testid="chat-input"
+        style={{ maxHeight: INPUT_MAX_HEIGHT_PX }}
+        className="block w-full resize-none bg-transparent px-4 pt-3 pb-2 text-sm leading-6 placeholder:text-muted-foreground focus:outline-none"
+      />
+      <div className="flex items-center gap-3 px-3 pb-3">
+        {attachments.length === 0 && tile("size-8")}
+        <ReasoningToggle checked={props.reasoning} onChange={props.onReasoningChange} disabled={sending} />
+        {uploading && (
+          <span className="flex items-center gap-1.5 text-xs text-muted-foreground" data-testid="uploading-hint">
+            <Spinner className="size-3 border-[1.5px]" />
+            Uploading images...
+          </span>
+        )}
+        <div className="ml-auto">
+          {sending ? (
+            <button
+              type="button"
+              onClick={props.onStop}
+              disabled={stopping}
+              data-testid="stop-button"
+              className={cn(
+                "inline-flex h-8 items-center gap-1.5 rounded-full border px-3 text-xs font-medium transition-colors",
+                "hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50",
+              )}
+            >
+              {stopping ? <Spinner className="size-3 border-[1.5px]" /> : <StopIcon className="size-3" />}
+              {stopping ? "Stopping..." : "Stop"}
+            </button>
+          ) : (
+            <button
+              type="submit"
+              disabled={!canSend}
+              aria-label="Send message"
+              data-testid="send-button"
+              className={cn(
+                "inline-flex size-8 items-center justify-center rounded-full bg-primary text-primary-foreground transition-colors",
+                "hover:bg-primary/90 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background",
+                "disabled:pointer-events-none disabled:opacity-40",
+              )}
+            >
+              <SendIcon className="size-4" />
+            </button>
+          )}
+        </div>
+      </div>
+    </form>
+  );
+}

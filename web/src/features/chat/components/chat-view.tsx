@@ -1,0 +1,129 @@
+/**
+ * The Agent Chat screen's body: the history (with the turn in flight merged in), kept scrolled to the end
+ * while the reader is there, and the composer pinned to the bottom of the viewport (above the mobile bar).
+ */
+import type { Message } from "@shared/schemas/message";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { describeError } from "../../../api/api-error";
+import { Button } from "../../../components/ui/button";
+import { Spinner } from "../../../components/ui/spinner";
+import type { LiveRun } from "../live-run";
+import { messageContent, visibleHistory } from "../pending-turn";
+import { useChatSession } from "../use-chat-session";
+import { useImageAttachments } from "../use-image-attachments";
+import { useMessages } from "../use-messages";
+import { ChatComposer } from "./chat-composer";
+import { ChatEmptyState } from "./chat-empty-state";
+import { MessageItem } from "./message-item";
+
+function liveMessage(projectId: string, run: LiveRun): Message {
+  return {
+    id: run.messageId ?? "live",
+    projectId,
+    role: "assistant",
+    content: run.content,
+    thinking: run.thinking || null,
+    attachments: [],
+    toolCalls: run.toolCalls,
+    actions: run.actions,
+    createdAt: "",
+    status: run.status === "streaming" ? "running" : run.status,
+    usage: run.usage,
+  };
+}
+
+export function ChatView({ projectId }: { projectId: string }) {
+  const history = useMessages(projectId);
+  const chat = useChatSession(projectId);
+  const images = useImageAttachments(projectId);
+  const [draft, setDraft] = useState("");
+  const [reasoning, setReasoning] = useState(false);
+  const end = useRef<HTMLDivElement>(null);
+  const stuckToEnd = useRef(true);
+
+  const { messages, showPendingUser } = useMemo(() => visibleHistory(history.data ?? [], chat.pending), [history.data, chat.pending]);
+  const live = chat.pending ? liveMessage(projectId, chat.pending.run) : null;
+  const canSend = !chat.sending && !images.uploading && messageContent(draft, images.uploadedUrls.length) !== null;
+
+  const submit = useCallback(async () => {
+    // Spec §4: a new send is blocked while sending or uploading.
+    if (chat.sending || images.uploading) return;
+    const text = draft;
+    const urls = images.uploadedUrls;
+    if (messageContent(text, urls.length) === null) return;
+    setDraft("");
+    images.clear();
+    stuckToEnd.current = true;
+    const outcome = await chat.send({ text, attachments: urls, enableReasoning: reasoning });
+    if (outcome === "refused") {
+      setDraft((current) => current || text);
+      images.restore(urls);
+    }
+  }, [chat, images, draft, reasoning]);
+
+  // Follow the end of the conversation while the reader is there; leave them be once they scroll up.
+  useEffect(() => {
+    const target = end.current;
+    if (!target) return;
+    const observer = new IntersectionObserver(([entry]) => (stuckToEnd.current = entry?.isIntersecting ?? false), { rootMargin: "0px 0px 160px 0px" });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, []);
+  const scrollKey = `${messages.length}:${showPendingUser}:${live?.content.length ?? -1}:${live?.toolCalls.length ?? 0}:${live?.thinking?.length ?? 0}`;
+  useLayoutEffect(() => {
+    if (stuckToEnd.current) end.current?.scrollIntoView({ block: "end" });
+  }, [scrollKey]);
+
+  const empty = !history.isPending && messages.length === 0 && !chat.pending;
+
+  return (
+    <div className="flex flex-1 flex-col" data-testid="chat-page">
+      <h1 className="sr-only">Agent Chat</h1>
+      <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col px-4 pt-6 md:px-6" data-testid="message-list">
+        {history.isPending ? (
+          <div className="flex flex-1 items-center justify-center text-muted-foreground">
+            <Spinner className="size-8" />
+          </div>
+        ) : history.isError && !history.data ? (
+          <div role="alert" className="m-auto max-w-md rounded-lg border border-destructive/50 p-6 text-sm">
+            <p className="font-medium">Could not load the conversation.</p>
+            <p className="mt-1 text-muted-foreground">{describeError(history.error)}</p>
+            <Button variant="outline" size="sm" className="mt-4" onClick={() => history.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : empty ? (
+          <ChatEmptyState onPick={setDraft} />
+        ) : (
+          <div className="space-y-6 pb-6">
+            {messages.map((m) => (
+              <MessageItem key={m.id} message={m} />
+            ))}
+            {showPendingUser && chat.pending?.user && <MessageItem message={chat.pending.user} />}
+            {live && <MessageItem message={live} live />}
+          </div>
+        )}
+      </div>
+      <div className="sticky bottom-[calc(4rem+env(safe-area-inset-bottom))] z-10 bg-gradient-to-t from-background from-70% to-transparent pt-4 pb-3 md:bottom-0 md:pb-4">
+        <div className="mx-auto w-full max-w-3xl px-3 md:px-6">
+          <ChatComposer
+            draft={draft}
+            onDraftChange={setDraft}
+            attachments={images.attachments}
+            uploading={images.uploading}
+            onAddImages={images.add}
+            onRemoveImage={images.remove}
+            reasoning={reasoning}
+            onReasoningChange={setReasoning}
+            sending={chat.sending}
+            stopping={chat.stopping}
+            canSend={canSend}
+            onSend={submit}
+            onStop={chat.stop}
+          />
+        </div>
+      </div>
+      <div ref={end} aria-hidden />
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * One chat message (spec §2): who wrote it, attached images, and for the assistant the 'Extended Thinking'
+ * section, the answer as Markdown with its steps, the tool badges, a copy button and the token usage.
+ */
+import type { Message } from "@shared/schemas/message";
+import { memo } from "react";
+import { Spinner } from "../../../components/ui/spinner";
+import { cn } from "../../../lib/cn";
+import { AssistantContent } from "./assistant-content";
+import { CopyButton } from "./copy-button";
+import { BotIcon, UserIcon } from "./icons";
+import { ThinkingSection } from "./thinking-section";
+import { ToolBadges } from "./tool-badges";
+
+const STATUS_LABEL: Partial<Record<NonNullable<Message["status"]>, string>> = {
+  stopped: "Stopped",
+  failed: "Failed",
+  running: "In progress",
+};
+
+export const MessageItem = memo(function MessageItem({ message, live = false }: { message: Message; live?: boolean }) {
+  return message.role === "user" ? <UserMessage message={message} /> : <AssistantMessage message={message} live={live} />;
+});
+
+function UserMessage({ message }: { message: Message }) {
+  return (
+    <article data-testid="message" data-role="user" aria-label="You" className="group flex flex-col items-end gap-1.5">
+      <RoleLabel role="user" />
+      <Attachments urls={message.attachments} />
+      {message.content && (
+        <div className="max-w-[85%] rounded-2xl rounded-tr-sm bg-primary px-4 py-2.5 text-sm leading-relaxed whitespace-pre-wrap break-words text-primary-foreground">
+          {message.content}
+        </div>
+      )}
+      <CopyButton text={message.content} label="Copy message" className="opacity-100 md:opacity-0 md:group-hover:opacity-100 md:focus-visible:opacity-100" />
+    </article>
+  );
+}
+
+function AssistantMessage({ message, live }: { message: Message; live: boolean }) {
+  const streaming = live && message.status === "running";
+  const statusLabel = message.status && !streaming ? STATUS_LABEL[message.status] : undefined;
+  return (
+    <article data-testid="message" data-role="assistant" data-status={message.status ?? "complete"} aria-label="Agent" className="group flex flex-col gap-2">
+      <div className="flex items-center gap-2">
+        <RoleLabel role="assistant" />
+        {statusLabel && (
+          <span
+            data-testid="message-status"
+            className={cn(
+              "rounded-full px-2 py-0.5 text-[11px] font-medium",
+              message.status === "failed" ? "bg-destructive/15 text-destructive" : "bg-muted text-muted-foreground",
+            )}
+          >
+            {statusLabel}
+          </span>
+        )}
+      </div>
+      <div className="min-w-0 space-y-3 pl-8">
+        {message.thinking && <ThinkingSection thinking={message.thinking} live={streaming && !message.content} />}
+        {message.content && <AssistantContent content={message.content} streaming={streaming} />}
+        {streaming && !message.content && (
+          <div className="flex items-center gap-2 text-sm text-muted-foreground" data-testid="ai-thinking">
+            <Spinner className="size-4" />
+            AI is thinking...
+          </div>
+        )}
+        <ToolBadges calls={message.toolCalls} />
+        {!streaming && (message.content || message.usage) && (
+          <div className="flex items-center gap-2 text-xs text-muted-foreground">
+            {message.content && <CopyButton text={message.content} label="Copy message" />}
+            {message.usage && <TokenUsage usage={message.usage} />}
+          </div>
+        )}
+      </div>
+    </article>
+  );
+}
+
+function RoleLabel({ role }: { role: Message["role"] }) {
+  const user = role === "user";
+  return (
+    <div className={cn("flex items-center gap-2 text-xs font-medium text-muted-foreground", user && "flex-row-reverse")}>
+      <span className={cn("inline-flex size-6 items-center justify-center rounded-full", user ? "bg-muted" : "bg-primary text-primary-foreground")}>
+        {user ? <UserIcon className="size-3.5" /> : <BotIcon className="size-3.5" />}
+      </span>
+      <span data-testid="message-role">{user ? "You" : "Agent"}</span>
+    </div>
+  );
+}
+
+function Attachments({ urls }: { urls: string[] }) {
+  if (!urls.length) return null;
+  return (
+    <div className="flex max-w-[85%] flex-wrap justify-end gap-2">
+      {urls.map((url) => (
+        <a key={url} href={url} target="_blank" rel="noopener noreferrer" className="block overflow-hidden rounded-lg border">
+          <img src={url} alt="Attached image" loading="lazy" data-testid="message-image" className="size-24 object-cover sm:size-32" />
+        </a>
+      ))}
+    </div>
+  );
+}
+
+function TokenUsage({ usage }: { usage: NonNullable<Message["usage"]> }) {
+  const n = (v: number) => v.toLocaleString();
+  return (
+    <span data-testid="token-usage" title={`${n(usage.promptTokens)} prompt + ${n(usage.completionTokens)} completion tokens`} className="tabular-nums">
+      {n(usage.totalTokens)} tokens
+    </span>
+  );
+}

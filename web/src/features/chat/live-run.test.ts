@@ -1,0 +1,37 @@
+import { describe, expect, test } from "bun:test";
+import type { StreamEvent } from "@shared/events/stream";
+import { applyStreamEvent, emptyLiveRun } from "./live-run";
+
+const play = (events: StreamEvent[]) => events.reduce(applyStreamEvent, emptyLiveRun());
+
+describe("applyStreamEvent", () => {
+  test("builds the answer from chunks, thinking and tools", () => {
+    const run = play([
+      { type: "thinking", content: "Let me " },
+      { type: "thinking", content: "think." },
+      { type: "chunk", content: "Creating " },
+      { type: "chunk", content: "files\n", step: "in_progress" },
+      { type: "tool_start", name: "write_file", summary: "src/App.tsx" },
+      { type: "tool_complete", name: "write_file", summary: "src/App.tsx", result: "Created" },
+      { type: "chunk", content: "Done." },
+      { type: "done", messageId: "m1", status: "complete", usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } },
+    ]);
+    expect(run.thinking).toBe("Let me think.");
+    expect(run.content).toBe("Creating files\nDone.");
+    expect(run.toolCalls).toEqual([{ name: "write_file", summary: "src/App.tsx", status: "completed", result: "Created" }]);
+    expect(run).toMatchObject({ done: true, status: "complete", messageId: "m1", usage: { totalTokens: 15 } });
+  });
+
+  test("an error marks the run failed; done without a status keeps that", () => {
+    const run = play([{ type: "chunk", content: "Part" }, { type: "error", message: "Model unavailable" }, { type: "done" }]);
+    expect(run).toMatchObject({ content: "Part", error: "Model unavailable", status: "failed", done: true });
+  });
+
+  test("a stopped run keeps its partial answer", () => {
+    expect(play([{ type: "chunk", content: "Half an" }, { type: "done", status: "stopped" }])).toMatchObject({ content: "Half an", status: "stopped" });
+  });
+
+  test("without done the run is not finished (a cut stream)", () => {
+    expect(play([{ type: "chunk", content: "x" }]).done).toBe(false);
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * Download every file of the project as `{projectName}-source.zip` (spec §7): fetched with the user's
+ * token, zipped in the browser, toasts of spec §8 along the way.
+ */
+import { useMutation } from "@tanstack/react-query";
+import { apiFetch } from "../../api/client";
+import { toast } from "../../components/ui/use-toast";
+import { buildSourceZip, type DownloadResponse, saveBytes, sourceZipName } from "./source-zip";
+
+export function useDownloadFiles(projectId: string) {
+  return useMutation({
+    mutationFn: async () => {
+      const download = await apiFetch<DownloadResponse>(`/api/files/${encodeURIComponent(projectId)}/download`);
+      saveBytes(await buildSourceZip(download), sourceZipName(download.projectName));
+      return download;
+    },
+    onMutate: () => {
+      toast({ title: "Preparing download", description: "Creating ZIP file..." });
+    },
+    onSuccess: (download) => {
+      toast({ title: "Download complete", description: `Downloaded ${download.filesCount} files as ZIP` });
+    },
+    onError: () => {
+      toast({ title: "Download failed", description: "Failed to download files", variant: "destructive" });
+    },
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * The framed preview (spec §2): a browser-like bar with the URL over an iframe of the sandbox app. Width
+ * is capped at 375 px on the narrowest screens and grows with the screen; fullscreen takes the full width.
+ * The app runs on its own origin, so the frame cannot read this app's cookies or storage.
+ */
+import { Spinner } from "../../../components/ui/spinner";
+import { cn } from "../../../lib/cn";
+import { GlobeIcon } from "./icons";
+
+export function PreviewFrame({
+  url,
+  frameUrl,
+  title,
+  fullscreen,
+  onError,
+}: {
+  /** The URL as shown and copied; null until it is known. */
+  url: string | null;
+  /** The URL loaded in the frame (with _refresh); a new value reloads it. */
+  frameUrl: string | null;
+  title: string;
+  fullscreen: boolean;
+  onError: () => void;
+}) {
+  return (
+    <div className="flex min-h-0 flex-1 justify-center">
+      <div
+        data-testid="preview-frame"
+        className={cn(
+          "flex min-h-[360px] w-full flex-col overflow-hidden rounded-xl border bg-card shadow-sm",
+          fullscreen ? "max-w-none" : "max-w-[375px] sm:max-w-[640px] md:max-w-[768px] lg:max-w-[1024px] xl:max-w-[1280px] 2xl:max-w-[1536px]",
+        )}
+      >
+        <div className="flex h-9 shrink-0 items-center gap-2 border-b bg-muted/50 px-3">
+          <span aria-hidden className="flex gap-1.5">
+            <span className="size-2.5 rounded-full bg-red-400/80" />
+            <span className="size-2.5 rounded-full bg-amber-400/80" />
+            <span className="size-2.5 rounded-full bg-emerald-400/80" />
+          </span>
+          <div className="ml-1 flex h-6 min-w-0 flex-1 items-center gap-1.5 rounded-md bg-background px-2 text-xs text-muted-foreground">
+            <GlobeIcon className="size-3" />
+            <span className="truncate" data-testid="preview-url">
+              {url ?? "…"}
+            </span>
+          </div>
+        </div>
+        <div className="relative min-h-0 flex-1 bg-white">
+          {frameUrl ? (
+            <iframe
+              key={frameUrl}
+              src={frameUrl}
+              title={title}
+              onError={onError}
+              className="absolute inset-0 size-full border-0"
+              sandbox="allow-forms allow-modals allow-popups allow-popups-to-escape-sandbox allow-same-origin allow-scripts allow-downloads"
+              allow="clipboard-read; clipboard-write"
+            />
+          ) : (
+            <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-background text-sm text-muted-foreground">
+              <Spinner className="size-6" />
+              Loading preview...
+            </div>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

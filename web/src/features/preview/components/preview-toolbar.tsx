@@ -1,0 +1,109 @@
+/**
+ * The Preview toolbar (spec §2): each button's visibility rule is here — recreate only when expired, run
+ * workflow only with a configured command, fullscreen and download hidden on small screens, refresh hidden
+ * when expired. Icon buttons carry their name as aria-label and show it as a tooltip.
+ */
+import type { ReactElement } from "react";
+import { Button, buttonClasses } from "../../../components/ui/button";
+import { Spinner } from "../../../components/ui/spinner";
+import { Tooltip } from "../../../components/ui/tooltip";
+import { CopyIcon, DownloadIcon, ExternalLinkIcon, MaximizeIcon, MinimizeIcon, PlayIcon, RefreshIcon, RotateIcon } from "./icons";
+
+export type PreviewToolbarProps = {
+  expired: boolean;
+  url: string | null;
+  hasWorkflow: boolean;
+  fullscreen: boolean;
+  recreating: boolean;
+  runningWorkflow: boolean;
+  downloading: boolean;
+  onRecreate: () => void;
+  onRunWorkflow: () => void;
+  onToggleFullscreen: () => void;
+  onCopyUrl: () => void;
+  onRefresh: () => void;
+  onDownload: () => void;
+};
+
+export function PreviewToolbar(p: PreviewToolbarProps) {
+  return (
+    <div role="toolbar" aria-label="Preview actions" className="flex flex-wrap items-center gap-1">
+      {p.expired && (
+        <Tooltip content="Create a new sandbox with every file" side="bottom">
+          <Button size="sm" onClick={p.onRecreate} disabled={p.recreating} aria-label="Recreate sandbox">
+            {p.recreating ? <Spinner className="size-4" /> : <RotateIcon />}
+            <span>{p.recreating ? "Recreating..." : "Recreate"}</span>
+          </Button>
+        </Tooltip>
+      )}
+      {p.hasWorkflow && (
+        <IconButton label="Run workflow" onClick={p.onRunWorkflow} disabled={p.runningWorkflow}>
+          {p.runningWorkflow ? <Spinner className="size-4" /> : <PlayIcon />}
+        </IconButton>
+      )}
+      <IconButton
+        label={p.fullscreen ? "Exit fullscreen" : "Fullscreen"}
+        onClick={p.onToggleFullscreen}
+        wideOnly
+        pressed={p.fullscreen}
+      >
+        {p.fullscreen ? <MinimizeIcon /> : <MaximizeIcon />}
+      </IconButton>
+      <IconButton label="Copy URL" onClick={p.onCopyUrl} disabled={!p.url}>
+        <CopyIcon />
+      </IconButton>
+      {!p.expired && (
+        <IconButton label="Refresh preview" onClick={p.onRefresh} disabled={!p.url}>
+          <RefreshIcon />
+        </IconButton>
+      )}
+      <IconButton label="Download source" onClick={p.onDownload} disabled={p.downloading} wideOnly>
+        {p.downloading ? <Spinner className="size-4" /> : <DownloadIcon />}
+      </IconButton>
+      {p.url ? (
+        <Tooltip content="Open in new tab" side="bottom">
+          <a
+            href={p.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label="Open in new tab"
+            className={buttonClasses("ghost", "icon", "size-8")}
+          >
+            <ExternalLinkIcon />
+          </a>
+        </Tooltip>
+      ) : (
+        <IconButton label="Open in new tab" disabled onClick={() => {}}>
+          <ExternalLinkIcon />
+        </IconButton>
+      )}
+    </div>
+  );
+}
+
+function IconButton({
+  label,
+  onClick,
+  disabled,
+  wideOnly,
+  pressed,
+  children,
+}: {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  /** Hidden below 768 px (spec §2: fullscreen and download). */
+  wideOnly?: boolean;
+  pressed?: boolean;
+  children: ReactElement;
+}) {
+  const button = (
+    <Tooltip content={label} side="bottom">
+      <Button variant="ghost" size="icon" aria-label={label} aria-pressed={pressed} onClick={onClick} disabled={disabled} className="size-8">
+        {children}
+      </Button>
+    </Tooltip>
+  );
+  // A wrapper carries the visibility, so it never fights the button's own display class.
+  return wideOnly ? <span className="hidden md:contents">{button}</span> : button;
+}

@@ -1,0 +1,34 @@
+/**
+ * Recreate the project's sandbox (POST /api/sandbox/{id}/recreate): a fresh sandbox with every stored file
+ * and the workflow started. The caller shows the new URL at once (the temporary override of spec §4); the
+ * project and URL queries are refreshed behind it.
+ */
+import type { RecreateResult } from "@shared/schemas/sandbox";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { describeError } from "../../api/api-error";
+import { apiFetch } from "../../api/client";
+import { projectKeys } from "../../api/query-keys";
+import { toast } from "../../components/ui/use-toast";
+import { showRecreateToasts } from "./recreate-toasts";
+import { sandboxKeys } from "./sandbox-keys";
+
+export function useRecreateSandbox(
+  projectId: string,
+  handlers: { onRecreated: (result: RecreateResult) => void; onFailed: () => void },
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<RecreateResult>(`/api/sandbox/${encodeURIComponent(projectId)}/recreate`, { method: "POST" }),
+    onSuccess: (result) => {
+      queryClient.setQueryData(sandboxKeys.url(projectId), { url: result.url });
+      // The project now names the new sandbox; its validity is checked under the new key at once.
+      void queryClient.invalidateQueries({ queryKey: projectKeys.all });
+      handlers.onRecreated(result);
+      showRecreateToasts(result, toast);
+    },
+    onError: (err) => {
+      handlers.onFailed();
+      toast({ title: "Failed to recreate sandbox", description: describeError(err), variant: "destructive" });
+    },
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * Start the project's run command in its sandbox (POST /api/sandbox/{id}/run-workflow). Without a
+ * configured command nothing is sent (spec §5).
+ */
+import { useMutation } from "@tanstack/react-query";
+import { describeError } from "../../api/api-error";
+import { apiFetch } from "../../api/client";
+import { toast } from "../../components/ui/use-toast";
+
+export class NoWorkflowCommandError extends Error {
+  constructor() {
+    super("The AI hasn't configured a run command yet");
+  }
+}
+
+export function useRunWorkflow(projectId: string, workflowCommand: string | null | undefined) {
+  return useMutation({
+    mutationFn: async () => {
+      if (!workflowCommand) throw new NoWorkflowCommandError();
+      return apiFetch<{ ok: boolean; workflowCommand: string }>(`/api/sandbox/${encodeURIComponent(projectId)}/run-workflow`, {
+        method: "POST",
+      });
+    },
+    onSuccess: (answer) => {
+      toast({ title: "Command started", description: answer?.workflowCommand ?? workflowCommand ?? undefined });
+    },
+    onError: (err) => {
+      if (err instanceof NoWorkflowCommandError) {
+        toast({ title: "No command configured", description: err.message, variant: "destructive" });
+      } else {
+        toast({ title: "Failed to run command", description: describeError(err), variant: "destructive" });
+      }
+    },
+  });
+}

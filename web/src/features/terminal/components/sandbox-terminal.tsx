@@ -1,0 +1,117 @@
+/**
+ * The xterm.js terminal bound to the project's sandbox (spec §2 Terminal). Typing is handled by the pure
+ * line editor (terminal-line.ts); Enter sends the command to the shell route while an 'Executing...'
+ * animation runs, then prints the result and the prompt again.
+ */
+import "@xterm/xterm/css/xterm.css";
+import { FitAddon } from "@xterm/addon-fit";
+import { Terminal } from "@xterm/xterm";
+import { useEffect, useRef } from "react";
+import { runShellCommand } from "../run-shell-command";
+import { applyInput } from "../terminal-line";
+import { CLEAR_LINE, EXECUTING_TICK_MS, executingFrame, greeting, prompt } from "../terminal-output";
+import { FIT_DELAY_MS, TERMINAL_FONT, terminalFontSize, terminalTheme } from "../terminal-theme";
+
+const HIDE_CURSOR = "\x1b[?25l";
+const SHOW_CURSOR = "\x1b[?25h";
+
+export function SandboxTerminal({ projectId, projectName, sandboxId }: { projectId: string; projectName: string; sandboxId: string }) {
+  const host = useRef<HTMLDivElement>(null);
+  // The prompt follows a rename without rebuilding the terminal (and losing its scrollback).
+  const name = useRef(projectName);
+  name.current = projectName;
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    const term = new Terminal({
+      fontSize: terminalFontSize(window.innerWidth),
+      fontFamily: TERMINAL_FONT,
+      theme: terminalTheme,
+      cursorBlink: true,
+      scrollback: 5000,
+      allowProposedApi: false,
+    });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    term.open(element);
+
+    let disposed = false;
+    let line = "";
+    let busy = false;
+    let ticker: ReturnType<typeof setInterval> | undefined;
+
+    const showPrompt = () => term.write(prompt(name.current));
+    const refit = () => {
+      // fit() throws if the element has no size yet (e.g. hidden); the next resize fixes it.
+      try {
+        fit.fit();
+      } catch {
+        /* ignore */
+      }
+    };
+
+    term.write(greeting(sandboxId));
+    showPrompt();
+    term.focus();
+
+    const fitTimer = setTimeout(refit, FIT_DELAY_MS);
+    const onWindowResize = () => {
+      const size = terminalFontSize(window.innerWidth);
+      if (term.options.fontSize !== size) term.options.fontSize = size;
+      refit();
+    };
+    window.addEventListener("resize", onWindowResize);
+    // The sidebar opening or closing resizes the terminal without a window resize.
+    const observer = new ResizeObserver(() => refit());
+    observer.observe(element);
+
+    const run = async (command: string) => {
+      busy = true;
+      let frame = 0;
+      term.write(HIDE_CURSOR + executingFrame(frame++));
+      ticker = setInterval(() => term.write(executingFrame(frame++)), EXECUTING_TICK_MS);
+      const output = await runShellCommand(projectId, command);
+      clearInterval(ticker);
+      if (disposed) return;
+      term.write(CLEAR_LINE + output + SHOW_CURSOR);
+      busy = false;
+      showPrompt();
+    };
+
+    const input = term.onData((data) => {
+      // One command at a time: keys pressed while one runs are dropped, as the shell is not interactive.
+      if (busy) return;
+      const step = applyInput(line, data);
+      line = step.line;
+      if (step.echo) term.write(step.echo);
+      switch (step.outcome?.kind) {
+        case undefined:
+          return;
+        case "cancel":
+          term.write("^C\r\n");
+          showPrompt();
+          return;
+        case "reprompt":
+          term.write("\r\n");
+          showPrompt();
+          return;
+        case "run":
+          term.write("\r\n");
+          void run(step.outcome.command);
+      }
+    });
+
+    return () => {
+      disposed = true;
+      clearTimeout(fitTimer);
+      clearInterval(ticker);
+      window.removeEventListener("resize", onWindowResize);
+      observer.disconnect();
+      input.dispose();
+      term.dispose();
+    };
+  }, [projectId, sandboxId]);
+
+  return <div ref={host} data-testid="terminal" className="size-full" />;
+}

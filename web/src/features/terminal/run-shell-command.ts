@@ -1,0 +1,35 @@
+/**
+ * Runs one terminal command in the project's sandbox (POST /api/sandbox/{id}/shell, bearer and cookies)
+ * and answers the text to print: the formatted result, or one of spec §8's terminal errors. Never throws,
+ * so the caller can always stop the animation and show the prompt again.
+ *
+ * @example
+ * term.write(await runShellCommand(projectId, "ls"));
+ */
+import type { ShellResult } from "@shared/schemas/sandbox";
+import { ApiError } from "../../api/api-error";
+import { apiFetch } from "../../api/client";
+import { getAuthToken } from "../../api/auth-token";
+import { errorLine, formatShellResult } from "./terminal-output";
+
+export type ShellDeps = {
+  getToken: () => Promise<string | null>;
+  post: (path: string, body: { command: string }) => Promise<ShellResult>;
+};
+
+const defaultDeps: ShellDeps = {
+  getToken: getAuthToken,
+  post: (path, body) => apiFetch<ShellResult>(path, { method: "POST", body }),
+};
+
+export async function runShellCommand(projectId: string, command: string, deps: ShellDeps = defaultDeps): Promise<string> {
+  try {
+    if (!(await deps.getToken())) return errorLine("Not authenticated");
+    const result = await deps.post(`/api/sandbox/${encodeURIComponent(projectId)}/shell`, { command });
+    return formatShellResult(result);
+  } catch (err) {
+    // A non-OK answer: its readable text (the API's error sentence, else the body, else the status text).
+    if (err instanceof ApiError) return errorLine(err.error);
+    return errorLine(err instanceof Error && err.message ? err.message : "Unknown error");
+  }
+}
