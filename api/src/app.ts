@@ -8,6 +8,8 @@ import type { AppDeps, AppEnv } from "./app-env";
 import { requireAuth } from "./auth/middleware";
 import { toAppError } from "./lib/classify-error";
 import { notFound, tooLarge } from "./lib/errors";
+import { requestLog } from "./middleware/request-log";
+import { securityHeaders } from "./middleware/security-headers";
 import { authRoutes } from "./routes/auth";
 import { chatRoutes } from "./routes/chat";
 import { fileRoutes } from "./routes/files";
@@ -43,7 +45,9 @@ export function createApp(deps: AppDeps) {
     .route("/files", fileRoutes(deps))
     .route("/sandbox", sandboxRoutes(deps));
 
-  const app = new Hono<AppEnv>().route("/api", api);
+  const app = new Hono<AppEnv>();
+  app.use("*", requestLog(deps.logger), securityHeaders(deps.config, deps.webDist));
+  app.route("/api", api);
   app.all("/api/*", () => {
     throw notFound("API route");
   });
