@@ -26,12 +26,20 @@ export const sandboxRoutes = (deps: AppDeps) =>
     .post("/:projectId/shell", validate("json", shellCommandSchema), async (c) => {
       const sandbox = await deps.sandboxes.ensure(c.var.caller.uid, c.req.param("projectId"));
       const { command } = c.req.valid("json");
+      // Each command runs in its own process namespace, which ends with it. A trailing `&` asks for a
+      // server that outlives the command, so start it as a background process of the sandbox instead.
+      const background = /(^|[^&])&\s*$/.exec(command);
+      if (background) {
+        const started = command.replace(/&\s*$/, "").trim();
+        await sandbox.run(started, { background: true });
+        return c.json({ stdout: `Started in the background: ${started}\n`, stderr: "", error: null } satisfies ShellResult);
+      }
       const result = await sandbox.run(command, { timeoutMs: SHELL_TIMEOUT_MS });
       const body: ShellResult = {
         stdout: cap(result.stdout),
         stderr: cap(result.stderr),
         error: result.timedOut
-          ? `Command timed out after ${SHELL_TIMEOUT_MS / 1000} s and was stopped. Start long-running servers in the background (append &) or from the chat.`
+          ? `Command timed out after ${SHELL_TIMEOUT_MS / 1000} s and was stopped. Start long-running servers in the background by ending the command with &.`
           : result.exitCode !== 0 && result.exitCode !== null
             ? `Command exited with code ${result.exitCode}`
             : result.truncated

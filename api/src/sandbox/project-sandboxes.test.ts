@@ -91,6 +91,15 @@ describe.skipIf(!support.ok)("project sandbox sync (local provider)", () => {
     const p = await (await dave.request("POST", "/api/projects", { name: "Sh" })).json();
     expect(await shell(dave, p.id, "echo out; echo err >&2; exit 3")).toEqual({ stdout: "out\n", stderr: "err\n", error: "Command exited with code 3" });
     expect((await dave.request("POST", `/api/sandbox/${p.id}/shell`, { command: "   " })).status).toBe(400);
+    // A trailing & starts a server that outlives the command; && is not mistaken for it.
+    expect(await shell(dave, p.id, "echo a && echo b")).toEqual({ stdout: "a\nb\n", stderr: "", error: null });
+    const started = await shell(dave, p.id, "python3 -m http.server 8123 --bind 0.0.0.0 &");
+    expect(started.stdout).toBe("Started in the background: python3 -m http.server 8123 --bind 0.0.0.0\n");
+    const served = await until(async () => {
+      const r = await shell(dave, p.id, "python3 -c \"import urllib.request;print(urllib.request.urlopen('http://127.0.0.1:8123/').status)\" 2>/dev/null");
+      return r.stdout === "200\n" && r;
+    }, 8000);
+    expect(served.stdout).toBe("200\n");
     const wf = await dave.request("POST", `/api/sandbox/${p.id}/run-workflow`);
     expect(wf.status).toBe(400);
     expect((await wf.json()).error).toBe("The AI hasn't configured a run command yet");
