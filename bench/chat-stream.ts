@@ -10,7 +10,8 @@
  *
  * Options: --tokens N (per latency run, default 400), --interval-ms N (between model chunks, default 2),
  *          --latency-runs N (rounds, default 7; "added" is the median round's difference), --runs N (concurrent runs, default 100), --work-tokens N (default 50).
- * Database: a fresh database on TEST_DATABASE_URL or DATABASE_URL when set, else embedded PGlite.
+ * Database: a fresh database on TEST_DATABASE_URL or DATABASE_URL when set, else embedded PGlite
+ * (DATABASE_POOL_MAX, when set, is passed to the app).
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";

@@ -5,7 +5,7 @@
  * what the page shows, and for images what reached the model. Screenshots go to e2e/artifacts/chat-*.png.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -14,7 +14,7 @@ import { type CuttableProxy, startCuttableProxy } from "../api/src/test/tcp-prox
 import { unnamedControls } from "./support/a11y";
 import { type AppServer, startApp } from "./support/app-server";
 import { freePort } from "./support/free-port";
-import { bearerToken, signInWithGoogle } from "./support/sign-in";
+import { bearerToken } from "./support/sign-in";
 import { ARTIFACTS, type Stack, sharedStack } from "./support/stack";
 
 // A 1×1 PNG: the upload route sniffs the bytes, so the image must be real.
@@ -30,7 +30,8 @@ let projectId: string;
 const cleanups: Array<() => unknown> = [];
 
 const url = (path: string) => `${app.url}${path}`;
-const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `chat-${name}.png`), fullPage: true });
+// The viewport, as a person sees it: the header and composer are sticky, which full-page shots misplace.
+const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `chat-${name}.png`) });
 const toast = (p: Page, text: string) => p.getByTestId("toast").filter({ hasText: text });
 const input = (p: Page) => p.getByTestId("chat-input");
 const assistant = (p: Page) => p.locator('[data-testid="message"][data-role="assistant"]');
@@ -64,16 +65,29 @@ async function openChat(p: Page, id: string, base = app.url) {
 }
 
 /**
- * Signs in, trying again when the first popup does not open: on a cold start the SPA may take longer to load
- * Firebase than the click's user activation lasts, and Chromium then blocks the popup.
+ * Signs in through the emulator's popup (as support/sign-in.ts does), trying again when the SPA reports
+ * 'Sign in failed' instead of opening it: on a loaded machine the emulator's helper iframe can answer too late.
  */
 async function signIn(p: Page, base: string) {
   for (let attempt = 1; ; attempt++) {
-    try {
-      return await signInWithGoogle(p, base);
-    } catch (err) {
-      if (attempt >= 3) throw err;
+    await p.goto(`${base}/login`);
+    await p.waitForLoadState("networkidle").catch(() => {});
+    const popup = p.waitForEvent("popup", { timeout: 45_000 }).catch(() => null);
+    const failed = toast(p, "Sign in failed")
+      .waitFor({ timeout: 45_000 })
+      .then(() => null, () => null);
+    await p.getByRole("button", { name: "Continue with Google" }).click();
+    const opened = await Promise.race([popup, failed]);
+    if (!opened) {
+      if (attempt >= 5) throw new Error("sign-in: the emulator's popup did not open after 5 attempts");
+      await Bun.sleep(2_000 * attempt);
+      continue;
     }
+    await opened.getByText("Add new account").click();
+    await opened.getByText("Auto-generate user information").click();
+    await opened.locator("#sign-in").click();
+    await p.waitForURL("**/projects", { timeout: 45_000 });
+    return;
   }
 }
 
@@ -94,6 +108,8 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   cleanups.push(() => model.close());
   const dataDir = mkdtempSync(join(tmpdir(), "e2e-chat-"));
+  // The local sandbox runs code as other users, who must be able to reach its folders.
+  chmodSync(dataDir, 0o755);
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   app = await startApp({
     port: await freePort(),
@@ -108,7 +124,7 @@ beforeAll(async () => {
   await signIn(page, app.url);
   token = await bearerToken(page, app.url);
   projectId = await newProject("Chat E2E");
-}, 150_000);
+}, 400_000);
 
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) {
@@ -362,6 +378,8 @@ describe("chat", () => {
       await assistant(page).last().getByText("Half of the answer.").waitFor();
       await page.getByTestId("stop-button").waitFor();
       expect(model.requests).toHaveLength(1);
+      // Let the scroll to the end settle (a shot taken mid-scroll shows the sticky header out of place).
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await shot(page, "resumed");
 
       await page.getByTestId("stop-button").click();
@@ -447,5 +465,5 @@ describe("chat", () => {
     });
     (proxy as CuttableProxy | null)?.stop();
     await viaProxy.context().close();
-  }, 90_000);
+  }, 300_000);
 });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { unnamedControls } from "./support/a11y";
 import { ARTIFACTS, type Stack, sharedStack } from "./support/stack";
+import { transitionsDone } from "./support/ui";
 
 let stack: Stack;
 const url = (path: string) => `${stack.app.url}${path}`;
@@ -107,7 +108,7 @@ describe("landing page", () => {
     const menu = page.getByRole("dialog", { name: "Menu" });
     await menu.getByRole("link", { name: "Capabilities" }).waitFor();
     expect(await menu.getByRole("link").allTextContents()).toEqual(["Features", "Capabilities", "Docs", "About", "Security", "Get Started"]);
-    await page.waitForTimeout(250); // let the slide-in finish for the picture
+    await transitionsDone(page);
     await shot(page, "375-menu", false);
 
     // Keyboard: Escape closes it and focus returns to the opener.
@@ -135,6 +136,8 @@ describe("theme", () => {
     await page.getByRole("button", { name: "Switch to light theme" }).click();
     expect(await isDark()).toBe(false);
     expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("light");
+    await page.mouse.move(0, 400);
+    await page.waitForTimeout(300); // colour transitions, for the picture
     await shot(page, "light", false);
 
     // Hold back the app's scripts: the page must already be light, i.e. no dark flash before React starts.
@@ -198,6 +201,7 @@ describe("routes for a signed-out visitor", () => {
       await page.goto(url(path));
       await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
       await page.getByText("Did you forget to add the page to the router?").waitFor();
+      expect(await page.getByRole("link", { name: "Go to the home page" }).getAttribute("href")).toBe("/");
       expect(new URL(page.url()).pathname).toBe(path);
     }
     await shot(page, "404", false);

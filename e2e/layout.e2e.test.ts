@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import { unnamedControls } from "./support/a11y";
 import { signInWithGoogle, uniqueEmail } from "./support/sign-in";
 import { ARTIFACTS, type Stack, sharedStack } from "./support/stack";
+import { transitionsDone } from "./support/ui";
 
 const SEVEN_DAYS_S = 604800;
 
@@ -97,6 +98,13 @@ describe("signed in", () => {
     await page.getByTestId("breadcrumb-project").filter({ hasText: "Layout Project" }).waitFor();
     expect(await unnamedControls(page)).toEqual([]);
     await shot(page, "project-1440");
+
+    // The header's right-side control switches the theme here too.
+    await page.getByRole("banner").getByRole("button", { name: "Switch to light theme" }).click();
+    await page.mouse.move(700, 500);
+    await page.waitForTimeout(300); // colour transitions, for the picture
+    await shot(page, "project-1440-light");
+    await page.getByRole("banner").getByRole("button", { name: "Switch to dark theme" }).click();
 
     await tools.getByRole("link", { name: "Terminal" }).click();
     await page.waitForURL(`**/project/${projectId}/terminal`);
@@ -252,7 +260,7 @@ describe("at 375 px", () => {
     await p.getByRole("button", { name: "Toggle Sidebar" }).click();
     const sheet = p.getByRole("dialog", { name: "App Builder" });
     await sheet.getByRole("link", { name: "Projects" }).waitFor();
-    await p.waitForTimeout(250);
+    await transitionsDone(p);
     await shot(p, "sheet-375");
     await p.keyboard.press("Escape");
     await sheet.waitFor({ state: "detached" });
@@ -268,7 +276,7 @@ describe("at 375 px", () => {
       ["Terminal", `/project/${id}/terminal`],
     ]);
     expect(await bar.getByRole("link", { name: "Agent" }).getAttribute("aria-current")).toBe("page");
-    await p.waitForTimeout(5_500); // let the "Project created" toast go, for a clean picture
+    await p.getByTestId("toast").getByRole("button", { name: "Close" }).click(); // a clean picture
     await shot(p, "project-375");
 
     await bar.getByRole("link", { name: "Terminal" }).click();
@@ -279,6 +287,7 @@ describe("at 375 px", () => {
     await p.keyboard.press("Control+b");
     await sheet.getByRole("navigation", { name: "Project Tools" }).waitFor();
     expect(await sheet.getByTestId("user-name").textContent()).toBe("Phone User");
+    await transitionsDone(p);
     await shot(p, "sheet-project-375");
     await sheet.getByRole("link", { name: "Preview" }).click();
     await p.waitForURL(`**/project/${id}/preview`);

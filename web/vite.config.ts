@@ -28,16 +28,12 @@ export default defineConfig({
           groups: [
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: "firebase", test: /node_modules[\\/](@firebase|firebase|idb)[\\/]/ },
-            // Libraries used only behind a lazy route stay out of the eagerly loaded vendor chunk. Vite's
-            // preload helper gets a group of its own, or it lands in (and drags in) the first group using it.
+            // Vite's preload helper gets a group of its own, or it lands in (and drags in) the first group using it.
             { name: "preload-helper", test: /vite[\\/]preload-helper/ },
             { name: "monaco", test: /node_modules[\\/](monaco-editor|@monaco-editor)[\\/]/ },
-            // An allow-list, not a catch-all: a library only lazy screens use (zod, jszip, xterm...) must not be
-            // pulled into this eagerly loaded chunk, or `/` grows past its 150 KB budget (bench/bundle-size.ts).
-            {
-              name: "vendor",
-              test: /node_modules[\\/](@tanstack|wouter|regexparam|mitt|@headlessui|@floating-ui|@react-aria|@swc|use-sync-external-store|tabbable)[\\/]/,
-            },
+            // No catch-all "vendor" group: it would gather every library any screen uses (zod, headlessui's
+            // menus, jszip...) into one chunk the entry imports, and `/` must stay within 150 KB gzipped
+            // (bench/bundle-size.ts). Other libraries go with the chunks that use them.
           ],
         },
       },

@@ -4,6 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { createRunManager } from "./agent/runs";
 import { createApp } from "./app";
 import type { AppDeps } from "./app-env";
 import { startAuthEmulator } from "./auth/emulator";
@@ -50,7 +51,7 @@ export async function startParts(config: Config, logger: Logger, options: { webD
 
     const db = await connectWithRetry(config, logger);
     closers.push(() => db.close());
-    await migrate(db.sql);
+    await migrate(db.sql, { lock: db.kind === "postgres" });
 
     const store = guardStore(createObjectStore(config.storage));
     await store.ping();
@@ -90,6 +91,10 @@ export async function startParts(config: Config, logger: Logger, options: { webD
       sandboxes,
       webDist,
     };
+    // Built here (not inside the app) so shutdown can save running answers before the database closes.
+    deps.runs = createRunManager(deps);
+    const runs = deps.runs;
+    closers.push(() => runs.shutdown());
     return {
       app: createApp(deps),
       deps,

@@ -13,12 +13,28 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${++counter}@example.com`;
 }
 
+/**
+ * Opens /login and clicks Continue with Google until the emulator's popup opens. Tries again when the SPA
+ * reports 'Sign in failed' instead: on a loaded machine the emulator's helper iframe can answer after the SDK
+ * has given up.
+ */
+export async function openSignInPopup(page: Page, appUrl: string): Promise<Page> {
+  for (let attempt = 1; ; attempt++) {
+    await page.goto(`${appUrl}/login`);
+    const opened = page.waitForEvent("popup", { timeout: 45_000 });
+    const failed = page.getByTestId("toast").filter({ hasText: "Sign in failed" }).waitFor({ timeout: 45_000 });
+    opened.catch(() => {});
+    failed.catch(() => {});
+    await page.getByRole("button", { name: "Continue with Google" }).click();
+    const popup = await Promise.race([opened, failed.then(() => null)]);
+    if (popup) return popup;
+    if (attempt >= 3) throw new Error("The sign-in popup did not open in 3 attempts");
+  }
+}
+
 /** From /login through the popup to /projects. Without a user the popup auto-generates one. */
 export async function signInWithGoogle(page: Page, appUrl: string, user?: TestUser): Promise<void> {
-  await page.goto(`${appUrl}/login`);
-  const popupOpened = page.waitForEvent("popup");
-  await page.getByRole("button", { name: "Continue with Google" }).click();
-  const popup = await popupOpened;
+  const popup = await openSignInPopup(page, appUrl);
   await popup.getByText("Add new account").click();
   if (user) {
     await popup.locator("#email-input").fill(user.email);
@@ -28,7 +44,7 @@ export async function signInWithGoogle(page: Page, appUrl: string, user?: TestUs
     await popup.getByText("Auto-generate user information").click();
   }
   await popup.locator("#sign-in").click();
-  await page.waitForURL("**/projects");
+  await page.waitForURL("**/projects", { timeout: 45_000 });
 }
 
 /** The bearer token the SPA sends with its API calls (reloads /projects to catch one). */

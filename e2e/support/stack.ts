@@ -53,14 +53,18 @@ async function start(): Promise<Stack> {
   await startAuthEmulator({ projectId, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger });
   const app = await startApp({ port: await freePort(), dataDir, emulatorHost, projectId });
   // Chromium talks to playwright over a pipe and quits when the test process (its other end) goes away.
-  const browser = await launchBrowser();
+  let browser = await launchBrowser();
 
   return {
     app,
-    browser,
+    get browser() {
+      return browser;
+    },
     emulatorHost,
     projectId,
     async newPage(viewport = { width: 1280, height: 800 }) {
+      // One crashed Chromium (it happens on an overloaded machine) must not fail every later file.
+      if (!browser.isConnected()) browser = await launchBrowser();
       const context = await newOfflineContext(browser, viewport);
       const page = await context.newPage();
       page.setDefaultTimeout(STEP_MS);

@@ -87,6 +87,7 @@ export function createRunManager(deps: RunDeps): RunManager {
   async function start(ownerId: string, message: SendMessage): Promise<Run> {
     const { projectId } = message;
     const project = await getOwnedProject(deps, ownerId, projectId);
+    if (runs.has(project.id)) throw conflict(BUSY);
     const attachments = message.attachments ?? [];
     const images = await loadImageParts(deps, project.id, attachments);
     const content = message.content.trim() ? message.content : IMAGE_ONLY_CONTENT;

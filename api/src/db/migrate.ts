@@ -16,8 +16,12 @@ const MIGRATION_LOCK_KEY = 7_436_201_955_104;
 
 let queue: Promise<unknown> = Promise.resolve();
 
-export function migrate(sql: Sql): Promise<void> {
-  const run = queue.then(() => migrateLocked(sql));
+/**
+ * `lock: false` is for embedded PGlite: one process owns its data folder, the in-memory queue is enough,
+ * and its single connection could not serve a reserved lock connection and the migration at once.
+ */
+export function migrate(sql: Sql, options: { lock?: boolean } = {}): Promise<void> {
+  const run = queue.then(() => (options.lock === false ? shift({ sql, path: MIGRATIONS_DIR }) : migrateLocked(sql)));
   queue = run.catch(() => {});
   return run;
 }

@@ -156,7 +156,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     database: e.DATABASE_URL
       ? { kind: "postgres", url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }
-      : { kind: "embedded", dir: resolve(dataDir, "pg"), poolMax: Math.min(e.DATABASE_POOL_MAX, 4) },
+      : // PGlite is one database session behind every socket connection: interleaved connections corrupt each
+        // other's extended-protocol state ("portal does not exist"), so embedded mode uses exactly one.
+        { kind: "embedded", dir: resolve(dataDir, "pg"), poolMax: 1 },
     storage: e.S3_BUCKET
       ? {
           kind: "s3",

@@ -20,10 +20,10 @@ beforeAll(() => {
     hostname: "127.0.0.1",
     fetch(req, server) {
       seenHosts.push(req.headers.get("host") ?? "");
-      if (server.upgrade(req, { headers: { "Sec-WebSocket-Protocol": req.headers.get("sec-websocket-protocol") ?? "" } })) return;
+      if (server.upgrade(req, { data: undefined, headers: { "Sec-WebSocket-Protocol": req.headers.get("sec-websocket-protocol") ?? "" } })) return;
       return new Response(`<h1>app at ${new URL(req.url).pathname}</h1>`, { headers: { "content-type": "text/html", "x-upstream": "yes" } });
     },
-    websocket: { message: (ws, m) => ws.send(`echo:${m}`) },
+    websocket: { message: (ws, m) => void ws.send(`echo:${m}`) },
   });
   // A provider that knows one live sandbox whose port 5173 is the upstream server above.
   const sandbox = { id: "abcdefgh12345678", previewTarget: async (port: number) => (port === 5173 ? { hostname: "127.0.0.1", port: upstream.port } : { hostname: "127.0.0.1", port: 1 }) } as unknown as Sandbox;

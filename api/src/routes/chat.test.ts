@@ -2,6 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import type { Message } from "@shared/schemas/message";
 import { chatTestApp, readEvents, textOf } from "../test/chat-test-app";
 import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
+import { sandboxSupport } from "../test/tool-harness";
+
+const support = await sandboxSupport();
+if (!support.ok) console.warn(`chat tests with sandbox tools skipped: local sandboxes are unavailable here (${support.why})`);
 
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
 
@@ -244,6 +248,30 @@ describe("POST /api/messages/stream", () => {
       await bare.close();
     }
   });
+});
+
+describe("with the project's sandbox", () => {
+  test.skipIf(!support.ok)("create_boilerplate then run_shell: live 'Creating …' step, completed steps saved, the app answers", async () => {
+    const olga = t.user("olga");
+    const projectId = await olga.project();
+    model.enqueue(
+      turn.toolCalls([{ name: "create_boilerplate", arguments: { template: "node" } }], "Starting from the Node template."),
+      turn.toolCalls([{ name: "run_shell", arguments: { command: "sleep 0.5; node -e \"fetch('http://127.0.0.1:3000/').then((r) => console.log('status', r.status))\"" } }]),
+      turn.text("Your server is running."),
+    );
+    const events = await readEvents(await send(olga, { projectId, content: "A node server please" }));
+    expect(events.find((e) => e.type === "chunk" && e.step === "in_progress")).toMatchObject({ content: "\nCreating Node.js app from the node template\n" });
+    const completed = events.filter((e) => e.type === "tool_complete") as { name: string; result: string }[];
+    expect(completed.map((e) => e.name)).toEqual(["create_boilerplate", "run_shell"]);
+    expect(completed[1]!.result).toContain("status 200");
+    const [, assistant] = await messages(olga, projectId);
+    expect(assistant!.content).toMatch(/^Starting from the Node template\.\nCreated Node\.js app \(\d+ files\)\nInstalled dependencies\nConfigured workflow: node server\.js\nStarted: node server\.js\nRan shell: sleep 0\.5;/);
+    expect(assistant!.content).not.toContain("Creating");
+    expect((await files(olga, projectId)).map((f) => f.path)).toContain("server.js");
+    const project = (await (await olga.request("GET", `/api/projects/${projectId}`)).json()) as { sandboxId: string | null; workflowCommand: string };
+    expect(project.sandboxId).toBeTruthy();
+    expect(project.workflowCommand).toBe("node server.js");
+  }, 60_000);
 });
 
 describe("runs outlive the request", () => {

@@ -42,7 +42,7 @@ describe("a dependency goes down and comes back", () => {
     const db = await testDb();
     proxy = startCuttableProxy("unix" in db.target ? db.target : { hostname: db.target.hostname, port: db.target.port });
     const database = "unix" in db.target ? "postgres" : db.target.database;
-    sql = postgres({ host: "127.0.0.1", port: proxy.port, database, username: "postgres", max: 2, connect_timeout: 2, onnotice: () => {} }) as unknown as Sql;
+    sql = postgres({ host: "127.0.0.1", port: proxy.port, database, username: "postgres", max: 1, connect_timeout: 2, onnotice: () => {} }) as unknown as Sql;
   }, 60_000);
   afterAll(async () => {
     await sql.end({ timeout: 1 }).catch(() => {});

@@ -9,6 +9,7 @@
  * const alice = t.user("alice");
  * const events = await readEvents(await alice.request("POST", "/api/messages/stream", { projectId, content: "Hello" }));
  */
+import { chmodSync } from "node:fs";
 import { streamEventSchema, type StreamEvent } from "@shared/events/stream";
 import { createRunManager, type AgentOptions } from "../agent/runs";
 import { createApp } from "../app";
@@ -21,6 +22,8 @@ export const FAST_LIMITS = { backoffBaseMs: 5, idleTimeoutMs: 5_000, maxRetryWai
 export async function chatTestApp(o: { model?: FakeModelServer | null; agent?: AgentOptions; env?: Record<string, string> } = {}) {
   const env = o.model ? { OPENAI_BASE_URL: o.model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model", ...o.env } : { ...o.env };
   const t = await testApp({ env });
+  // Local sandboxes run as other uids, which must be able to reach the data folder.
+  chmodSync(t.deps.config.dataDir, 0o711);
   const agent: AgentOptions = { ...o.agent, limits: { ...FAST_LIMITS, ...o.agent?.limits } };
   const runs = createRunManager({ ...t.deps, agent });
   const app = createApp({ ...t.deps, runs });
@@ -61,6 +64,7 @@ export async function chatTestApp(o: { model?: FakeModelServer | null; agent?: A
     close: async () => {
       await runs.shutdown();
       server?.stop(true);
+      await t.deps.sandboxes.shutdown();
     },
   };
 }

@@ -170,6 +170,7 @@ function toolCallChunks(calls: FakeToolCall[], startIndex: number): Delta[] {
 async function streamTurn(res: ServerResponse, id: string, model: string, t: Extract<FakeTurn, { kind: "stream" }>): Promise<void> {
   let toolIndex = 0;
   let usedTools = false;
+  res.socket?.setNoDelay(true); // each chunk goes out when written, as a real model server's do
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   res.flushHeaders();
   const send = (payload: unknown) => res.write(`data: ${JSON.stringify(payload)}\n\n`);

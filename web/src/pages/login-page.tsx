@@ -1,6 +1,8 @@
 /** /login: one card, one button, Google sign-in through a popup (spec §2, §8). */
 import { useState } from "react";
+import { Link } from "wouter";
 import { Button } from "../components/ui/button";
+import { BrandMark } from "../components/ui/icons";
 import { toast } from "../components/ui/use-toast";
 import { GoogleIcon } from "../features/auth/components/google-icon";
 import { describeAuthError } from "../features/auth/auth-errors";
@@ -24,7 +26,11 @@ export function LoginPage() {
   };
 
   return (
-    <main className="flex min-h-screen items-center justify-center bg-background px-4">
+    <main className="flex min-h-screen flex-col items-center justify-center gap-8 bg-background px-4">
+      <Link href="/" className="flex items-center gap-2 rounded-md font-semibold focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+        <BrandMark />
+        App Builder
+      </Link>
       <div className="w-full max-w-sm rounded-xl border bg-card p-8 shadow-sm">
         <div className="mb-6 text-center">
           <h1 className="text-2xl font-bold">Welcome</h1>

@@ -8,6 +8,7 @@
  * if (!support.ok) logger.warn("local sandboxes unavailable", { missing: support.missing });
  */
 import fs from "node:fs";
+import { filterRules, hostSubnets } from "./network.ts";
 
 const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
@@ -99,7 +100,14 @@ async function probe(tools: Tools): Promise<string[]> {
   const name = `sbx-probe-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const add = Bun.spawnSync([tools.ip, "netns", "add", name], { stderr: "pipe" });
   if (!add.success) return [`network namespaces refused (ip netns add: ${add.stderr.toString().trim()})`];
+  const nft = Bun.spawnSync([tools.nsenter, `--net=/run/netns/${name}`, tools.nft, "-f", "-"], {
+    stdin: new TextEncoder().encode(filterRules(hostSubnets())),
+    stderr: "pipe",
+  });
   Bun.spawnSync([tools.ip, "netns", "delete", name]);
+  if (!nft.success) {
+    return [`the nftables filter could not be loaded (nft: ${nft.stderr.toString().trim()}); is the nf_tables kernel module available?`];
+  }
   const uid = "199999";
   const argv = [
     tools.setpriv, `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--inh-caps=-all",
@@ -130,7 +138,7 @@ export function mergedUsrLinks(): string[] {
 
 let cached: Promise<{ ok: true; tools: Tools } | { ok: false; missing: string[] }> | null = null;
 
-/** Like `checkLocalSandboxSupport`, with the tools' paths; run once per process. */
+/** Like `checkLocalSandboxSupport`, with the tools' paths. A success is kept; a failure is checked again. */
 export function localSupport(): Promise<{ ok: true; tools: Tools } | { ok: false; missing: string[] }> {
   cached ??= (async () => {
     const missing = staticChecks();
@@ -141,7 +149,11 @@ export function localSupport(): Promise<{ ok: true; tools: Tools } | { ok: false
     const refused = await probe(tools);
     return refused.length ? { ok: false as const, missing: refused } : { ok: true as const, tools };
   })();
-  return cached;
+  const result = cached;
+  void result.then((r) => {
+    if (!r.ok && cached === result) cached = null;
+  });
+  return result;
 }
 
 export async function checkLocalSandboxSupport(): Promise<{ ok: true } | { ok: false; missing: string[] }> {

@@ -69,9 +69,17 @@ function ownCgroupDirs(): Partial<Record<Controller, string>> {
 
 let warned = false;
 
-export function createLimits(sandboxId: string, limits: Limits, logger: Logger): SandboxLimits {
+export type LimitOptions = {
+  /** Absolute path of util-linux `prlimit` (the fallback runs with an empty environment). */
+  prlimit: string;
+  /** false: rlimits only, even where cgroups are writable (tests of the fallback). */
+  useCgroups?: boolean;
+};
+
+export function createLimits(sandboxId: string, limits: Limits, logger: Logger, opts: LimitOptions): SandboxLimits {
   const cgroups: Partial<Record<Controller, string>> = {};
-  for (const [c, parent] of Object.entries(ownCgroupDirs()) as [Controller, string][]) {
+  const parents = opts.useCgroups === false ? {} : ownCgroupDirs();
+  for (const [c, parent] of Object.entries(parents) as [Controller, string][]) {
     const dir = path.join(parent, `app-sandbox-${sandboxId}`);
     try {
       fs.mkdirSync(dir, { recursive: true });
@@ -97,7 +105,7 @@ export function createLimits(sandboxId: string, limits: Limits, logger: Logger):
   return {
     cgroups,
     wrap(argv) {
-      const rlimits = cgroups.pids ? [] : ["prlimit", `--nproc=${limits.pids}:${limits.pids}`];
+      const rlimits = cgroups.pids ? [] : [opts.prlimit, `--nproc=${limits.pids}:${limits.pids}`];
       if (!procFiles.length) return [...rlimits, ...argv];
       // The shell writes its own pid into each cgroup, then execs: every later fork starts inside.
       const script = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
@@ -133,7 +141,7 @@ function writeLimit(c: Controller, dir: string, limits: Limits) {
   }
 }
 
-async function removeCgroup(dir: string, logger: Logger) {
+export async function removeCgroup(dir: string, logger: Logger): Promise<void> {
   const deadline = Date.now() + 3000;
   for (;;) {
     try {

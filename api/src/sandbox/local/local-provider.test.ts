@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { silentLogger } from "../../lib/logger.ts";
 import { previewUrl, sandboxContract, waitFor } from "../sandbox.contract.ts";
-import { SandboxUnavailableError } from "../types.ts";
+import { SandboxUnavailableError, type FileChange } from "../types.ts";
 import { createLocalProvider } from "./local-provider.ts";
 import type { LocalSandbox } from "./local-sandbox.ts";
 import { pidsOfUid } from "./procs.ts";
@@ -51,6 +51,39 @@ if (await localSuiteGate("local provider")) {
       await s.kill();
     }, 30_000);
 
+    test("files written through the API belong to the sandbox uid, which can edit them", async () => {
+      const s = (await p.create("owner")) as LocalSandbox;
+      await s.files.write("new/dir/file.txt", "x");
+      for (const rel of ["new", "new/dir", "new/dir/file.txt"]) {
+        expect(fs.statSync(path.join(s.host.projectDir, rel)).uid).toBe(s.host.uid);
+      }
+      expect((await s.run("echo y >> new/dir/file.txt && rm -r new && echo ok")).stdout).toBe("ok\n");
+      await s.kill();
+    }, 30_000);
+
+    test("watch: the API's own writes are not echoed; a folder moved by a command reports each file", async () => {
+      const s = await p.create("watch");
+      const changes: FileChange[] = [];
+      const stop = await s.files.watch((c) => changes.push(c));
+      await s.files.write("src/api.txt", "from the api");
+      await s.files.rename("src/api.txt", "src/renamed.txt");
+      await s.run("mkdir -p lib/deep && echo 1 > lib/a.txt && echo 2 > lib/deep/b.txt");
+      await waitFor("lib's files", async () => changes.filter((c) => c.path.startsWith("lib/")).length >= 2);
+      await s.run("mv lib moved && echo 3 >> src/renamed.txt");
+      const want: FileChange[] = [
+        { type: "remove", path: "lib/a.txt" },
+        { type: "remove", path: "lib/deep/b.txt" },
+        { type: "write", path: "moved/a.txt" },
+        { type: "write", path: "moved/deep/b.txt" },
+        { type: "write", path: "src/renamed.txt" },
+      ];
+      await waitFor("the move's events", async () => want.every((w) => changes.some((c) => c.type === w.type && c.path === w.path)));
+      expect(changes.some((c) => c.path === "src/api.txt")).toBe(false);
+      expect(changes.filter((c) => c.path === "src/renamed.txt")).toEqual([{ type: "write", path: "src/renamed.txt" }]);
+      stop();
+      await s.kill();
+    }, 30_000);
+
     test("two sandboxes serve the same port, each its own preview", async () => {
       const [a, b] = await Promise.all([p.create("a"), p.create("b")]);
       for (const [s, name] of [[a, "A"], [b, "B"]] as const) {
@@ -77,6 +110,43 @@ if (await localSuiteGate("local provider")) {
       await waitFor("its processes to end", async () => pidsOfUid(s.host.uid).length === 0, 5_000);
       expect(fs.existsSync(s.host.baseDir)).toBe(false);
       await idle.shutdown();
+    }, 30_000);
+
+    test("without cgroups, the process count falls back to RLIMIT_NPROC", async () => {
+      const rootDir = tempSandboxRoot("rlimit");
+      roots.push(rootDir);
+      const plain = createLocalProvider({
+        rootDir, idleTimeoutMs: 60_000, logger: silentLogger, cgroups: false, spares: 0, limits: { pids: 64 },
+      });
+      const s = (await plain.create("rlimit")) as LocalSandbox;
+      expect(s.host.cgroups).toEqual([]);
+      expect((await s.run("ulimit -u")).stdout).toBe("64\n");
+      expect((await s.run("echo works")).stdout).toBe("works\n");
+      await plain.shutdown();
+    }, 30_000);
+
+    test("refuses without root, saying what is missing, and runs nothing", async () => {
+      const dir = tempSandboxRoot("nonroot");
+      roots.push(dir);
+      fs.chmodSync(dir, 0o755);
+      const script = path.join(dir, "try.ts");
+      fs.writeFileSync(
+        script,
+        `import { createLocalProvider, checkLocalSandboxSupport } from ${JSON.stringify(path.join(import.meta.dir, "index.ts"))};
+        const logger = { debug() {}, info() {}, warn() {}, error() {} };
+        console.log(JSON.stringify(await checkLocalSandboxSupport()));
+        const p = createLocalProvider({ rootDir: ${JSON.stringify(path.join(dir, "root"))}, idleTimeoutMs: 1000, logger });
+        await p.create("x").catch((e) => console.log(e.constructor.name + ": " + e.message));`,
+        { mode: 0o644 },
+      );
+      const proc = Bun.spawnSync(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, script], {
+        env: { PATH: "/usr/bin:/bin", HOME: dir, BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" },
+        cwd: dir,
+      });
+      const out = proc.stdout.toString();
+      expect(out).toContain('{"ok":false,"missing":["root: ');
+      expect(out).toContain("SandboxUnavailableError: Local sandboxes are unavailable on this machine; nothing was run.");
+      expect(fs.existsSync(path.join(dir, "root"))).toBe(false);
     }, 30_000);
 
     test("refuses with SandboxUnavailableError when sandboxes cannot reach their folder", async () => {

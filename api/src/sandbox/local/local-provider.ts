@@ -39,6 +39,8 @@ export type LocalProviderOptions = {
    * started by the first `create`, never before: a provider that is not used runs nothing.
    */
   spares?: number;
+  /** Use cgroups v1 for limits where writable (default true); false leaves only RLIMIT_NPROC. */
+  cgroups?: boolean;
 };
 
 export function createLocalProvider(options: LocalProviderOptions): SandboxProvider {
@@ -70,7 +72,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     const id = newSandboxId();
     const uid = claimUid(stateRoot, id);
     const layout = layoutFor(rootDir, stateRoot, id, uid);
-    const sandboxLimits = createLimits(id, limits, logger);
+    const sandboxLimits = createLimits(id, limits, logger, { prlimit: tools.prlimit, useCgroups: options.cgroups });
     let supervisor: Supervisor | null = null;
     let network: SandboxNetwork | null = null;
     let sandbox: LocalSandbox | null = null;
@@ -150,7 +152,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
         throw new Error("the sandbox provider is shut down");
       }
       sandboxes.set(sandbox.id, sandbox);
-      sandbox.touch(); // the idle clock starts now, not when the spare was made
+      sandbox.activate(); // the idle clock starts now, not when the spare was made
       logger.info("sandbox started", { sandboxId: sandbox.id, projectId, uid: sandbox.host.uid });
       return sandbox;
     },

@@ -45,6 +45,7 @@ export class LocalSandbox implements Sandbox {
   readonly host: LocalSandboxHostInfo;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private killing: Promise<void> | null = null;
+  private active = false;
 
   constructor(private readonly parts: LocalSandboxParts) {
     const { layout, supervisor, network, limits } = parts;
@@ -65,9 +66,15 @@ export class LocalSandbox implements Sandbox {
     return this.killing !== null || !this.parts.supervisor.alive() || !this.parts.network.alive();
   }
 
-  /** Starts or postpones the idle stop (the provider calls it first when it hands the sandbox out). */
+  /** Called when the provider hands the sandbox out (a spare waits unhanded, with no idle clock). */
+  activate(): void {
+    this.active = true;
+    this.touch();
+  }
+
+  /** Postpones the idle stop. */
   touch(): void {
-    if (this.killing) return;
+    if (this.killing || !this.active) return;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => this.idleCheck(), this.parts.idleTimeoutMs);
     this.idleTimer.unref?.();
@@ -124,10 +131,18 @@ export class LocalSandbox implements Sandbox {
       if (attempt >= 20) left.forEach((pid) => killQuietly(pid));
       await Bun.sleep(10);
     }
-    await network.destroy();
-    await limits.destroy();
-    removeLayout(layout);
-    releaseUid(this.parts.stateRoot, layout.uid);
+    // Each step runs even if an earlier one failed: a half-removed sandbox is worse than a logged error.
+    const step = async (what: string, fn: () => unknown) => {
+      try {
+        await fn();
+      } catch (err) {
+        logger.error("sandbox clean-up step failed", { sandboxId: this.id, step: what, error: String(err) });
+      }
+    };
+    await step("network", () => network.destroy());
+    await step("cgroups", () => limits.destroy());
+    await step("folders", () => removeLayout(layout));
+    await step("uid", () => releaseUid(this.parts.stateRoot, layout.uid));
     this.parts.onGone(this.id);
     logger.debug("sandbox stopped", { sandboxId: this.id });
   }

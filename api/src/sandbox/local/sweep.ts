@@ -11,15 +11,23 @@ import path from "node:path";
 import type { Logger } from "../../lib/logger.ts";
 import type { Layout } from "./layout.ts";
 import { removeLayout } from "./layout.ts";
-import { removeSandboxCgroups } from "./limits.ts";
+import { removeCgroup, removeSandboxCgroups } from "./limits.ts";
 import { netnsPath, removeNetns } from "./network.ts";
 import { killQuietly, pidsOfUid, startTime } from "./procs.ts";
 import { releaseUid } from "./uids.ts";
 
-type Owner = { pid: number; start: string | null; id: string; uid: number; netns: string; baseDir: string };
+type Owner = {
+  pid: number;
+  start: string | null;
+  id: string;
+  uid: number;
+  netns: string;
+  baseDir: string;
+  cgroups?: string[];
+};
 
 export function writeOwner(layout: Layout, cgroups: string[]): void {
-  const owner: Owner & { cgroups: string[] } = {
+  const owner: Owner = {
     pid: process.pid,
     start: startTime(process.pid),
     id: layout.id,
@@ -56,6 +64,10 @@ export async function sweepStaleSandboxes(stateRoot: string, logger: Logger): Pr
     for (const pid of slirpFor(owner.netns)) killQuietly(pid);
     await Bun.sleep(50);
     await removeNetns(owner.netns);
+    // Its cgroups sit under its owner's cgroup, which need not be ours.
+    for (const dir of owner.cgroups ?? []) {
+      if (dir.startsWith("/sys/fs/cgroup/") && path.basename(dir) === `app-sandbox-${id}`) await removeCgroup(dir, logger);
+    }
     await removeSandboxCgroups(id, logger);
     removeLayout({ baseDir: owner.baseDir, stateDir });
     releaseUid(stateRoot, owner.uid);

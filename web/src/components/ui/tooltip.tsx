@@ -34,6 +34,8 @@ export function Tooltip({ content, side = "top", disabled, children }: TooltipPr
   const wrapper = useRef<HTMLSpanElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [state, setState] = useState<TooltipState>("closed");
+  // Read synchronously by close(): leaving one trigger and entering the next happen in the same tick.
+  const isOpen = useRef(false);
   const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
   const open = state !== "closed";
 
@@ -41,6 +43,7 @@ export function Tooltip({ content, side = "top", disabled, children }: TooltipPr
     const target = wrapper.current?.firstElementChild;
     if (!target) return;
     setPosition(anchor(target.getBoundingClientRect(), side));
+    isOpen.current = true;
     setState(next);
   };
 
@@ -52,10 +55,9 @@ export function Tooltip({ content, side = "top", disabled, children }: TooltipPr
 
   const close = () => {
     clearTimeout(timer.current);
-    setState((current) => {
-      if (current !== "closed") lastClosedAt = Date.now();
-      return "closed";
-    });
+    if (isOpen.current) lastClosedAt = Date.now();
+    isOpen.current = false;
+    setState("closed");
   };
 
   useEffect(() => () => clearTimeout(timer.current), []);

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { dismissToast, getToasts, TOAST_LIMIT, toast } from "./use-toast";
+import { dismissToast, getToasts, pauseToast, resumeToast, TOAST_LIMIT, toast } from "./use-toast";
 
 test("at most one toast: a new one replaces the old", () => {
   toast({ title: "First" });
@@ -13,5 +13,18 @@ test("at most one toast: a new one replaces the old", () => {
 test("dismissing closes the toast at once; it is removed from the list later", () => {
   const { id } = toast({ title: "Closing" });
   dismissToast(id);
+  expect(getToasts().find((t) => t.id === id)?.open).toBe(false);
+});
+
+test("a paused toast outlives its duration; resumed, it closes after the time that was left", async () => {
+  const { id } = toast({ title: "Paused", durationMs: 60 });
+  await Bun.sleep(20);
+  pauseToast(id);
+  await Bun.sleep(100);
+  expect(getToasts().find((t) => t.id === id)?.open).toBe(true);
+  resumeToast(id);
+  await Bun.sleep(20);
+  expect(getToasts().find((t) => t.id === id)?.open).toBe(true);
+  await Bun.sleep(60);
   expect(getToasts().find((t) => t.id === id)?.open).toBe(false);
 });

@@ -206,8 +206,10 @@ export function useChatSession(projectId: string) {
     if (!busy.current) return;
     setStopping(true);
     try {
-      await apiFetch(`${base}/stop`, { method: "POST" });
-      // The stream ends with done { status: "stopped" }; the partial answer is kept.
+      const res = await apiFetch<{ stopped?: boolean }>(`${base}/stop`, { method: "POST" });
+      // When it stopped, the stream ends with done { status: "stopped" }, the partial answer kept. When
+      // there was nothing to stop yet (the run had not started), the button comes back.
+      if (!res?.stopped) setStopping(false);
     } catch (err) {
       setStopping(false);
       toast({ title: "Failed to stop", description: describeError(err), variant: "destructive" });

@@ -13,11 +13,11 @@ export function ReasoningToggle({ checked, onChange, disabled }: { checked: bool
         title="Let the model think step by step before answering (shown as Extended Thinking)"
         className={cn(
           "group relative inline-flex h-5 w-9 shrink-0 cursor-pointer items-center rounded-full border border-transparent transition-colors",
-          "bg-muted data-checked:bg-primary data-disabled:cursor-not-allowed",
+          "bg-muted-foreground/40 data-checked:bg-primary data-disabled:cursor-not-allowed",
           "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring",
         )}
       >
-        <span className="inline-block size-4 translate-x-0.5 rounded-full bg-background shadow transition-transform group-data-checked:translate-x-4" />
+        <span className="inline-block size-4 translate-x-0.5 rounded-full bg-white shadow transition-transform group-data-checked:translate-x-4" />
       </Switch>
       <Label className="flex cursor-pointer items-center gap-1 text-xs text-muted-foreground select-none data-disabled:cursor-not-allowed">
         <BrainIcon className="size-3.5" />

@@ -12,6 +12,7 @@ export function PreviewFrame({
   frameUrl,
   title,
   fullscreen,
+  expired,
   onError,
 }: {
   /** The URL as shown and copied; null until it is known. */
@@ -20,6 +21,8 @@ export function PreviewFrame({
   frameUrl: string | null;
   title: string;
   fullscreen: boolean;
+  /** Shows a notice over the top of the (possibly stale) page: the sandbox behind it has stopped. */
+  expired: boolean;
   onError: () => void;
 }) {
   return (
@@ -44,6 +47,11 @@ export function PreviewFrame({
             </span>
           </div>
         </div>
+        {expired && (
+          <p role="status" className="shrink-0 border-b border-destructive/30 bg-destructive/10 px-3 py-1.5 text-xs text-destructive">
+            This sandbox has stopped; the page below may be out of date. Recreate the sandbox to run the app again.
+          </p>
+        )}
         <div className="relative min-h-0 flex-1 bg-white">
           {frameUrl ? (
             <iframe

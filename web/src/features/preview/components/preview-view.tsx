@@ -123,6 +123,7 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
         frameUrl={frameUrl}
         title={`Preview of ${project.name}`}
         fullscreen={fullscreen}
+        expired={expired}
         onError={() => setFrameError(true)}
       />
     </div>
