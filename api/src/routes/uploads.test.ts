@@ -73,3 +73,21 @@ describe("image upload", () => {
     expect((await t.app.request("/api/upload/image", { method: "POST", body: form(PNG, "a.png", "image/png", id) })).status).toBe(401);
   });
 });
+
+describe("images in chat history", () => {
+  test("listed messages carry freshly signed image URLs, so old attachments keep displaying", async () => {
+    const dana = t.user("dana");
+    const id = await project(dana);
+    const { url } = await (await dana.request("POST", "/api/upload/image", form(PNG, "a.png", "image/png", id))).json();
+    const expired = url.replace(/exp=\d+/, "exp=1000");
+    expect((await t.app.request(expired)).status).toBe(404);
+    await t.db.sql`insert into messages (id, project_id, role, content, attachments)
+                   values (${crypto.randomUUID()}, ${id}, 'user', 'look', ${t.db.sql.json([expired, "https://example.com/x.png"])})`;
+    const [message] = await (await dana.request("GET", `/api/messages/${id}`)).json();
+    expect(message.attachments[1]).toBe("https://example.com/x.png");
+    expect(message.attachments[0]).not.toBe(expired);
+    const img = await t.app.request(message.attachments[0]);
+    expect(img.status).toBe(200);
+    expect(new Uint8Array(await img.arrayBuffer())).toEqual(PNG);
+  });
+});

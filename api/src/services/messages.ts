@@ -1,10 +1,28 @@
 /** Chat history reads. (Writing messages belongs to the agent run.) */
 import type { Message } from "@shared/schemas/message";
+import { parseImageUrl } from "../agent/images";
 import * as messages from "../db/messages";
 import type { ServiceContext } from "./context";
+import { signedImageUrl, type ImageSigner } from "./images";
 import { getOwnedProject } from "./projects";
 
-export async function listMessages(ctx: ServiceContext, ownerId: string, projectId: string): Promise<Message[]> {
+/**
+ * The project's messages, oldest first. Attached image URLs expire, so each of this project's images is
+ * signed afresh: history from last month still shows its pictures.
+ */
+export async function listMessages(ctx: ServiceContext & { signer: ImageSigner }, ownerId: string, projectId: string): Promise<Message[]> {
   await getOwnedProject(ctx, ownerId, projectId);
-  return messages.listMessages(ctx.sql, projectId);
+  const list = await messages.listMessages(ctx.sql, projectId);
+  const now = Date.now();
+  return Promise.all(
+    list.map(async (m) => ({
+      ...m,
+      attachments: await Promise.all(
+        m.attachments.map(async (url) => {
+          const ref = parseImageUrl(url);
+          return ref && ref.projectId === projectId.toLowerCase() ? signedImageUrl(ctx.signer, projectId, ref.name, now) : url;
+        }),
+      ),
+    })),
+  );
 }
