@@ -79,6 +79,8 @@ async function signIn(p: Page, base: string) {
     await p.getByRole("button", { name: "Continue with Google" }).click();
     const opened = await Promise.race([popup, failed]);
     if (!opened) {
+      const emulator = await fetch(`http://${stack.emulatorHost}/`).then((r) => `HTTP ${r.status}`, (e: unknown) => String(e));
+      console.warn(`sign-in attempt ${attempt} failed; the Auth emulator at ${stack.emulatorHost} answers: ${emulator}`);
       if (attempt >= 5) throw new Error("sign-in: the emulator's popup did not open after 5 attempts");
       await Bun.sleep(2_000 * attempt);
       continue;

@@ -44,7 +44,8 @@ async function check(name: string, cmd: string[]) {
 /** A bun test step: counts come from bun's summary; a crash without a summary counts as one failure. */
 async function bunTest(name: string, paths: string[], env: Record<string, string | undefined> = {}) {
   if (only.length && !only.includes(name.split(" ")[0]!)) return;
-  const out = await run(name, ["bun", "test", ...paths], env);
+  // bunfig.toml cannot set the per-test timeout; s3rver, PGlite and sandboxes need more than bun's 5 s.
+  const out = await run(name, ["bun", "test", "--timeout", "60000", ...paths], env);
   const code = (run as { lastCode?: number }).lastCode;
   const passed = Number(/^\s*(\d+) pass$/m.exec(out)?.[1] ?? 0);
   const failed = Number(/^\s*(\d+) fail$/m.exec(out)?.[1] ?? 0);

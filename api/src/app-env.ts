@@ -4,6 +4,7 @@ import type { AgentOptions, RunManager } from "./agent/runs";
 import type { AuthEnv } from "./auth/middleware";
 import type { TokenVerifier } from "./auth/types";
 import type { Config } from "./lib/config";
+import type { Metrics } from "./lib/metrics";
 import type { ImageSigner } from "./services/images";
 import type { ProjectSandboxesService } from "./sandbox/project-sandboxes";
 import type { ServiceContext } from "./services/context";
@@ -18,6 +19,8 @@ export type AppDeps = ServiceContext & {
   runs?: RunManager;
   /** Agent limits and test hooks (used when `runs` is built here). */
   agent?: AgentOptions;
+  /** Where request counts and gauges go (GET /metrics); a fresh registry when absent. */
+  metrics?: Metrics;
   /** Folder of the built SPA to serve, or null to serve the API alone (tests, `bun run dev`). */
   webDist: string | null;
 };

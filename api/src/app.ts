@@ -5,9 +5,13 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppDeps, AppEnv } from "./app-env";
+import { createRunManager } from "./agent/runs";
 import { requireAuth } from "./auth/middleware";
 import { toAppError } from "./lib/classify-error";
 import { notFound, tooLarge } from "./lib/errors";
+import { createMetrics } from "./lib/metrics";
+import { recordRequests } from "./middleware/metrics";
+import { createRateLimits } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { securityHeaders } from "./middleware/security-headers";
 import { authRoutes } from "./routes/auth";
@@ -30,23 +34,32 @@ export function createApp(deps: AppDeps) {
     },
   });
 
+  const limits = createRateLimits(deps);
+  const runs = deps.runs ?? createRunManager(deps);
+  const metrics = deps.metrics ?? createMetrics();
+  metrics.gauge("app_agent_runs_active", "Agent runs working in this process.", () => runs.activeCount());
+
   const api = new Hono<AppEnv>()
     .route("/", systemRoutes(deps))
-    .route("/upload", uploadRoutes(deps, auth))
+    .route("/upload", uploadRoutes(deps, auth, limits.uploads))
     .use("/auth/*", auth, jsonBodyLimit)
     .use("/projects/*", auth, jsonBodyLimit)
     .use("/messages/*", auth, jsonBodyLimit)
     .use("/files/*", auth, jsonBodyLimit)
     .use("/sandbox/*", auth, jsonBodyLimit)
+    .use("/messages/stream", limits.chat)
+    .use("/sandbox/:projectId/shell", limits.shell)
     .route("/auth", authRoutes(deps))
     .route("/projects", projectRoutes(deps))
     .route("/messages", messageRoutes(deps))
-    .route("/messages", chatRoutes(deps))
+    .route("/messages", chatRoutes({ ...deps, runs }))
     .route("/files", fileRoutes(deps))
     .route("/sandbox", sandboxRoutes(deps));
 
   const app = new Hono<AppEnv>();
-  app.use("*", requestLog(deps.logger), securityHeaders(deps.config, deps.webDist));
+  app.use("*", recordRequests(metrics), requestLog(deps.logger), securityHeaders(deps.config, deps.webDist));
+  // Prometheus scrapes each instance directly; the Caddyfile keeps this path off the public site.
+  app.get("/metrics", (c) => c.text(metrics.render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }));
   app.route("/api", api);
   app.all("/api/*", () => {
     throw notFound("API route");
@@ -59,7 +72,7 @@ export function createApp(deps: AppDeps) {
     if (appError.status >= 500) {
       deps.logger.error(appError.message, { path: c.req.path, method: c.req.method, cause: String(appError.cause ?? error) });
     }
-    return c.json({ error: appError.message, code: appError.code }, appError.status);
+    return c.json({ error: appError.message, code: appError.code }, appError.status, appError.headers);
   });
   return app;
 }

@@ -2,7 +2,9 @@
 import { ConfigError, describeConfig, loadConfig } from "./lib/config";
 import { createLogger } from "./lib/logger";
 import { serveHttp } from "./http-server";
+import type { Server } from "bun";
 import { startParts } from "./server";
+import { shutdownGracefully } from "./shutdown";
 
 let config;
 try {
@@ -39,11 +41,23 @@ console.log(`Listening on http://${config.host === "0.0.0.0" ? "localhost" : con
 
 let stopping = false;
 async function shutdown(signal: string) {
-  if (stopping) return;
+  if (stopping) {
+    logger.warn("second signal: exiting now", { signal });
+    process.exit(1);
+  }
   stopping = true;
   logger.info("shutting down", { signal });
-  await server.stop();
-  await parts!.close();
+  // A stuck step must not keep the process (and the deploy) waiting forever.
+  setTimeout(() => {
+    logger.error("shutdown took too long; exiting");
+    process.exit(1);
+  }, 25_000).unref();
+  try {
+    await shutdownGracefully({ server: server as Server<unknown>, parts: parts!, logger });
+  } catch (error) {
+    logger.error("shutdown failed", { error: String(error) });
+    process.exit(1);
+  }
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

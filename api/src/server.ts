@@ -4,7 +4,8 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createRunManager } from "./agent/runs";
+import { heartbeatFor, startAbandonedRunSweeper } from "./agent/abandoned-runs";
+import { createRunManager, type RunManager } from "./agent/runs";
 import { createApp } from "./app";
 import type { AppDeps } from "./app-env";
 import { startAuthEmulator } from "./auth/emulator";
@@ -14,6 +15,7 @@ import { migrate } from "./db/migrate";
 import { getOrCreateSecret } from "./db/secrets";
 import type { Config } from "./lib/config";
 import type { Logger } from "./lib/logger";
+import { createMetrics, type Metrics } from "./lib/metrics";
 import { toPublicConfig } from "./public-config";
 import { createMemoryBus } from "./events/memory-bus";
 import { createPostgresBus } from "./events/postgres-bus";
@@ -30,6 +32,8 @@ export type RunningParts = {
   deps: AppDeps;
   hub: WsHub;
   preview: PreviewProxy;
+  runs: RunManager;
+  metrics: Metrics;
   close(): Promise<void>;
 };
 
@@ -78,6 +82,10 @@ export async function startParts(config: Config, logger: Logger, options: { webD
     const hub = createWsHub({ sql: db.sql, store, logger, events, verifyToken });
     closers.push(async () => hub.close());
     const preview = createPreviewProxy({ provider, domain: config.preview.domain, logger });
+    const metrics = createMetrics();
+    metrics.gauge("app_websocket_clients", "File-event WebSocket clients connected to this process.", () => hub.clientCount());
+    // Reported once the sandbox service exposes a count (activeCount), which it does not yet.
+    metrics.gauge("app_sandboxes_active", "Project sandboxes attached in this process.", () => (sandboxes as { activeCount?: () => number }).activeCount?.() ?? null);
 
     const deps: AppDeps = {
       config,
@@ -90,16 +98,22 @@ export async function startParts(config: Config, logger: Logger, options: { webD
       publicConfig: toPublicConfig(config),
       sandboxes,
       webDist,
+      metrics,
+      agent: { staleRunMs: config.runStaleMs, heartbeatMs: heartbeatFor(config.runStaleMs) },
     };
     // Built here (not inside the app) so shutdown can save running answers before the database closes.
-    deps.runs = createRunManager(deps);
-    const runs = deps.runs;
+    const runs = createRunManager(deps);
+    deps.runs = runs;
     closers.push(() => runs.shutdown());
+    const stopSweeper = startAbandonedRunSweeper({ sql: db.sql, logger, staleRunMs: config.runStaleMs });
+    closers.push(async () => stopSweeper());
     return {
       app: createApp(deps),
       deps,
       hub,
       preview,
+      runs,
+      metrics,
       close: async () => {
         for (const close of closers.reverse()) await close().catch((e) => logger.warn("shutdown step failed", { error: String(e) }));
       },

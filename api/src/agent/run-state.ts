@@ -61,10 +61,10 @@ export class RunState {
   }
 
   /** The message as saved when the run ends: says what happened, settles unfinished badges. */
-  final(status: RunStatus): RunMessageState {
+  final(status: RunStatus, stopNote = "_(Stopped by the user.)_"): RunMessageState {
     const s = this.snapshot();
     const note =
-      status === "stopped" ? "_(Stopped by the user.)_" : status === "failed" ? `**Error:** ${this.error ?? "the run ended unexpectedly."}` : "";
+      status === "stopped" ? stopNote : status === "failed" ? `**Error:** ${this.error ?? "the run ended unexpectedly."}` : "";
     if (note) s.content = s.content.trim() ? `${s.content.trimEnd()}\n\n${note}` : note;
     else if (!s.content.trim() && s.toolCalls.length === 0) s.content = "(The model sent an empty answer.)";
     const unfinished = status === "stopped" ? "(stopped before it finished)" : "(interrupted before it finished)";

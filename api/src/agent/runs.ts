@@ -15,7 +15,7 @@ import { IMAGE_ONLY_CONTENT } from "@shared/events/stream";
 import type OpenAI from "openai";
 import { failAbandonedRuns, finishRunMessage, insertRunMessages, saveRunProgress, touchRunMessage } from "../db/message-runs";
 import type { Config } from "../lib/config";
-import { conflict } from "../lib/errors";
+import { AppError, conflict } from "../lib/errors";
 import type { ProjectSandboxes } from "../sandbox/project-sandboxes-types";
 import type { ServiceContext } from "../services/context";
 import type { ImageSigner } from "../services/images";
@@ -71,7 +71,12 @@ export type RunManager = {
   shutdown(): Promise<void>;
 };
 
-type LiveRun = Run & { controller: AbortController };
+type LiveRun = Run & { controller: AbortController; stopNote?: string };
+
+/** Saved at the end of an answer cut short because its server shut down (deploy, restart). */
+export const SHUTDOWN_NOTE = "_(Stopped: the server restarted. Send your message again to continue.)_";
+/** Appended to an answer whose server died without saving it (see `staleRunMs`). */
+export const ABANDONED_NOTE = "**Error:** the server running this answer stopped before it finished.";
 
 const BUSY = "The agent is still working on this project. Wait for it to finish, or stop it, before sending another message.";
 
@@ -84,7 +89,10 @@ export function createRunManager(deps: RunDeps): RunManager {
   const progressSaveMs = options.progressSaveMs ?? 1_000;
   const client = options.client ?? (deps.config.model.configured ? createModelClient(deps.config.model) : null);
 
+  let closing = false;
+
   async function start(ownerId: string, message: SendMessage): Promise<Run> {
+    if (closing) throw new AppError(503, "dependency_unavailable", "The server is restarting; send your message again in a moment.");
     const { projectId } = message;
     const project = await getOwnedProject(deps, ownerId, projectId);
     if (runs.has(project.id)) throw conflict(BUSY);
@@ -112,7 +120,7 @@ export function createRunManager(deps: RunDeps): RunManager {
     runs.set(project.id, run); // synchronously after the check: a second send now sees it
 
     try {
-      await failAbandonedRuns(deps.sql, project.id, new Date(Date.now() - staleRunMs), "**Error:** the server running this answer stopped before it finished.");
+      await failAbandonedRuns(deps.sql, project.id, new Date(Date.now() - staleRunMs), ABANDONED_NOTE);
       const claimed = await insertRunMessages(deps.sql, {
         projectId: project.id,
         userMessageId: run.userMessageId,
@@ -236,7 +244,7 @@ export function createRunManager(deps: RunDeps): RunManager {
     }
 
     await saving;
-    const final = state.final(status);
+    const final = state.final(status, run.stopNote);
     for (let attempt = 1; ; attempt++) {
       try {
         await finishRunMessage(deps.sql, run.messageId, run.projectId, { ...final, status });
@@ -269,8 +277,12 @@ export function createRunManager(deps: RunDeps): RunManager {
     },
     activeCount: () => runs.size,
     async shutdown() {
+      closing = true;
       const all = [...runs.values()];
-      for (const run of all) run.controller.abort();
+      for (const run of all) {
+        run.stopNote = SHUTDOWN_NOTE;
+        run.controller.abort();
+      }
       await Promise.all(all.map((run) => run.finished));
     },
   };

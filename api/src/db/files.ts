@@ -66,3 +66,10 @@ export async function deleteFileRow(sql: Sql, id: string): Promise<FileRow | nul
   const [row] = await sql<RawRow[]>`delete from files where id = ${id} returning ${columns(sql)}`;
   return row ? toRow(row) : null;
 }
+
+/** How many files a project has and their total size in bytes. */
+export async function projectUsage(sql: Sql, projectId: string): Promise<{ files: number; bytes: number }> {
+  const [row] = await sql<{ files: number; bytes: number }[]>`
+    select count(*)::int as files, coalesce(sum(size), 0)::float8 as bytes from files where project_id = ${projectId}`;
+  return row!;
+}

@@ -80,6 +80,18 @@ export async function failAbandonedRuns(sql: Sql, projectId: string, staleBefore
   return rows.length;
 }
 
+/**
+ * The same for every project at once, judged on the database clock: run by each instance now and then, so
+ * an answer whose server died reads as failed even if nobody sends to that project again.
+ */
+export async function failStaleRuns(sql: Sql, staleSeconds: number, note: string): Promise<{ id: string; projectId: string }[]> {
+  return sql<{ id: string; projectId: string }[]>`
+    update messages set status = 'failed', updated_at = now(),
+      content = case when content = '' then ${note} else content || ${"\n\n" + note} end
+    where status = 'running' and updated_at < now() - make_interval(secs => ${staleSeconds})
+    returning id, project_id as "projectId"`;
+}
+
 /** The project's running assistant message id, if any. */
 export async function findRunningMessage(sql: Sql, projectId: string): Promise<string | null> {
   const [row] = await sql<{ id: string }[]>`select id from messages where project_id = ${projectId} and status = 'running' limit 1`;

@@ -4,6 +4,7 @@
  * throws a ConfigError naming the variable, and start-up stops there.
  */
 import { resolve } from "node:path";
+import { TEMPLATE_NAMES, type TemplateName } from "@shared/schemas/sandbox";
 import { z } from "zod";
 
 export class ConfigError extends Error {}
@@ -30,6 +31,21 @@ const positiveInt = (fallback: number) =>
       const n = Number(v);
       if (!Number.isInteger(n) || n <= 0) {
         ctx.addIssue({ code: "custom", message: `must be a positive whole number, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+/** A count where 0 switches the limit off. */
+const countOrOff = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) {
+        ctx.addIssue({ code: "custom", message: `must be a whole number (0 switches the limit off), got "${v}"` });
         return z.NEVER;
       }
       return n;
@@ -76,6 +92,17 @@ const envSchema = z.object({
       .optional(),
   ),
   SANDBOX_IDLE_MINUTES: positiveInt(30),
+  SANDBOX_WARM_TEMPLATES: optionalString.transform((v, ctx): TemplateName[] => {
+    if (v === undefined) return ["react"];
+    if (v === "none") return [];
+    const names = v.split(",").map((n) => n.trim()).filter(Boolean);
+    const unknown = names.filter((n) => !(TEMPLATE_NAMES as readonly string[]).includes(n));
+    if (unknown.length) {
+      ctx.addIssue({ code: "custom", message: `must be "none" or a comma-separated list of ${TEMPLATE_NAMES.join(", ")}; got "${unknown.join(", ")}"` });
+      return z.NEVER;
+    }
+    return names as TemplateName[];
+  }),
   SEARXNG_URL: optionalString.pipe(z.url({ message: "must be a full URL" }).optional()),
   FIREBASE_PROJECT_ID: optionalString,
   FIREBASE_API_KEY: optionalString,
@@ -89,6 +116,12 @@ const envSchema = z.object({
   ALLOW_EMULATED_AUTH_ON_PUBLIC_HOST: boolString,
   MAX_UPLOAD_BYTES: positiveInt(10 * 1024 * 1024),
   MAX_BODY_BYTES: positiveInt(12 * 1024 * 1024),
+  MAX_FILES_PER_PROJECT: positiveInt(2000),
+  MAX_PROJECT_BYTES: positiveInt(200 * 1024 * 1024),
+  RATE_LIMIT_CHAT_PER_MINUTE: countOrOff(20),
+  RATE_LIMIT_UPLOADS_PER_MINUTE: countOrOff(30),
+  RATE_LIMIT_SHELL_PER_MINUTE: countOrOff(60),
+  RUN_STALE_SECONDS: positiveInt(120),
   LOG_LEVEL: optionalString.pipe(z.enum(["debug", "info", "warn", "error"]).optional()),
 });
 
@@ -119,8 +152,14 @@ export type Config = {
   /** Preview hosts are `<port>-<sandboxId>.<domain>`; scheme and port suffix come from PUBLIC_URL. */
   preview: { domain: string; scheme: "http" | "https"; portSuffix: string };
   sandboxIdleMs: number;
+  /** Templates whose dependency cache the local provider fills at start-up, in the background. */
+  sandboxWarmTemplates: TemplateName[];
   auth: AuthConfig;
-  limits: { maxUploadBytes: number; maxBodyBytes: number };
+  limits: { maxUploadBytes: number; maxBodyBytes: number; maxFilesPerProject: number; maxProjectBytes: number };
+  /** Per-user requests per window, counted in the database so every instance shares them; 0 = no limit. */
+  rateLimits: { windowSeconds: number; chat: number; uploads: number; shell: number };
+  /** A 'running' answer not refreshed for this long belongs to a server that died: it is marked failed. */
+  runStaleMs: number;
   logLevel: "debug" | "info" | "warn" | "error";
 };
 
@@ -177,9 +216,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : { configured: false },
     preview: previewConfig(e.PREVIEW_DOMAIN, e.PUBLIC_URL, e.PORT),
     sandboxIdleMs: e.SANDBOX_IDLE_MINUTES * 60_000,
+    sandboxWarmTemplates: e.SANDBOX_WARM_TEMPLATES,
     search: e.SEARXNG_URL ? { kind: "searxng", url: e.SEARXNG_URL } : { kind: "none" },
     auth: authConfig(e, host),
-    limits: { maxUploadBytes: e.MAX_UPLOAD_BYTES, maxBodyBytes: e.MAX_BODY_BYTES },
+    limits: {
+      maxUploadBytes: e.MAX_UPLOAD_BYTES,
+      maxBodyBytes: e.MAX_BODY_BYTES,
+      maxFilesPerProject: e.MAX_FILES_PER_PROJECT,
+      maxProjectBytes: e.MAX_PROJECT_BYTES,
+    },
+    rateLimits: {
+      windowSeconds: 60,
+      chat: e.RATE_LIMIT_CHAT_PER_MINUTE,
+      uploads: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
+      shell: e.RATE_LIMIT_SHELL_PER_MINUTE,
+    },
+    runStaleMs: e.RUN_STALE_SECONDS * 1000,
     logLevel: e.LOG_LEVEL ?? "info",
   };
 }

@@ -1,8 +1,8 @@
 /**
- * /api/sandbox: the project's sandbox — preview URL, validity, recreate, run the workflow, and the
- * terminal's one-shot shell commands (time-limited, output capped).
+ * /api/sandbox: the project's sandbox — preview URL, validity, recreate, run the workflow, apply a template,
+ * and the terminal's one-shot shell commands (time-limited, output capped).
  */
-import { shellCommandSchema, type ShellResult } from "@shared/schemas/sandbox";
+import { applyTemplateSchema, shellCommandSchema, type ApplyTemplateResult, type ShellResult } from "@shared/schemas/sandbox";
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
@@ -23,6 +23,13 @@ export const sandboxRoutes = (deps: AppDeps) =>
     .post("/:projectId/run-workflow", async (c) =>
       c.json({ ok: true, ...(await deps.sandboxes.runWorkflow(c.var.caller.uid, c.req.param("projectId"))) }),
     )
+    // The agent's create_boilerplate, as a route: files written, dependencies installed, the dev server started.
+    .post("/:projectId/template", validate("json", applyTemplateSchema), async (c) => {
+      const { template } = c.req.valid("json");
+      const applied = await deps.sandboxes.applyTemplate(c.var.caller.uid, c.req.param("projectId"), template);
+      const body: ApplyTemplateResult = { filesWritten: applied.filesWritten, workflowCommand: applied.workflowCommand, url: applied.url };
+      return c.json(body);
+    })
     .post("/:projectId/shell", validate("json", shellCommandSchema), async (c) => {
       const sandbox = await deps.sandboxes.ensure(c.var.caller.uid, c.req.param("projectId"));
       const { command } = c.req.valid("json");

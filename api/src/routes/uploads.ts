@@ -6,15 +6,17 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppDeps, AppEnv } from "../app-env";
 import { requireAuth } from "../auth/middleware";
+import type { RateLimits } from "../middleware/rate-limit";
 import { badRequest, tooLarge } from "../lib/errors";
 import { readSignedImage, uploadImage } from "../services/images";
 
-export const uploadRoutes = (deps: AppDeps, auth: ReturnType<typeof requireAuth>) => {
+export const uploadRoutes = (deps: AppDeps, auth: ReturnType<typeof requireAuth>, rateLimit: RateLimits["uploads"]) => {
   const ctx = { ...deps, maxBytes: deps.config.limits.maxUploadBytes };
   return new Hono<AppEnv>()
     .post(
       "/image",
       auth,
+      rateLimit,
       // Multipart framing adds a little to the file itself.
       bodyLimit({
         maxSize: deps.config.limits.maxUploadBytes + 64 * 1024,

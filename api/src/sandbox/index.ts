@@ -8,5 +8,10 @@ import type { SandboxProvider } from "./types";
 
 export function createSandboxProvider(config: Config, logger: Logger): SandboxProvider {
   if (config.sandbox.provider === "e2b") return createE2BProvider({ apiKey: config.sandbox.apiKey, logger });
-  return createLocalProvider({ rootDir: join(config.dataDir, "sandboxes"), idleTimeoutMs: config.sandboxIdleMs, logger });
+  return createLocalProvider({
+    rootDir: join(config.dataDir, "sandboxes"),
+    templateCacheDir: join(config.dataDir, "template-cache"),
+    idleTimeoutMs: config.sandboxIdleMs,
+    logger,
+  });
 }

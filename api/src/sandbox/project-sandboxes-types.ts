@@ -2,9 +2,21 @@
  * What the rest of the API (routes, the agent's tools) needs from a project's sandbox, without knowing
  * which provider runs it. Implemented in `project-sandboxes.ts`.
  */
+import type { TemplateName } from "@shared/schemas/sandbox";
 import type { Sandbox } from "./types";
 
-export type TemplateName = "react" | "vite" | "node";
+export type { TemplateName };
+
+/** Where a template's dependencies came from: a copy of the shared cache, its install command, or none needed. */
+export type DependencySource = "template-cache" | "install" | "none";
+
+export type AppliedTemplate = {
+  filesWritten: number;
+  workflowCommand: string;
+  /** The preview URL of the template's dev server. */
+  url: string;
+  dependencies: DependencySource;
+};
 
 export interface ProjectSandboxes {
   /**
@@ -14,9 +26,10 @@ export interface ProjectSandboxes {
   ensure(ownerId: string, projectId: string): Promise<Sandbox>;
   /**
    * Writes a template's files to storage and sandbox, installs its dependencies, and sets the project's
-   * workflowCommand. Returns how many files were written and the command.
+   * workflowCommand, then starts it in the background. Returns how many files were written, the command, the
+   * preview URL and where the dependencies came from.
    */
-  applyTemplate(ownerId: string, projectId: string, template: TemplateName): Promise<{ filesWritten: number; workflowCommand: string }>;
+  applyTemplate(ownerId: string, projectId: string, template: TemplateName): Promise<AppliedTemplate>;
   /** Starts the project's workflowCommand in the background (restarting it if it runs). */
   runWorkflow(ownerId: string, projectId: string): Promise<{ workflowCommand: string }>;
 }

@@ -5,6 +5,9 @@
  * - changes made inside the sandbox by commands are watched and written back through the file services
  *   with origin "sandbox" (so they are not echoed back), skipping ignored folders and oversize files.
  * A content hash per path tells a real change from the echo of our own write.
+ *
+ * Template dependencies come from the shared, read-only template cache when the provider has one (local):
+ * a copy into the project's sandbox instead of a cold install (template-cache.ts). E2B installs as usual.
  */
 import { filePathProblem } from "@shared/file-path";
 import { MAX_FILE_CONTENT_BYTES } from "@shared/schemas/file";
@@ -19,8 +22,9 @@ import type { ServiceContext } from "../services/context";
 import { deleteProjectFile, writeFileAtPath } from "../services/files";
 import { getOwnedProject } from "../services/projects";
 import { isIgnoredPath } from "./ignored-paths";
-import type { ProjectSandboxes, TemplateName } from "./project-sandboxes-types";
-import { loadTemplate } from "./templates";
+import type { DependencySource, ProjectSandboxes, TemplateName } from "./project-sandboxes-types";
+import { createTemplateCache, templatePackageJson, type TemplateCache } from "./template-cache";
+import { loadTemplate, TEMPLATE_NAMES, type Template } from "./templates";
 import type { FileChange, Sandbox, SandboxProvider } from "./types";
 
 type Attached = {
@@ -42,17 +46,28 @@ export type ProjectSandboxesService = ProjectSandboxes & {
   validate(ownerId: string, projectId: string): Promise<boolean>;
   /** The preview URL of the project's app, or null when it has no sandbox. */
   url(ownerId: string, projectId: string): Promise<string | null>;
+  /**
+   * Fills the template dependency cache for these templates in the background (local provider only; no-op
+   * otherwise), so the first project to apply one gets the fast copy too. Never rejects.
+   */
+  warmTemplates(names: readonly TemplateName[]): void;
+  /** The template dependency cache, or null when the provider has none (E2B). */
+  readonly templateCache: TemplateCache | null;
   shutdown(): Promise<void>;
 };
 
 const SYNC_DEBOUNCE_MS = 60;
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
+const COPY_TIMEOUT_MS = 2 * 60_000;
+/** What a recreated sandbox runs when its package.json is not exactly a template's. */
+const RECREATE_INSTALL = "npm install --no-audit --no-fund --loglevel=error";
 const hash = (bytes: Uint8Array) => new Bun.CryptoHasher("sha1").update(bytes).digest("hex");
 
 export function createProjectSandboxes(ctx: ServiceContext & { provider: SandboxProvider; config: Config }): ProjectSandboxesService {
   const attached = new Map<string, Attached>();
   const inflight = new Map<string, Promise<Sandbox>>();
   const fromSandbox: ServiceContext = { ...ctx, origin: "sandbox" };
+  const templateCache = createTemplateCache({ provider: ctx.provider, logger: ctx.logger });
 
   const enqueue = (a: Attached, work: () => Promise<unknown>) => {
     a.queue = a.queue.then(work).catch((error) => ctx.logger.warn("sandbox sync step failed", { projectId: a.projectId, error: String(error) }));
@@ -190,6 +205,48 @@ export function createProjectSandboxes(ctx: ServiceContext & { provider: Sandbox
     await sandbox.run(command, { background: true });
   }
 
+  /**
+   * Puts dependencies into the sandbox: a copy of the template's cache entry when `template` is given and its
+   * entry is ready (or being made right now, which is waited for), else `fallback` (the plain install; an
+   * empty command means nothing to install). A missing entry is started in the background for next time.
+   */
+  async function installDependencies(
+    sandbox: Sandbox,
+    template: Template | null,
+    fallback: string,
+  ): Promise<{ source: DependencySource; exitCode: number | null; output: string }> {
+    if (template && templateCache?.key(template)) {
+      if (!templateCache.isReady(template)) {
+        const pending = templateCache.pending(template);
+        if (pending) await pending.catch(() => {});
+        else templateCache.populateInBackground(template);
+      }
+      if (templateCache.isReady(template)) {
+        const copied = await sandbox.run(templateCache.copyCommand(template), { timeoutMs: COPY_TIMEOUT_MS });
+        if (copied.exitCode === 0) return { source: "template-cache", exitCode: 0, output: "" };
+        ctx.logger.warn("copying template dependencies failed; installing instead", {
+          template: template.name,
+          exitCode: copied.exitCode,
+          stderr: copied.stderr.slice(-500),
+        });
+      }
+    }
+    if (!fallback) return { source: "none", exitCode: 0, output: "" };
+    const result = await sandbox.run(fallback, { timeoutMs: INSTALL_TIMEOUT_MS });
+    return { source: "install", exitCode: result.exitCode, output: (result.stderr || result.stdout).slice(-2000) };
+  }
+
+  /** The template whose package.json is byte for byte this one (and installs something), if any. */
+  async function templateWithPackageJson(bytes: Uint8Array): Promise<Template | null> {
+    if (!templateCache) return null;
+    for (const name of TEMPLATE_NAMES) {
+      const template = await loadTemplate(name);
+      const pkg = templatePackageJson(template);
+      if (template.install && pkg && Buffer.from(pkg).equals(Buffer.from(bytes))) return template;
+    }
+    return null;
+  }
+
   return {
     ensure,
 
@@ -202,17 +259,16 @@ export function createProjectSandboxes(ctx: ServiceContext & { provider: Sandbox
         await writeFileAtPath(fromSandbox, ownerId, projectId, file.path, file.content);
         await sandbox.files.write(file.path, file.content);
       }
-      if (template.install) {
-        const result = await sandbox.run(template.install, { timeoutMs: INSTALL_TIMEOUT_MS });
-        if (result.exitCode !== 0) {
-          throw new AppError(500, "internal", `Installing the ${name} template's dependencies failed: ${(result.stderr || result.stdout).slice(-2000)}`);
-        }
+      const installed = await installDependencies(sandbox, template, template.install);
+      if (installed.exitCode !== 0) {
+        throw new AppError(500, "internal", `Installing the ${name} template's dependencies failed: ${installed.output}`);
       }
+      const url = urlFor(sandbox, template.port);
       await setWorkflowCommand(ctx.sql, projectId, template.workflowCommand);
       await setPreviewPort(ctx.sql, projectId, template.port);
-      await setProjectSandbox(ctx.sql, projectId, sandbox.id, urlFor(sandbox, template.port));
+      await setProjectSandbox(ctx.sql, projectId, sandbox.id, url);
       await startWorkflow(sandbox, template.workflowCommand);
-      return { filesWritten: template.files.length, workflowCommand: template.workflowCommand };
+      return { filesWritten: template.files.length, workflowCommand: template.workflowCommand, url, dependencies: installed.source };
     },
 
     async runWorkflow(ownerId: string, projectId: string) {
@@ -230,9 +286,14 @@ export function createProjectSandboxes(ctx: ServiceContext & { provider: Sandbox
       await old?.kill().catch(() => {});
       const { sandbox, filesSynced } = await createFresh(ownerId, projectId);
       if (project.workflowCommand) {
-        const hasPackageJson = await fileRows.findFileByPath(ctx.sql, projectId, "package.json");
-        // A new sandbox has no node_modules (they never sync): install before starting the app.
-        if (hasPackageJson) await sandbox.run("npm install --no-audit --no-fund --loglevel=error", { timeoutMs: INSTALL_TIMEOUT_MS });
+        const packageJson = await fileRows.findFileByPath(ctx.sql, projectId, "package.json");
+        // A new sandbox has no node_modules (they never sync): install before starting the app, from the
+        // template cache when package.json is exactly a template's.
+        const bytes = packageJson && (await ctx.store.get(packageJson.storageKey));
+        if (bytes) {
+          const installed = await installDependencies(sandbox, await templateWithPackageJson(bytes), RECREATE_INSTALL);
+          if (installed.exitCode !== 0) ctx.logger.warn("installing dependencies after recreate failed", { projectId, output: installed.output });
+        }
         await startWorkflow(sandbox, project.workflowCommand);
       }
       const port = await getPreviewPort(ctx.sql, projectId);
@@ -251,6 +312,18 @@ export function createProjectSandboxes(ctx: ServiceContext & { provider: Sandbox
     async url(ownerId: string, projectId: string) {
       const project = await getOwnedProject(ctx, ownerId, projectId);
       return project.sandboxUrl;
+    },
+
+    templateCache,
+
+    warmTemplates(names) {
+      if (!templateCache) return;
+      for (const name of names) {
+        void loadTemplate(name).then(
+          (template) => templateCache.key(template) && templateCache.populateInBackground(template),
+          (error: unknown) => ctx.logger.warn("could not read a template to warm its cache", { template: name, error: String(error) }),
+        );
+      }
     },
 
     async shutdown() {

@@ -62,8 +62,23 @@ export interface Sandbox {
   kill(): Promise<void>;
 }
 
+/**
+ * A host folder bound read-only into every sandbox of a provider (local only), where template dependencies
+ * installed once live (template-cache.ts). Sandboxes read it; only the host writes it.
+ */
+export type SharedTemplateCache = {
+  /** The folder on the host (root-owned). */
+  hostDir: string;
+  /** Where it appears inside each sandbox. */
+  sandboxDir: string;
+  /** The host folder holding a running sandbox's project files, or null when it is not one of this provider's. */
+  hostProjectDir(sandbox: Sandbox): string | null;
+};
+
 export interface SandboxProvider {
   readonly kind: "local" | "e2b";
+  /** The read-only template dependency cache, when this provider has one (local with a cache folder). */
+  readonly templateCache?: SharedTemplateCache | null;
   create(projectId: string): Promise<Sandbox>;
   /** The running sandbox, or null when it has expired or never existed. */
   connect(sandboxId: string): Promise<Sandbox | null>;

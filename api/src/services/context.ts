@@ -2,6 +2,7 @@
 import type { FileEvent } from "@shared/events/file-events";
 import type { Sql } from "../db/client";
 import type { BusEvent, EventBus } from "../events/types";
+import type { Config } from "../lib/config";
 import type { Logger } from "../lib/logger";
 import type { ObjectStore } from "../storage/types";
 
@@ -12,6 +13,8 @@ export type ServiceContext = {
   events: EventBus;
   /** Who is acting: the API (a person or the agent) or the sandbox sync writing back what commands made. */
   origin?: BusEvent["origin"];
+  /** Per-project file count and size limits; absent means none (every server and test app passes its config). */
+  config?: Pick<Config, "limits">;
 };
 
 /** Publishes a file event; a failure to publish never fails the change itself (clients also poll). */

@@ -48,8 +48,9 @@ export async function writeFileAtPath(
   await getOwnedProject(ctx, ownerId, projectId);
   const bytes = typeof content === "string" ? encodeContent(content) : content;
   const existing = await files.findFileByPath(ctx.sql, projectId, path);
-  if (existing) return { file: await replaceContent(ctx, ownerId, existing.id, projectId, bytes), created: false };
+  if (existing) return { file: await replaceContent(ctx, ownerId, existing, bytes), created: false };
 
+  await checkProjectLimits(ctx, projectId, null, bytes.length);
   const id = crypto.randomUUID();
   const storageKey = contentKey(projectId, id);
   await ctx.store.put(storageKey, bytes);
@@ -66,7 +67,31 @@ export async function writeFileAtPath(
   }
 }
 
-async function replaceContent(ctx: ServiceContext, ownerId: string, fileId: string, projectId: string, bytes: Uint8Array): Promise<ProjectFile> {
+/**
+ * Refuses (413) a write that would take the project past its file count or total size. Checked before the
+ * write, so writes racing on several instances can overshoot by what they add together; the limits protect
+ * the server from runaway growth, not to the byte.
+ */
+async function checkProjectLimits(ctx: ServiceContext, projectId: string, replacedSize: number | null, newSize: number): Promise<void> {
+  const limits = ctx.config?.limits;
+  if (!limits) return;
+  const usage = await files.projectUsage(ctx.sql, projectId);
+  if (replacedSize === null && usage.files >= limits.maxFilesPerProject) {
+    throw tooLarge(`This project already has ${usage.files} files, the most a project may have (${limits.maxFilesPerProject}). Delete some files first.`);
+  }
+  const after = usage.bytes - (replacedSize ?? 0) + newSize;
+  if (after > limits.maxProjectBytes) {
+    throw tooLarge(
+      `This write would bring the project to ${megabytes(after)}, over its ${megabytes(limits.maxProjectBytes)} limit. Delete some files first.`,
+    );
+  }
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
+
+async function replaceContent(ctx: ServiceContext, ownerId: string, current: { id: string; projectId: string; size: number }, bytes: Uint8Array): Promise<ProjectFile> {
+  const { id: fileId, projectId } = current;
+  await checkProjectLimits(ctx, projectId, current.size, bytes.length);
   const storageKey = contentKey(projectId, fileId);
   await ctx.store.put(storageKey, bytes);
   let replaced;
@@ -91,7 +116,7 @@ async function replaceContent(ctx: ServiceContext, ownerId: string, fileId: stri
 
 export async function saveFileContent(ctx: ServiceContext, ownerId: string, fileId: string, content: string): Promise<ProjectFile> {
   const file = await getOwnedFile(ctx, ownerId, fileId);
-  return replaceContent(ctx, ownerId, file.id, file.projectId, encodeContent(content));
+  return replaceContent(ctx, ownerId, file, encodeContent(content));
 }
 
 export async function readFileContent(ctx: ServiceContext, ownerId: string, projectId: string, fileId: string): Promise<FileContent> {

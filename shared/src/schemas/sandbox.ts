@@ -11,3 +11,14 @@ export type ShellResult = { stdout: string; stderr: string; error: string | null
 export type SandboxUrl = { url: string | null };
 export type SandboxValidation = { isValid: boolean };
 export type RecreateResult = { url: string; filesSynced: number; workflowCommand: string | null };
+
+/** The project templates kept in the repository (api/templates). */
+export const TEMPLATE_NAMES = ["react", "vite", "node"] as const;
+export type TemplateName = (typeof TEMPLATE_NAMES)[number];
+
+export const applyTemplateSchema = z.object({
+  template: z.enum(TEMPLATE_NAMES, { message: `template must be one of ${TEMPLATE_NAMES.join(", ")}` }),
+});
+export type ApplyTemplate = z.infer<typeof applyTemplateSchema>;
+/** POST /api/sandbox/{projectId}/template: files written, the workflow command started, the preview URL. */
+export type ApplyTemplateResult = { filesWritten: number; workflowCommand: string; url: string };

@@ -7,6 +7,8 @@
  *   cache/                   <uid>, bound at /home/user/.cache (npm and bun caches, never synced)
  *   etc/                     root, read-only: passwd, group, hosts, resolv.conf (10.0.2.3), supervisor.js
  * <stateDir>/sandboxes/<id>/ root 0700: slirp4netns API socket, owner.json (for the stale sweep)
+ * <templateCacheDir>/        root 0711, bound READ-ONLY at /opt/template-cache in every sandbox (when given):
+ *   <template>-<hash>/       root 0755: node_modules installed once per template version (template-cache.ts)
  * ```
  *
  * The host enters the namespace and drops to the sandbox uid before bwrap (`nsenter … setpriv … bwrap`):
@@ -21,6 +23,8 @@ import { GUEST_DNS } from "./network.ts";
 export const SANDBOX_HOME = "/home/user/project";
 const SANDBOX_CACHE = "/home/user/.cache";
 const SUPERVISOR_IN_SANDBOX = "/opt/sandbox/supervisor.js";
+/** Where the host's template dependency cache appears inside every sandbox, read-only. */
+export const TEMPLATE_CACHE_IN_SANDBOX = "/opt/template-cache";
 
 export type Layout = {
   id: string;
@@ -120,8 +124,11 @@ export function projectPath(cwd?: string): string {
   return parts.length ? `${SANDBOX_HOME}/${parts.join("/")}` : SANDBOX_HOME;
 }
 
-/** The whole command line: cgroups are joined by `wrap` (limits.ts) before this runs. */
-export function sandboxArgv(l: Layout, tools: Tools): string[] {
+/**
+ * The whole command line: cgroups are joined by `wrap` (limits.ts) before this runs. `templateCacheDir`, when
+ * given, is bound read-only at TEMPLATE_CACHE_IN_SANDBOX (skipped if it does not exist).
+ */
+export function sandboxArgv(l: Layout, tools: Tools, options: { templateCacheDir?: string } = {}): string[] {
   const uid = String(l.uid);
   const etcBinds = ["passwd", "group", "hosts", "resolv.conf"].flatMap((f) => ["--ro-bind", path.join(l.etcDir, f), `/etc/${f}`]);
   const hostEtc: string[] = [];
@@ -147,6 +154,7 @@ export function sandboxArgv(l: Layout, tools: Tools): string[] {
     "--perms", "0755", "--dir", "/home/user",
     "--bind", l.projectDir, SANDBOX_HOME, "--bind", l.cacheDir, SANDBOX_CACHE,
     "--ro-bind", path.join(l.etcDir, "supervisor.js"), SUPERVISOR_IN_SANDBOX,
+    ...(options.templateCacheDir ? ["--ro-bind-try", options.templateCacheDir, TEMPLATE_CACHE_IN_SANDBOX] : []),
     "--remount-ro", "/", "--chdir", "/",
     tools.runtime, SUPERVISOR_IN_SANDBOX,
   ];

@@ -11,10 +11,10 @@
  */
 import path from "node:path";
 import type { Logger } from "../../lib/logger.ts";
-import { SandboxUnavailableError, type Sandbox, type SandboxProvider } from "../types.ts";
+import { SandboxUnavailableError, type Sandbox, type SandboxProvider, type SharedTemplateCache } from "../types.ts";
 import { localSupport, type Tools } from "./check.ts";
 import { createLocalFiles } from "./files.ts";
-import { createLayout, layoutFor, prepareRoot, removeLayout, sandboxArgv } from "./layout.ts";
+import { createLayout, layoutFor, prepareRoot, removeLayout, sandboxArgv, TEMPLATE_CACHE_IN_SANDBOX } from "./layout.ts";
 import { createLimits, DEFAULT_LIMITS, type Limits } from "./limits.ts";
 import { LocalSandbox } from "./local-sandbox.ts";
 import { addNetns, removeNetns, startNetwork, type SandboxNetwork } from "./network.ts";
@@ -41,10 +41,16 @@ export type LocalProviderOptions = {
   spares?: number;
   /** Use cgroups v1 for limits where writable (default true); false leaves only RLIMIT_NPROC. */
   cgroups?: boolean;
+  /**
+   * Host folder of the template dependency cache (e.g. `<DATA_DIR>/template-cache`), bound READ-ONLY at
+   * /opt/template-cache in every sandbox. Only the host writes it (template-cache.ts). Omit for none.
+   */
+  templateCacheDir?: string;
 };
 
 export function createLocalProvider(options: LocalProviderOptions): SandboxProvider {
   const rootDir = path.resolve(options.rootDir);
+  const templateCacheDir = options.templateCacheDir ? path.resolve(options.templateCacheDir) : undefined;
   const stateRoot = options.stateDir ?? "/run/app-sandbox";
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const { logger } = options;
@@ -64,6 +70,9 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     await sweepStaleSandboxes(stateRoot, logger);
     const rootProblem = prepareRoot(rootDir);
     if (rootProblem) throw new SandboxUnavailableError(rootProblem);
+    // Root-owned, traverse-only: a sandbox reaches an entry by its name through the read-only bind.
+    const cacheProblem = templateCacheDir ? prepareRoot(templateCacheDir) : null;
+    if (cacheProblem) throw new SandboxUnavailableError(cacheProblem);
     const source = await Bun.file(new URL("./supervisor.js", import.meta.url)).text();
     return { tools: support.tools, source };
   }
@@ -85,7 +94,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       // The supervisor starts while the network comes up: until slirp4netns attaches there is no route
       // out at all, and commands are only sent once both are ready.
       const onExit = () => void sandbox?.kill();
-      supervisor = startSupervisor(sandboxLimits.wrap(sandboxArgv(layout, tools)), { logger, onExit });
+      supervisor = startSupervisor(sandboxLimits.wrap(sandboxArgv(layout, tools, { templateCacheDir })), { logger, onExit });
       const [net, ready] = await Promise.allSettled([
         startNetwork({ name: layout.netns, apiSocket: layout.apiSocket, logger, onUnexpectedExit: onExit }),
         supervisor.ready,
@@ -138,8 +147,20 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     });
   }
 
+  const templateCache: SharedTemplateCache | null = templateCacheDir
+    ? {
+        hostDir: templateCacheDir,
+        sandboxDir: TEMPLATE_CACHE_IN_SANDBOX,
+        hostProjectDir: (sandbox) => {
+          const own = sandboxes.get(sandbox.id);
+          return own && own === sandbox && !own.gone ? own.host.projectDir : null;
+        },
+      }
+    : null;
+
   return {
     kind: "local",
+    templateCache,
     async create(projectId) {
       if (closed) throw new Error("the sandbox provider is shut down");
       prepared ??= prepare();

@@ -119,7 +119,7 @@ export const LayersIcon = icon(
   <path d="m12.83 2.18a2 2 0 0 0-1.66 0L2.6 6.08a1 1 0 0 0 0 1.83l8.58 3.91a2 2 0 0 0 1.66 0l8.58-3.9a1 1 0 0 0 0-1.83ZM2 12a1 1 0 0 0 .58.91l8.6 3.91a2 2 0 0 0 1.65 0l8.58-3.9A1 1 0 0 0 22 12M2 17a1 1 0 0 0 .58.91l8.6 3.91a2 2 0 0 0 1.65 0l8.58-3.9A1 1 0 0 0 22 17" />,
 );
 
-/** The brand mark: a rounded tile with a spark, used in headers and the sidebar. */
+/** The brand mark: a rounded tile with two sparks, used in headers and the sidebar. */
 export function BrandMark({ className }: IconProps) {
   return (
     <span
@@ -129,7 +129,10 @@ export function BrandMark({ className }: IconProps) {
         className,
       )}
     >
-      <SparklesIcon className="size-4" />
+      <svg viewBox="0 0 24 24" fill="currentColor" className="size-[1.125rem]" focusable="false">
+        <path d="M10 4c.6 4.4 2.6 6.4 7 7-4.4.6-6.4 2.6-7 7-.6-4.4-2.6-6.4-7-7 4.4-.6 6.4-2.6 7-7Z" />
+        <path d="M18.5 2.5c.3 2 1 2.7 3 3-2 .3-2.7 1-3 3-.3-2-1-2.7-3-3 2-.3 2.7-1 3-3Z" opacity=".8" />
+      </svg>
     </span>
   );
 }

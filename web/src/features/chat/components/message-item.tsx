@@ -28,11 +28,13 @@ function UserMessage({ message }: { message: Message }) {
       <RoleLabel role="user" />
       <Attachments urls={message.attachments} />
       {message.content && (
-        <div className="max-w-[85%] rounded-2xl rounded-tr-sm bg-primary px-4 py-2.5 text-sm leading-relaxed whitespace-pre-wrap break-words text-primary-foreground">
-          {message.content}
+        <div className="flex max-w-[85%] items-end gap-1">
+          <CopyButton text={message.content} label="Copy message" className="shrink-0 md:opacity-0 md:group-hover:opacity-100 md:focus-visible:opacity-100" />
+          <div className="min-w-0 rounded-2xl rounded-tr-sm bg-primary px-4 py-2.5 text-sm leading-relaxed whitespace-pre-wrap break-words text-primary-foreground">
+            {message.content}
+          </div>
         </div>
       )}
-      <CopyButton text={message.content} label="Copy message" className="opacity-100 md:opacity-0 md:group-hover:opacity-100 md:focus-visible:opacity-100" />
     </article>
   );
 }
