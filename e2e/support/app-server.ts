@@ -25,6 +25,8 @@ export async function startApp(options: {
     DATA_DIR: options.dataDir,
     FIREBASE_AUTH_EMULATOR_HOST: options.emulatorHost,
     FIREBASE_PROJECT_ID: options.projectId,
+    // Browser tests that do not apply templates must not pay for an npm install at start; those that do say so.
+    SANDBOX_WARM_TEMPLATES: "none",
     ...options.env,
   });
 

@@ -19,6 +19,7 @@ export function uniqueEmail(prefix: string): string {
  * has given up.
  */
 export async function openSignInPopup(page: Page, appUrl: string): Promise<Page> {
+  const ATTEMPTS = 5;
   for (let attempt = 1; ; attempt++) {
     await page.goto(`${appUrl}/login`);
     const opened = page.waitForEvent("popup", { timeout: 45_000 });
@@ -28,7 +29,10 @@ export async function openSignInPopup(page: Page, appUrl: string): Promise<Page>
     await page.getByRole("button", { name: "Continue with Google" }).click();
     const popup = await Promise.race([opened, failed.then(() => null)]);
     if (popup) return popup;
-    if (attempt >= 3) throw new Error("The sign-in popup did not open in 3 attempts");
+    const said = await page.getByTestId("toast").first().innerText().catch(() => "(no toast text)");
+    console.warn(`[e2e] sign-in attempt ${attempt} did not open the popup: ${said.replace(/\s+/g, " ")}`);
+    if (attempt >= ATTEMPTS) throw new Error(`The sign-in popup did not open in ${ATTEMPTS} attempts (last: ${said})`);
+    await page.waitForTimeout(1000 * attempt);
   }
 }
 

@@ -35,9 +35,15 @@ export type Stack = {
 
 let pending: Promise<Stack> | null = null;
 
-export function sharedStack(): Promise<Stack> {
+/**
+ * Call once per test file, in its beforeAll. Pages left open by earlier files keep polling the app and
+ * holding sockets; they are closed here so a long run does not slow down file by file.
+ */
+export async function sharedStack(): Promise<Stack> {
   pending ??= start();
-  return pending;
+  const stack = await pending;
+  if (stack.browser.isConnected()) await Promise.all(stack.browser.contexts().map((c) => c.close().catch(() => {})));
+  return stack;
 }
 
 async function start(): Promise<Stack> {
@@ -50,7 +56,8 @@ async function start(): Promise<Stack> {
   const emulatorPort = await freePort();
   const emulatorHost = `127.0.0.1:${emulatorPort}`;
   // Both register their own exit handlers, so no stop() is needed here.
-  await startAuthEmulator({ projectId, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger });
+  const startEmulator = () => startAuthEmulator({ projectId, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger });
+  await startEmulator();
   const app = await startApp({ port: await freePort(), dataDir, emulatorHost, projectId });
   // Chromium talks to playwright over a pipe and quits when the test process (its other end) goes away.
   let browser = await launchBrowser();
@@ -65,10 +72,22 @@ async function start(): Promise<Stack> {
     async newPage(viewport = { width: 1280, height: 800 }) {
       // One crashed Chromium (it happens on an overloaded machine) must not fail every later file.
       if (!browser.isConnected()) browser = await launchBrowser();
+      // Likewise an emulator that went away (killed from outside, say): start it again where the app expects it.
+      if (!(await answers(`http://${emulatorHost}/`))) {
+        console.warn(`The Auth emulator at ${emulatorHost} stopped answering; starting it again (accounts made so far are gone).`);
+        await startEmulator();
+      }
       const context = await newOfflineContext(browser, viewport);
       const page = await context.newPage();
       page.setDefaultTimeout(STEP_MS);
       return page;
     },
   };
+}
+
+async function answers(url: string): Promise<boolean> {
+  return fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+    (r) => r.ok,
+    () => false,
+  );
 }
