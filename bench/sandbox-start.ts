@@ -5,6 +5,8 @@
  * Needs root and the local sandbox's packages (scripts/setup-test-env.sh).
  *
  *   bun bench/sandbox-start.ts [runs]
+ *
+ * `measureSandboxStart` and `reportSandboxStart` are also used by bench/sandbox-preview.ts.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -13,24 +15,17 @@ import { silentLogger } from "../api/src/lib/logger.ts";
 import { checkLocalSandboxSupport, createLocalProvider } from "../api/src/sandbox/local/index.ts";
 
 /** E2B's published sandbox start time, the figure to compare against (not measured here). */
-const E2B_PUBLISHED_START_MS = 150;
+export const E2B_PUBLISHED_START_MS = 150;
 const GOAL_MS = 50;
-const RUNS = Number(process.argv[2] ?? 20);
 const WARMUP = 2;
 
-const support = await checkLocalSandboxSupport();
-if (!support.ok) {
-  console.error(`local sandboxes unavailable: ${support.missing.join("; ")}`);
-  process.exit(1);
-}
-
-/** Create + first command, RUNS times after WARMUP, with or without a started spare sandbox. */
-async function measure(spares: number): Promise<number[]> {
+/** Create + first command, `runs` times after WARMUP, with or without a started spare sandbox (sorted, ms). */
+export async function measureSandboxStart(spares: number, runs = 20): Promise<number[]> {
   const rootDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-sandbox-"));
   const provider = createLocalProvider({ rootDir, idleTimeoutMs: 60_000, logger: silentLogger, spares });
   const samples: number[] = [];
   try {
-    for (let i = 0; i < WARMUP + RUNS; i++) {
+    for (let i = 0; i < WARMUP + runs; i++) {
       const started = performance.now();
       const sandbox = await provider.create("bench");
       const result = await sandbox.run("echo ok");
@@ -47,7 +42,7 @@ async function measure(spares: number): Promise<number[]> {
   return samples.sort((a, b) => a - b);
 }
 
-function report(label: string, samples: number[]) {
+export function reportSandboxStart(label: string, samples: number[]) {
   const pick = (q: number) => samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)]!;
   const median = pick(0.5);
   console.log(`${label} (${samples.length} runs after ${WARMUP} warm-up):`);
@@ -56,7 +51,15 @@ function report(label: string, samples: number[]) {
   );
 }
 
-console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)`);
-report("local sandbox create + first command, default (a started spare is handed out)", await measure(1));
-report("local sandbox create + first command, cold (spares: 0: namespace, network, supervisor each time)", await measure(0));
-console.log(`reference (published by E2B, not measured here): E2B sandbox start ~${E2B_PUBLISHED_START_MS} ms`);
+if (import.meta.main) {
+  const runs = Number(process.argv[2] ?? 20);
+  const support = await checkLocalSandboxSupport();
+  if (!support.ok) {
+    console.error(`local sandboxes unavailable: ${support.missing.join("; ")}`);
+    process.exit(1);
+  }
+  console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)`);
+  reportSandboxStart("local sandbox create + first command, default (a started spare is handed out)", await measureSandboxStart(1, runs));
+  reportSandboxStart("local sandbox create + first command, cold (spares: 0: namespace, network, supervisor each time)", await measureSandboxStart(0, runs));
+  console.log(`reference (published by E2B, not measured here): E2B sandbox start ~${E2B_PUBLISHED_START_MS} ms`);
+}

@@ -73,10 +73,26 @@ describe("docker-compose.yml", () => {
     expect(mountsOf("minio")).toContain("minio-data:/data:rw");
     expect(mountsOf("app")).toContain(`app-data:${services.app!.environment!.DATA_DIR}:rw`);
     expect(mountsOf("caddy")).toEqual(expect.arrayContaining(["caddy-data:/data:rw", "caddy-config:/config:rw", `${ROOT}/Caddyfile:/etc/caddy/Caddyfile:ro`]));
-    expect(Object.keys(volumes).sort()).toEqual(["app-data", "caddy-config", "caddy-data", "minio-data", "postgres-data"]);
+    expect(Object.keys(volumes).sort()).toEqual(["app-2-data", "app-data", "caddy-config", "caddy-data", "minio-data", "postgres-data"]);
     const published = (services.caddy!.ports as { published: number }[]).map((p) => p.published);
     expect(published).toEqual(expect.arrayContaining([80, 443]));
     expect(services.caddy!.environment?.DOMAIN).toBe(DOMAIN);
+    expect(services.caddy!.environment?.APP_UPSTREAMS).toBe("app:3000");
+  });
+
+  test("an optional second instance (profile two-instances) has the same settings and its own data folder", () => {
+    const { services } = normalisedCompose();
+    type AppService = Service & { profiles?: string[]; stop_grace_period?: string };
+    const app = services.app as AppService;
+    const second = services["app-2"] as AppService;
+    expect(second.profiles).toEqual(["two-instances"]);
+    expect(app.profiles).toBeUndefined();
+    expect(second.environment).toEqual(app.environment);
+    expect(second.depends_on).toEqual(app.depends_on);
+    expect(second.volumes).toEqual(["app-2-data:/app/data:rw"]);
+    // Graceful shutdown needs longer than Docker's default 10 s.
+    expect(app.stop_grace_period).toBe("30s");
+    expect(second.stop_grace_period).toBe("30s");
   });
 
   test("the app's environment, once Firebase and E2B keys are filled in, is a valid production configuration", () => {
@@ -130,7 +146,41 @@ describe("Caddyfile", () => {
       expect(proxies).toContain('"dial":"app:3000"');
       expect(proxies).toContain('"flush_interval":-1');
     }
+    expect(json.apps.http.servers.srv0.listen).toEqual([":443"]);
     const policies = json.apps.tls.automation.policies as { subjects: string[]; on_demand?: boolean }[];
     expect(policies.find((p) => p.subjects.includes(`*.${DOMAIN}`))?.on_demand).toBe(true);
+  });
+
+  type Proxy = { upstreams: { dial: string }[]; load_balancing: unknown; health_checks: unknown };
+  const proxiesOf = (json: unknown) => {
+    const found: Proxy[] = [];
+    JSON.stringify(json, (_key, value) => (value?.handler === "reverse_proxy" && found.push(value), value));
+    return found;
+  };
+
+  test("balances across every instance in APP_UPSTREAMS, with active and passive health checks", () => {
+    const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN, APP_UPSTREAMS: "app:3000 app-2:3000" });
+    expect(out.code).toBe(0);
+    const proxies = proxiesOf(JSON.parse(out.stdout));
+    expect(proxies.length).toBe(2); // the site and the preview hosts
+    for (const proxy of proxies) {
+      expect(proxy.upstreams).toEqual([{ dial: "app:3000" }, { dial: "app-2:3000" }]);
+      expect(proxy.load_balancing).toEqual({ selection_policy: { policy: "round_robin" }, try_duration: 5_000_000_000 });
+      expect(proxy.health_checks).toEqual({ active: { uri: "/api/health", interval: 5_000_000_000, timeout: 2_000_000_000 }, passive: { fail_duration: 10_000_000_000 } });
+    }
+  });
+
+  test("keeps /metrics off the public site", () => {
+    const json = JSON.parse(run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN }).stdout);
+    const site = JSON.stringify(json.apps.http.servers.srv0.routes[0]);
+    expect(site).toContain('{"handle":[{"handler":"static_response","status_code":404}],"match":[{"path":["/metrics"]}]}');
+  });
+
+  test("with the port in DOMAIN and HTTP_PORT, serves plain HTTP on that port with no certificates (tests, another TLS terminator)", () => {
+    const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN: "localhost:18080", HTTP_PORT: "18080" });
+    expect(out.code).toBe(0);
+    const json = JSON.parse(out.stdout);
+    expect(Object.values(json.apps.http.servers).map((srv) => (srv as { listen: string[] }).listen)).toEqual([[":18080"]]);
+    expect(json.apps.tls.automation.policies).toBeUndefined();
   });
 });

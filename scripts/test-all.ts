@@ -11,7 +11,7 @@ import postgres from "postgres";
 
 type Result = { name: string; passed: number; failed: number };
 const results: Result[] = [];
-const DB_SUITES = ["api/src/routes", "api/src/db", "api/src/services", "api/src/realtime", "api/src/agent"];
+const DB_SUITES = ["api/src/routes", "api/src/db", "api/src/services", "api/src/realtime", "api/src/agent", "api/src/shutdown.test.ts"];
 const only = process.argv.slice(2); // optional: names of steps to run, e.g. `bun run test unit`
 
 async function run(name: string, cmd: string[], env: Record<string, string | undefined> = {}): Promise<string> {

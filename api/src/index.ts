@@ -29,6 +29,9 @@ try {
 }
 
 const server = serveHttp({ port: config.port, hostname: config.host, fetch: parts.app.fetch, hub: parts.hub, preview: parts.preview });
+// Local sandboxes: install the templates' dependencies once now, so the first project to use one gets the fast
+// copy (SANDBOX_WARM_TEMPLATES; the E2B provider has no shared cache and ignores this).
+parts.deps.sandboxes.warmTemplates(config.sandboxWarmTemplates);
 
 if (config.auth.mode === "emulator") {
   const bar = "!".repeat(78);

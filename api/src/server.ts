@@ -84,8 +84,7 @@ export async function startParts(config: Config, logger: Logger, options: { webD
     const preview = createPreviewProxy({ provider, domain: config.preview.domain, logger });
     const metrics = createMetrics();
     metrics.gauge("app_websocket_clients", "File-event WebSocket clients connected to this process.", () => hub.clientCount());
-    // Reported once the sandbox service exposes a count (activeCount), which it does not yet.
-    metrics.gauge("app_sandboxes_active", "Project sandboxes attached in this process.", () => (sandboxes as { activeCount?: () => number }).activeCount?.() ?? null);
+    metrics.gauge("app_sandboxes_active", "Project sandboxes attached in this process.", () => sandboxes.activeCount());
 
     const deps: AppDeps = {
       config,

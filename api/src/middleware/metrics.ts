@@ -1,17 +1,23 @@
 /**
- * Records every request handled by the Hono app in the metrics: method, the route pattern that answered
- * (`/api/files/:projectId`; `*` for the SPA and unknown paths) and status, and the time until the response
- * started. Put it first, so requests that fail in other middleware are counted too.
+ * Records every request handled by the Hono app in the metrics: method, the route pattern it was for
+ * (`/api/files/:projectId`, also when auth refused it first; `*` for the SPA and unknown paths), status,
+ * and the time until the response started. Put it first, so requests refused by other middleware count.
  */
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { routePath } from "hono/route";
+import { matchedRoutes } from "hono/route";
 import type { Metrics } from "../lib/metrics";
 
 export function recordRequests(metrics: Metrics) {
   return createMiddleware(async (c, next) => {
     const started = performance.now();
     await next();
-    // After next(), the route index points at the handler that answered (or the middleware that refused).
-    metrics.observeRequest(c.req.method, routePath(c) || "*", c.res.status, (performance.now() - started) / 1000);
+    metrics.observeRequest(c.req.method, routeOf(c), c.res.status, (performance.now() - started) / 1000);
   });
+}
+
+/** The first matched handler route (middleware and catch-alls are registered for ALL methods). */
+function routeOf(c: Context): string {
+  const route = matchedRoutes(c).find((r) => r.method !== "ALL");
+  return route && route.path !== "/*" ? route.path : "*";
 }

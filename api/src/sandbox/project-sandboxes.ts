@@ -54,6 +54,8 @@ export type ProjectSandboxesService = ProjectSandboxes & {
   /** The template dependency cache, or null when the provider has none (E2B). */
   readonly templateCache: TemplateCache | null;
   shutdown(): Promise<void>;
+  /** Sandboxes this instance has attached (for /metrics). */
+  activeCount(): number;
 };
 
 const SYNC_DEBOUNCE_MS = 60;
@@ -325,6 +327,8 @@ export function createProjectSandboxes(ctx: ServiceContext & { provider: Sandbox
         );
       }
     },
+
+    activeCount: () => attached.size,
 
     async shutdown() {
       unsubscribe();

@@ -31,7 +31,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../lib/logger";
 import type { Template } from "./templates";
-import type { SandboxProvider, SharedTemplateCache } from "./types";
+import { SandboxUnavailableError, type SandboxProvider, type SharedTemplateCache } from "./types";
 
 const POPULATE_TIMEOUT_MS = 5 * 60_000;
 /** A lock older than this is from a process that died while populating. */
@@ -44,7 +44,10 @@ export type TemplateCache = {
   key(template: Template): string | null;
   /** Whether the template's entry is complete and can be copied from. */
   isReady(template: Template): boolean;
-  /** The population under way in this process, if any. */
+  /**
+   * The population this process is running right now, if any (not one merely waiting for another process's
+   * lock: an apply waits for this one rather than install on its own).
+   */
   pending(template: Template): Promise<void> | null;
   /**
    * Makes the template's entry, once: concurrent calls (in this process, or in another process sharing the
@@ -82,6 +85,8 @@ export function createTemplateCache(deps: { provider: SandboxProvider; logger: L
 function makeCache(shared: SharedTemplateCache, provider: SandboxProvider, logger: Logger): TemplateCache {
   const { hostDir, sandboxDir } = shared;
   const inflight = new Map<string, Promise<void>>();
+  /** Keys this process is building now (it holds their lock). */
+  const building = new Set<string>();
   const failedAt = new Map<string, number>();
   let populations = 0;
 
@@ -108,10 +113,12 @@ function makeCache(shared: SharedTemplateCache, provider: SandboxProvider, logge
       }
       try {
         if (readyAt(key)) return;
+        building.add(key);
         await build(template, key);
         populations++;
         return;
       } finally {
+        building.delete(key);
         lock.release();
       }
     }
@@ -172,7 +179,7 @@ function makeCache(shared: SharedTemplateCache, provider: SandboxProvider, logge
     },
     pending: (template) => {
       const key = keyOf(template);
-      return (key && inflight.get(key)) || null;
+      return (key && building.has(key) && inflight.get(key)) || null;
     },
     populate(template) {
       const key = mustKey(template);
@@ -195,9 +202,12 @@ function makeCache(shared: SharedTemplateCache, provider: SandboxProvider, logge
       const key = keyOf(template);
       if (!key || readyAt(key) || inflight.has(key)) return;
       if (Date.now() - (failedAt.get(key) ?? 0) < RETRY_AFTER_MS) return;
-      cache.populate(template).catch((error: unknown) =>
-        logger.warn("could not fill the template dependency cache; templates use a plain install", { template: template.name, error: String(error) }),
-      );
+      cache.populate(template).catch((error: unknown) => {
+        const fields = { template: template.name, error: String(error) };
+        // Without local sandboxes there is nothing to install into, and `create` already says why.
+        if (error instanceof SandboxUnavailableError) logger.info("template dependency cache not filled: local sandboxes are unavailable", fields);
+        else logger.warn("could not fill the template dependency cache; templates use a plain install", fields);
+      });
     },
     copyCommand(template) {
       const entry = `${sandboxDir}/${mustKey(template)}`;
@@ -211,23 +221,36 @@ function makeCache(shared: SharedTemplateCache, provider: SandboxProvider, logge
   return cache;
 }
 
-/** An exclusive lock file (O_EXCL), taken over when stale; null when another live holder has it. */
+/**
+ * An exclusive lock file (O_EXCL) naming its holder's pid; null when another live holder has it. A lock whose
+ * process is gone (the folder is this machine's), or older than STALE_LOCK_MS, is removed for the next try.
+ */
 async function takeLock(file: string): Promise<{ release(): void } | null> {
   try {
     fs.writeFileSync(file, JSON.stringify({ pid: process.pid, at: Date.now() }), { flag: "wx", mode: 0o600 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    let age = 0;
+    let age: number;
+    let pid: unknown = null;
     try {
       age = Date.now() - fs.statSync(file).mtimeMs;
+      pid = (JSON.parse(fs.readFileSync(file, "utf8")) as { pid?: unknown }).pid;
     } catch {
-      return null; // just released: the caller tries again
+      age = 0; // just released, or still being written: the caller tries again
     }
-    if (age < STALE_LOCK_MS) return null;
-    fs.rmSync(file, { force: true });
+    if (age >= STALE_LOCK_MS || (typeof pid === "number" && !processAlive(pid))) fs.rmSync(file, { force: true });
     return null;
   }
   return { release: () => fs.rmSync(file, { force: true }) };
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /** Half-made entries of `key` left by a process that died while populating. */

@@ -5,6 +5,8 @@
  * - write: put the new object, then insert/update the row; if the row fails, delete the new object.
  * - delete: inside a transaction, delete the row and then the object; if the object delete fails, roll back.
  * - rename: the row alone (keys do not contain the path).
+ * Writes (API, agent and sandbox sync alike) also keep each project within MAX_FILES_PER_PROJECT and
+ * MAX_PROJECT_BYTES (413).
  */
 import { MAX_FILE_CONTENT_BYTES, type DownloadMap, type FileContent, type ProjectFile } from "@shared/schemas/file";
 import * as files from "../db/files";
@@ -81,13 +83,12 @@ async function checkProjectLimits(ctx: ServiceContext, projectId: string, replac
   }
   const after = usage.bytes - (replacedSize ?? 0) + newSize;
   if (after > limits.maxProjectBytes) {
-    throw tooLarge(
-      `This write would bring the project to ${megabytes(after)}, over its ${megabytes(limits.maxProjectBytes)} limit. Delete some files first.`,
-    );
+    throw tooLarge(`This write would bring the project to ${readableSize(after)}, over its limit of ${readableSize(limits.maxProjectBytes)}. Delete some files first.`);
   }
 }
 
-const megabytes = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
+const readableSize = (bytes: number) =>
+  bytes < 1024 ? `${bytes} bytes` : bytes < 1048576 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1048576).toFixed(1)} MB`;
 
 async function replaceContent(ctx: ServiceContext, ownerId: string, current: { id: string; projectId: string; size: number }, bytes: Uint8Array): Promise<ProjectFile> {
   const { id: fileId, projectId } = current;

@@ -47,7 +47,7 @@ export function systemPrompt(project: PromptProject, tools: Tool[], notes: strin
           ? "- Servers: they must listen on 0.0.0.0 (not localhost) so the Preview can reach them. Start them with run_shell and background: true, never in the foreground (it would hang until the time limit). For Vite use `npm run dev -- --host 0.0.0.0`."
           : null,
         names.has("set_workflow_command")
-          ? "- Record how the app starts with set_workflow_command (create_boilerplate does it for you). A Vite dev server reloads edits by itself; to restart a Node server after changing its code, stop the old process first (e.g. `pkill -f server.js`), then start it again in the background."
+          ? "- Record how the app starts with set_workflow_command (create_boilerplate does it for you). A Vite dev server reloads edits by itself. A background server cannot be stopped from a later command (each command runs in its own process space), so start Node servers with `node --watch server.js`: they restart by themselves when their files change."
           : null,
         names.has("run_code") ? "- Use run_code to try out a small Python, JavaScript or TypeScript snippet." : null,
         names.has("web_search") ? "- Use web_search when you need current documentation or an error explained." : null,

@@ -25,17 +25,17 @@ describe("create_boilerplate", () => {
     const out = await p.call(createBoilerplateTool, { template: "node" });
     expect(out.ok).toBe(true);
     expect(out.summary).toMatch(/^Node\.js app \(\d+ files\)$/);
-    expect(out.result).toContain("`node server.js`");
+    expect(out.result).toContain("`node --watch server.js`");
     expect(p.steps.map((s) => `${s.status}: ${s.line}`)).toEqual([
       "in_progress: Creating Node.js app from the node template",
       expect.stringMatching(/^completed: Created Node\.js app \(\d+ files\)$/),
       "completed: Installed dependencies",
-      "completed: Configured workflow: node server.js",
-      "completed: Started: node server.js",
+      "completed: Configured workflow: node --watch server.js",
+      "completed: Started: node --watch server.js",
     ]);
     expect(await p.file("server.js")).toBeTruthy();
     const project = (await (await p.user.request("GET", `/api/projects/${p.projectId}`)).json()) as { workflowCommand: string };
-    expect(project.workflowCommand).toBe("node server.js");
+    expect(project.workflowCommand).toBe("node --watch server.js");
     // The app is running in the sandbox.
     let status = "";
     for (let i = 0; i < 20 && !status.includes("200"); i++) {

@@ -125,6 +125,41 @@ if (await localSuiteGate("local provider")) {
       await plain.shutdown();
     }, 30_000);
 
+    test("the template cache folder is bound read-only: readable and copyable, never writable", async () => {
+      const base = tempSandboxRoot("tcache");
+      roots.push(base);
+      fs.chmodSync(base, 0o711);
+      const cacheDir = path.join(base, "template-cache");
+      const withCache = createLocalProvider({
+        rootDir: path.join(base, "sandboxes"), templateCacheDir: cacheDir, idleTimeoutMs: 60_000, logger: silentLogger, spares: 0,
+      });
+      const s = (await withCache.create("tcache")) as LocalSandbox;
+      // The provider made the folder (root's, traverse-only); entries the host adds later show up at once.
+      expect(fs.statSync(cacheDir).mode & 0o777).toBe(0o711);
+      expect(withCache.templateCache?.sandboxDir).toBe("/opt/template-cache");
+      expect(withCache.templateCache?.hostProjectDir(s)).toBe(s.host.projectDir);
+      fs.mkdirSync(path.join(cacheDir, "t-1/node_modules/dep"), { recursive: true, mode: 0o755 });
+      fs.writeFileSync(path.join(cacheDir, "t-1/node_modules/dep/index.js"), "module.exports = 1;\n", { mode: 0o644 });
+      const copied = await s.run("cp -a /opt/template-cache/t-1/node_modules . && stat -c '%u %h' node_modules/dep/index.js");
+      expect(copied.stdout).toBe(`${s.host.uid} 1\n`);
+      for (const command of [
+        "echo 2 > /opt/template-cache/t-1/node_modules/dep/index.js",
+        "rm -rf /opt/template-cache/t-1",
+        "touch /opt/template-cache/t-1/x",
+      ]) {
+        const res = await s.run(command);
+        expect(res.exitCode).not.toBe(0);
+        expect(res.stderr).toMatch(/Read-only file system|Permission denied/);
+      }
+      expect(fs.readFileSync(path.join(cacheDir, "t-1/node_modules/dep/index.js"), "utf8")).toBe("module.exports = 1;\n");
+      expect(fs.readdirSync(path.join(cacheDir, "t-1"))).toEqual(["node_modules"]);
+      await s.kill();
+      expect(withCache.templateCache?.hostProjectDir(s)).toBeNull();
+      await withCache.shutdown();
+      // Without the option there is no cache, and nothing is bound.
+      expect(p.templateCache).toBeNull();
+    }, 30_000);
+
     test("refuses without root, saying what is missing, and runs nothing", async () => {
       const dir = tempSandboxRoot("nonroot");
       roots.push(dir);

@@ -1,0 +1,169 @@
+/**
+ * Limits that protect a shared server: per-user rate limits counted in the database (so two app instances
+ * on one database share them), and per-project file count and size limits on every write path.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import postgres from "postgres";
+import { createApp } from "../app";
+import type { Sql } from "../db/client";
+import { pruneCounters } from "../db/rate-limits";
+import { writeFileAtPath } from "../services/files";
+import { testApp, type TestUser } from "../test/test-app";
+
+const PNG = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
+  (c) => c.charCodeAt(0),
+);
+
+let t: Awaited<ReturnType<typeof testApp>>;
+/** Two instances: separate apps on separate connection pools to the same database (one on PGlite). */
+let instances: ReturnType<typeof createApp>[];
+let secondPool: Sql | null = null;
+
+beforeAll(async () => {
+  t = await testApp({
+    env: { RATE_LIMIT_CHAT_PER_MINUTE: "3", RATE_LIMIT_UPLOADS_PER_MINUTE: "2", RATE_LIMIT_SHELL_PER_MINUTE: "2", MAX_FILES_PER_PROJECT: "3", MAX_PROJECT_BYTES: "100" },
+  });
+  // An hour-long window: a test that straddled a minute boundary would otherwise see its count reset.
+  const config = { ...t.deps.config, rateLimits: { ...t.deps.config.rateLimits, windowSeconds: 3600 } };
+  const first = createApp({ ...t.deps, config });
+  if ("unix" in t.db.target) {
+    instances = [first]; // PGlite is one process's database: one instance
+  } else {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${t.db.target.database}`;
+    secondPool = postgres(url.toString(), { max: 2, onnotice: () => {} }) as unknown as Sql;
+    instances = [first, createApp({ ...t.deps, config, sql: secondPool })];
+  }
+}, 60_000);
+afterAll(async () => {
+  await secondPool?.end({ timeout: 1 });
+});
+
+/** The i-th request goes to instance i mod n, as a round-robin load balancer sends them. */
+const via = (user: TestUser, i: number, path: string, init: { body?: BodyInit; json?: unknown } = {}) =>
+  instances[i % instances.length]!.request(path, {
+    method: "POST",
+    headers: { authorization: `Bearer ${user.token}`, ...(init.json !== undefined ? { "content-type": "application/json" } : {}) },
+    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+  });
+
+async function project(user: TestUser) {
+  return (await (await user.request("POST", "/api/projects", { name: "Limits" })).json()).id as string;
+}
+
+async function expectRateLimited(res: Response, what: string) {
+  expect(res.status).toBe(429);
+  const body = await res.json();
+  expect(body.code).toBe("rate_limited");
+  expect(body.error).toMatch(new RegExp(`^Too many ${what} — try again in \\d+ s\\.$`));
+  const wait = Number(res.headers.get("retry-after"));
+  expect(wait).toBeGreaterThan(0);
+  expect(wait).toBeLessThanOrEqual(3600);
+  expect(body.error).toContain(`in ${wait} s`);
+}
+
+describe("rate limits shared across instances", () => {
+  test("image uploads: the third within the window, on the other instance, answers 429 with Retry-After", async () => {
+    const alice = t.user("alice");
+    const id = await project(alice);
+    const upload = (i: number) => {
+      const form = new FormData();
+      form.set("file", new File([PNG], "a.png", { type: "image/png" }));
+      form.set("projectId", id);
+      return via(alice, i, "/api/upload/image", { body: form });
+    };
+    expect((await upload(0)).status).toBe(201);
+    expect((await upload(1)).status).toBe(201);
+    await expectRateLimited(await upload(2), "image uploads");
+    await expectRateLimited(await upload(3), "image uploads");
+
+    // Per user: someone else on the same instances is not affected.
+    const bob = t.user("bob");
+    const bobProject = await project(bob);
+    const form = new FormData();
+    form.set("file", new File([PNG], "b.png", { type: "image/png" }));
+    form.set("projectId", bobProject);
+    expect((await via(bob, 2, "/api/upload/image", { body: form })).status).toBe(201);
+  });
+
+  test("chat runs: counted before the body is read, so even refused sends count; the fourth gets 429", async () => {
+    const carol = t.user("carol");
+    for (let i = 0; i < 3; i++) expect((await via(carol, i, "/api/messages/stream", { json: { projectId: "", content: "" } })).status).toBe(400);
+    await expectRateLimited(await via(carol, 3, "/api/messages/stream", { json: { projectId: "x", content: "hi" } }), "chat messages");
+  });
+
+  test("shell commands: the third answers 429 before any sandbox is started", async () => {
+    const dave = t.user("dave");
+    const id = await project(dave);
+    for (let i = 0; i < 2; i++) expect((await via(dave, i, `/api/sandbox/${id}/shell`, { json: {} })).status).toBe(400);
+    await expectRateLimited(await via(dave, 2, `/api/sandbox/${id}/shell`, { json: { command: "echo hi" } }), "shell commands");
+    // Reading routes of the same prefix are not limited.
+    expect((await dave.request("GET", `/api/sandbox/${id}/url`)).status).toBe(200);
+  });
+
+  test("a limit of 0 switches it off", async () => {
+    const config = { ...t.deps.config, rateLimits: { ...t.deps.config.rateLimits, chat: 0 } };
+    const app = createApp({ ...t.deps, config });
+    const erin = t.user("erin");
+    for (let i = 0; i < 5; i++) {
+      const res = await app.request("/api/messages/stream", {
+        method: "POST",
+        headers: { authorization: `Bearer ${erin.token}`, "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(res.status).toBe(400);
+    }
+  });
+
+  test("counters of past windows are pruned; the current window's stay", async () => {
+    await t.db.sql`insert into rate_limit_counters (bucket, window_start, hits) values ('old:x', now() - interval '1 hour', 5), ('new:x', now(), 1)`;
+    expect(await pruneCounters(t.db.sql, 60)).toBeGreaterThanOrEqual(1);
+    const left = await t.db.sql<{ bucket: string }[]>`select bucket from rate_limit_counters where bucket in ('old:x', 'new:x')`;
+    expect(left.map((r) => r.bucket)).toEqual(["new:x"]);
+  });
+});
+
+describe("per-project file limits", () => {
+  test("the API refuses the file past the count limit with 413, but replacing a file is fine", async () => {
+    const frank = t.user("frank");
+    const id = await project(frank);
+    for (const path of ["a.txt", "b.txt", "c.txt"]) expect((await frank.request("POST", `/api/files/${id}`, { path, content: "x" })).status).toBe(201);
+    const fourth = await frank.request("POST", `/api/files/${id}`, { path: "d.txt", content: "x" });
+    expect(fourth.status).toBe(413);
+    expect(await fourth.json()).toEqual({
+      error: "This project already has 3 files, the most a project may have (3). Delete some files first.",
+      code: "payload_too_large",
+    });
+    expect((await frank.request("POST", `/api/files/${id}`, { path: "a.txt", content: "replaced" })).status).toBe(200);
+    expect((await (await frank.request("GET", `/api/files/${id}`)).json()).map((f: { path: string }) => f.path)).toEqual(["a.txt", "b.txt", "c.txt"]);
+  });
+
+  test("the total size limit applies to new files, replacements and saves; nothing is stored past it", async () => {
+    const gina = t.user("gina");
+    const id = await project(gina);
+    const created = await gina.request("POST", `/api/files/${id}`, { path: "big.txt", content: "x".repeat(80) });
+    expect(created.status).toBe(201);
+    const file = await created.json();
+
+    const tooMuch = await gina.request("POST", `/api/files/${id}`, { path: "more.txt", content: "y".repeat(30) });
+    expect(tooMuch.status).toBe(413);
+    expect((await tooMuch.json()).error).toBe("This write would bring the project to 110 bytes, over its limit of 100 bytes. Delete some files first.");
+    // Replacing counts the new size instead of the old one: 100 bytes fit, 101 do not.
+    expect((await gina.request("PATCH", `/api/files/${file.id}/content`, { content: "z".repeat(100) })).status).toBe(200);
+    expect((await gina.request("PATCH", `/api/files/${file.id}/content`, { content: "z".repeat(101) })).status).toBe(413);
+    expect((await gina.request("POST", `/api/files/${id}`, { path: "big.txt", content: "z".repeat(101) })).status).toBe(413);
+    const [usage] = await t.db.sql<{ n: number; bytes: number }[]>`select count(*)::int as n, sum(size)::int as bytes from files where project_id = ${id}`;
+    expect(usage).toEqual({ n: 1, bytes: 100 });
+    expect((await t.deps.store.list(`projects/${id}/files/`)).length).toBe(1);
+  });
+
+  test("the sandbox sync's writes (origin sandbox) meet the same limits", async () => {
+    const hana = t.user("hana");
+    const id = await project(hana);
+    const fromSandbox = { ...t.deps, origin: "sandbox" as const };
+    for (const path of ["1", "2", "3"]) await writeFileAtPath(fromSandbox, hana.uid, id, path, new Uint8Array([1]));
+    const error = await writeFileAtPath(fromSandbox, hana.uid, id, "4", new Uint8Array([1])).catch((e) => e);
+    expect({ status: error.status, code: error.code }).toEqual({ status: 413, code: "payload_too_large" });
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * The real app as a child process (`bun api/src/index.ts`, as `bun run start` runs it) for tests that need
+ * signals, several instances or a proxy in front: emulator-mode sign-in (tokens from `emulatorToken`), a
+ * temp DATA_DIR, port 0, and its JSON log lines collected so tests can find a request id in them.
+ *
+ * @example
+ * const db = await scratchDatabase();           // a fresh database on TEST_DATABASE_URL, or null
+ * const app = await startAppProcess({ DATABASE_URL: db!.url });
+ * const res = await fetch(`${app.url}/api/health`);
+ * app.kill("SIGTERM"); expect(await app.exited).toBe(0);
+ */
+import { chmodSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Subprocess } from "bun";
+import postgres from "postgres";
+import { emulatorToken } from "../auth/test-tokens";
+
+const ENTRY = resolve(import.meta.dir, "../index.ts");
+export const PROCESS_PROJECT_ID = "demo-process-test";
+
+export type AppProcess = {
+  url: string;
+  port: number;
+  dataDir: string;
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  /** Every line the process printed so far (stdout and stderr). */
+  lines: string[];
+  exited: Promise<number>;
+  kill(signal: NodeJS.Signals): void;
+  /** Resolves with the first line (already printed or to come) that `pred` accepts. */
+  waitForLine(pred: (line: string) => boolean, ms?: number): Promise<string>;
+};
+
+/** A port nothing listens on (for FIREBASE_AUTH_EMULATOR_HOST: emulator tokens are checked offline). */
+export function unusedPort(): number {
+  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = s.port!;
+  s.stop(true);
+  return port;
+}
+
+export async function startAppProcess(env: Record<string, string> = {}, options: { dataDir?: string; startMs?: number } = {}): Promise<AppProcess> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "app-process-"));
+  // Local sandboxes run as other uids, which must be able to reach their folders under it.
+  chmodSync(dataDir, 0o711);
+  const proc = Bun.spawn(["bun", ENTRY], {
+    // Not the repository: Bun would load a developer's .env from there.
+    cwd: dataDir,
+    // Only what the app needs: variables of the shell running the tests (DATABASE_URL…) must not leak in.
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? dataDir,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      DATA_DIR: dataDir,
+      FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${unusedPort()}`,
+      FIREBASE_PROJECT_ID: PROCESS_PROJECT_ID,
+      LOG_LEVEL: "info",
+      ...env,
+    },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const lines: string[] = [];
+  const watchers = new Set<(line: string) => void>();
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    let buffer = "";
+    const reader = stream.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      const chunk = r.value;
+      buffer += decoder.decode(chunk, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf("\n")) !== -1) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 1);
+        lines.push(line);
+        for (const w of watchers) w(line);
+      }
+    }
+  };
+  void pump(proc.stdout);
+  void pump(proc.stderr);
+
+  const waitForLine = (pred: (line: string) => boolean, ms = 10_000) =>
+    new Promise<string>((resolve, reject) => {
+      const found = lines.find(pred);
+      if (found !== undefined) return resolve(found);
+      const timer = setTimeout(() => {
+        watchers.delete(watch);
+        reject(new Error(`no matching line within ${ms} ms; the process printed:\n${lines.slice(-40).join("\n")}`));
+      }, ms);
+      const watch = (line: string) => {
+        if (!pred(line)) return;
+        clearTimeout(timer);
+        watchers.delete(watch);
+        resolve(line);
+      };
+      watchers.add(watch);
+    });
+
+  const exited = proc.exited;
+  const listening = await Promise.race([
+    waitForLine((l) => l.startsWith("Listening on http://"), options.startMs ?? 30_000),
+    exited.then((code) => {
+      throw new Error(`the app exited with ${code} before listening:\n${lines.join("\n")}`);
+    }),
+  ]);
+  const port = Number(/:(\d+)\s*$/.exec(listening)![1]);
+  return { url: `http://127.0.0.1:${port}`, port, dataDir, proc, lines, exited, kill: (signal) => proc.kill(signal), waitForLine };
+}
+
+/** An ID token the child processes accept, and the uid it names. */
+export function processUser(name: string): { uid: string; token: string; auth: { authorization: string } } {
+  const uid = `${name}-${crypto.randomUUID()}`;
+  const token = emulatorToken(PROCESS_PROJECT_ID, { uid, email: `${name}@example.com`, name });
+  return { uid, token, auth: { authorization: `Bearer ${token}` } };
+}
+
+/** A fresh, empty database on TEST_DATABASE_URL's server (null when unset); `drop` removes it. */
+export async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return null;
+  const name = `app_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const drop = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await drop.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+      await drop.end();
+    },
+  };
+}
