@@ -132,7 +132,7 @@ try {
     `  warm cache (copy from the template cache), ${WARM_RUNS} runs after 1 warm-up: median ${ms(pick(totals, 0.5))}   p95 ${ms(pick(totals, 0.95))}   ` +
       `min ${ms(totals[0]!)}   max ${ms(totals.at(-1)!)}   goal < ${TEMPLATE_GOAL_MS} ms: ${verdict(pick(totals, 0.5) < TEMPLATE_GOAL_MS)}`,
   );
-  console.log(`    of which POST .../template answered (sandbox, files, copy, Vite started): median ${ms(pick(applies, 0.5))}; the rest is Vite's start`);
+  console.log(`    of which POST .../template answered (sandbox, files, copy, Vite started and listening): median ${ms(pick(applies, 0.5))}; the rest is the first page`);
   console.log(`  cold / warm: ${(cold.total / pick(totals, 0.5)).toFixed(1)}x\n`);
 
   // (c) ----------------------------------------------------------------------------------------------------

@@ -45,7 +45,6 @@ let page: Page;
 let token: string;
 let projectId: string;
 let sandboxId: string;
-let debugDataDir = "";
 /** Console lines of every frame of the preview page (Vite's client logs '[vite] connected.'). */
 const consoleLines: string[] = [];
 
@@ -96,10 +95,6 @@ async function signIn(p: Page, emulatorHost: string) {
     const said = await failure.allTextContents().catch(() => []);
     const emulator = await fetch(`http://${emulatorHost}/`).then((r) => `HTTP ${r.status}`, (e: unknown) => String(e));
     console.warn(`[template-preview e2e] sign-in attempt ${attempt} failed (${JSON.stringify(said)}); the emulator answers ${emulator}`);
-    if (attempt === 1) {
-      const { readFileSync } = await import("node:fs");
-      try { console.warn("DEBUG emulator log tail:\n" + readFileSync(join(debugDataDir, "auth-emulator/firebase-debug.log"), "utf8").slice(-3000)); } catch (e) { console.warn("DEBUG no log", String(e)); }
-    }
     if (attempt >= 5) throw new Error("sign-in: the emulator's popup did not open after 5 attempts");
     await Bun.sleep(2_000 * attempt);
   }
@@ -131,7 +126,6 @@ beforeAll(async () => {
   ensureWebBuilt();
   mkdirSync(ARTIFACTS, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), "e2e-template-"));
-  debugDataDir = dataDir;
   // Sandboxes run as their own users under dataDir, so the folder must be traversable by them.
   chmodSync(dataDir, 0o711);
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -139,7 +133,6 @@ beforeAll(async () => {
   const emulatorPort = await freePort();
   const emulator = await startAuthEmulator({ projectId: PROJECT_ID, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger });
   cleanups.push(() => emulator.stop());
-  console.warn("DEBUG emulator reused:", emulator.reused, emulatorPort);
   // This file applies the react template, so the app fills its dependency cache at start, as in production.
   app = await startApp({
     port: await freePort(),
@@ -194,7 +187,7 @@ describe("the react template in a real local sandbox", () => {
     const started = performance.now();
     const applied = await api<ApplyTemplateResult>("POST", `/api/sandbox/${projectId}/template`, { template: "react" });
     console.log(`[template-preview e2e] POST .../template answered in ${Math.round(performance.now() - started)} ms`);
-    expect(applied.workflowCommand).toBe("node node_modules/vite/bin/vite.js --host 0.0.0.0 --port 5173 --strictPort");
+    expect(applied.workflowCommand).toStartWith("node node_modules/vite/bin/vite.js ");
     expect(applied.filesWritten).toBe(6);
     const project = await api<Project>("GET", `/api/projects/${projectId}`);
     sandboxId = project.sandboxId!;

@@ -64,4 +64,9 @@ async function shutdown(signal: string) {
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
+// Test harnesses set this so an app they started cannot outlive them, even when they are killed outright.
+if (process.env.EXIT_WITH_PARENT === "1") {
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && void shutdown("parent exited"), 1000).unref();
+}
 process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -21,6 +21,7 @@ export async function startApp(options: {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !FOREIGN_SETTINGS.test(k)) env[k] = v;
   Object.assign(env, {
+    EXIT_WITH_PARENT: "1",
     PORT: String(options.port),
     DATA_DIR: options.dataDir,
     FIREBASE_AUTH_EMULATOR_HOST: options.emulatorHost,

@@ -26,8 +26,9 @@ export interface ProjectSandboxes {
   ensure(ownerId: string, projectId: string): Promise<Sandbox>;
   /**
    * Writes a template's files to storage and sandbox, installs its dependencies, and sets the project's
-   * workflowCommand, then starts it in the background. Returns how many files were written, the command, the
-   * preview URL and where the dependencies came from.
+   * workflowCommand, then starts it in the background and waits (bounded) until its port accepts connections,
+   * so the preview answers at once. Returns how many files were written, the command, the preview URL and
+   * where the dependencies came from.
    */
   applyTemplate(ownerId: string, projectId: string, template: TemplateName): Promise<AppliedTemplate>;
   /** Starts the project's workflowCommand in the background (restarting it if it runs). */

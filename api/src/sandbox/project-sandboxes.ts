@@ -61,6 +61,8 @@ export type ProjectSandboxesService = ProjectSandboxes & {
 const SYNC_DEBOUNCE_MS = 60;
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
 const COPY_TIMEOUT_MS = 2 * 60_000;
+/** How long an apply waits for the template's dev server to accept connections before answering anyway. */
+const SERVER_START_WAIT_MS = 20_000;
 /** What a recreated sandbox runs when its package.json is not exactly a template's. */
 const RECREATE_INSTALL = "npm install --no-audit --no-fund --loglevel=error";
 const hash = (bytes: Uint8Array) => new Bun.CryptoHasher("sha1").update(bytes).digest("hex");
@@ -208,6 +210,18 @@ export function createProjectSandboxes(ctx: ServiceContext & { provider: Sandbox
   }
 
   /**
+   * Waits (inside the sandbox, so it works for every provider) until something accepts connections on `port`,
+   * so a preview opened right after an apply finds the app rather than 'Nothing is answering'. Never throws.
+   */
+  async function waitForServer(sandbox: Sandbox, port: number, timeoutMs: number): Promise<boolean> {
+    const tries = Math.ceil(timeoutMs / 50);
+    // bash named explicitly: /dev/tcp is bash's; without bash this fails at once instead of waiting in vain.
+    const script = `bash -c 'for i in $(seq 1 ${tries}); do (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && exit 0; sleep 0.05; done; exit 1'`;
+    const result = await sandbox.run(script, { timeoutMs: timeoutMs + 5_000 }).catch(() => null);
+    return result?.exitCode === 0;
+  }
+
+  /**
    * Puts dependencies into the sandbox: a copy of the template's cache entry when `template` is given and its
    * entry is ready (or being made right now, which is waited for), else `fallback` (the plain install; an
    * empty command means nothing to install). A missing entry is started in the background for next time.
@@ -270,6 +284,9 @@ export function createProjectSandboxes(ctx: ServiceContext & { provider: Sandbox
       await setPreviewPort(ctx.sql, projectId, template.port);
       await setProjectSandbox(ctx.sql, projectId, sandbox.id, url);
       await startWorkflow(sandbox, template.workflowCommand);
+      if (!(await waitForServer(sandbox, template.port, SERVER_START_WAIT_MS))) {
+        ctx.logger.warn("the template's dev server is not accepting connections yet", { projectId, template: name, port: template.port });
+      }
       return { filesWritten: template.files.length, workflowCommand: template.workflowCommand, url, dependencies: installed.source };
     },
 
