@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "./app-env";
 import { createRunManager } from "./agent/runs";
 import { requireAuth } from "./auth/middleware";
@@ -60,6 +61,8 @@ export function createApp(deps: AppDeps) {
   app.use("*", recordRequests(metrics), requestLog(deps.logger), securityHeaders(deps.config, deps.webDist));
   // Prometheus scrapes each instance directly; the Caddyfile keeps this path off the public site.
   app.get("/metrics", (c) => c.text(metrics.render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }));
+  // JSON answers over 1 KB are gzipped for clients that ask; event streams and images are left alone.
+  app.use("/api/*", compress({ threshold: 1024 }));
   app.route("/api", api);
   app.all("/api/*", () => {
     throw notFound("API route");
