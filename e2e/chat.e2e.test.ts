@@ -468,4 +468,33 @@ describe("chat", () => {
     (proxy as CuttableProxy | null)?.stop();
     await viaProxy.context().close();
   }, 300_000);
+  test("a person asks for a React app: create_boilerplate and write_file run, the files appear, the Preview renders the app", async () => {
+    await withDiagnostics("react-app", [page], async () => {
+      const id = await newProject("Chat React app");
+      const app_tsx = 'export default function App() {\n  return <h1>Plant tracker by the agent</h1>;\n}\n';
+      model.reset();
+      model.enqueue(
+        turn.toolCalls([{ name: "create_boilerplate", arguments: { template: "react" } }], "I'll start from the React template.\n"),
+        turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: app_tsx } }]),
+        turn.text("Your plant tracker is ready in the Preview."),
+      );
+      await openChat(page, id);
+      await input(page).fill("Build me a plant tracker in React");
+      await input(page).press("Enter");
+      await badge(page, "create_boilerplate", "completed").waitFor({ timeout: 150_000 });
+      await badge(page, "write_file", "completed").waitFor({ timeout: 30_000 });
+      await assistant(page).last().getByText("Your plant tracker is ready in the Preview.").waitFor({ timeout: 30_000 });
+      await idle(page);
+      await shot(page, "react-app-chat");
+
+      await page.goto(url(`/project/${id}/files`));
+      await page.getByText("src/App.tsx").first().waitFor();
+      await page.getByText("package.json").first().waitFor();
+
+      await page.goto(url(`/project/${id}/preview`));
+      const frame = page.frameLocator("iframe").first();
+      await frame.getByText("Plant tracker by the agent").waitFor({ timeout: 60_000 });
+      await shot(page, "react-app-preview");
+    });
+  }, 300_000);
 });

@@ -265,7 +265,7 @@ describe("with the project's sandbox", () => {
     expect(completed.map((e) => e.name)).toEqual(["create_boilerplate", "run_shell"]);
     expect(completed[1]!.result).toContain("status 200");
     const [, assistant] = await messages(olga, projectId);
-    expect(assistant!.content).toMatch(/^Starting from the Node template\.\nCreated Node\.js app \(\d+ files\)\nInstalled dependencies\nConfigured workflow: node server\.js\nStarted: node server\.js\nRan shell: sleep 0\.5;/);
+    expect(assistant!.content).toMatch(/^Starting from the Node template\.\nCreated Node\.js app \(\d+ files\)\nInstalled dependencies\nConfigured workflow: node --watch server\.js\nStarted: node --watch server\.js\nRan shell: sleep 0\.5;/);
     expect(assistant!.content).not.toContain("Creating");
     expect((await files(olga, projectId)).map((f) => f.path)).toContain("server.js");
     const project = (await (await olga.request("GET", `/api/projects/${projectId}`)).json()) as { sandboxId: string | null; workflowCommand: string };

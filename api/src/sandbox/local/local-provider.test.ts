@@ -3,6 +3,7 @@
  * idle stop, per-sandbox preview ports and the refusal when it cannot isolate.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { execSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { silentLogger } from "../../lib/logger.ts";
@@ -164,10 +165,15 @@ if (await localSuiteGate("local provider")) {
       const dir = tempSandboxRoot("nonroot");
       roots.push(dir);
       fs.chmodSync(dir, 0o755);
+      // The checkout may sit in a folder only root can read (a fresh clone under mktemp), so the non-root
+      // process gets its own copy of the code it runs (the provider imports only sandbox/ and lib/).
+      const srcCopy = path.join(dir, "src");
+      for (const part of ["sandbox", "lib"]) fs.cpSync(path.join(import.meta.dir, "..", "..", part), path.join(srcCopy, part), { recursive: true });
+      execSync(`chmod -R a+rX ${JSON.stringify(srcCopy)}`);
       const script = path.join(dir, "try.ts");
       fs.writeFileSync(
         script,
-        `import { createLocalProvider, checkLocalSandboxSupport } from ${JSON.stringify(path.join(import.meta.dir, "index.ts"))};
+        `import { createLocalProvider, checkLocalSandboxSupport } from ${JSON.stringify(path.join(srcCopy, "sandbox", "local", "index.ts"))};
         const logger = { debug() {}, info() {}, warn() {}, error() {} };
         console.log(JSON.stringify(await checkLocalSandboxSupport()));
         const p = createLocalProvider({ rootDir: ${JSON.stringify(path.join(dir, "root"))}, idleTimeoutMs: 1000, logger });
