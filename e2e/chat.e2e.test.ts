@@ -492,7 +492,7 @@ describe("chat", () => {
       await page.getByText("package.json").first().waitFor();
 
       await page.goto(url(`/project/${id}/preview`));
-      const frame = page.frameLocator("iframe").first();
+      const frame = page.frameLocator("iframe[title^='Preview of']");
       await frame.getByText("Plant tracker by the agent").waitFor({ timeout: 60_000 });
       await shot(page, "react-app-preview");
     });

@@ -33,7 +33,8 @@ export async function newOfflineContext(
     const url = route.request().url();
     if (GAPI_URL.test(url)) return route.fulfill({ status: 200, contentType: "text/javascript", body: gapiStandIn });
     const { protocol, hostname } = new URL(url);
-    if ((protocol === "http:" || protocol === "ws:") && LOCAL_HOSTS.has(hostname)) return route.continue();
+    // *.localhost is loopback by definition: previews live there, on their own origins.
+    if ((protocol === "http:" || protocol === "ws:") && (LOCAL_HOSTS.has(hostname) || hostname.endsWith(".localhost"))) return route.continue();
     return route.abort("internetdisconnected");
   });
   return context;

@@ -270,7 +270,7 @@ describe("with the project's sandbox", () => {
     expect((await files(olga, projectId)).map((f) => f.path)).toContain("server.js");
     const project = (await (await olga.request("GET", `/api/projects/${projectId}`)).json()) as { sandboxId: string | null; workflowCommand: string };
     expect(project.sandboxId).toBeTruthy();
-    expect(project.workflowCommand).toBe("node server.js");
+    expect(project.workflowCommand).toBe("node --watch server.js");
   }, 60_000);
 });
 
