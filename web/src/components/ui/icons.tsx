@@ -7,7 +7,8 @@ import { cn } from "../../lib/cn";
 
 export type IconProps = { className?: string };
 
-function icon(paths: ReactNode) {
+/** Makes an icon component from its SVG paths (feature folders add their own icons with it). */
+export function icon(paths: ReactNode) {
   return function Icon({ className }: IconProps) {
     return (
       <svg

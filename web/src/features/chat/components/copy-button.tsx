@@ -1,7 +1,7 @@
 /** Copies text and confirms with a check for 2 seconds (spec §2, §9). */
 import { useEffect, useRef, useState } from "react";
 import { cn } from "../../../lib/cn";
-import { copyToClipboard } from "../copy-to-clipboard";
+import { copyToClipboard } from "../../../lib/copy-to-clipboard";
 import { CheckIcon, CopyIcon } from "./icons";
 
 export const COPY_CONFIRM_MS = 2_000;

@@ -1,29 +1,7 @@
 /** The Preview toolbar's line icons (24×24, stroke = currentColor, Lucide-style), inline so nothing comes from a CDN. */
-import type { ReactNode } from "react";
-import { cn } from "../../../lib/cn";
+import { icon } from "../../../components/ui/icons";
 
-type IconProps = { className?: string };
-
-function icon(paths: ReactNode) {
-  return function Icon({ className }: IconProps) {
-    return (
-      <svg
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={2}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden
-        focusable="false"
-        className={cn("size-4 shrink-0", className)}
-      >
-        {paths}
-      </svg>
-    );
-  };
-}
-
+export { GlobeIcon } from "../../../components/ui/icons";
 export const RefreshIcon = icon(<path d="M21 12a9 9 0 0 0-9-9 9.75 9.75 0 0 0-6.74 2.74L3 8M3 3v5h5M3 12a9 9 0 0 0 9 9 9.75 9.75 0 0 0 6.74-2.74L21 16M16 16h5v5" />);
 export const RotateIcon = icon(<path d="M3 12a9 9 0 1 0 9-9 9.75 9.75 0 0 0-6.74 2.74L3 8M3 3v5h5" />);
 export const PlayIcon = icon(<path d="m6 3 14 9-14 9z" />);
@@ -37,9 +15,3 @@ export const CopyIcon = icon(
 );
 export const DownloadIcon = icon(<path d="M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M7 10l5 5 5-5M12 15V3" />);
 export const ExternalLinkIcon = icon(<path d="M15 3h6v6M10 14 21 3M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6" />);
-export const GlobeIcon = icon(
-  <>
-    <circle cx="12" cy="12" r="10" />
-    <path d="M12 2a14.5 14.5 0 0 0 0 20 14.5 14.5 0 0 0 0-20M2 12h20" />
-  </>,
-);

@@ -9,7 +9,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../../components/ui/use-toast";
 import { cn } from "../../../lib/cn";
-import { copyText } from "../copy-text";
+import { copyToClipboard } from "../../../lib/copy-to-clipboard";
 import { withRefreshParam } from "../preview-url";
 import { sandboxKeys } from "../sandbox-keys";
 import { useDownloadSource } from "../use-download-source";
@@ -74,12 +74,8 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
 
   const copyUrl = async () => {
     if (!url) return;
-    try {
-      await copyText(url);
-      toast({ title: "URL copied", description: url });
-    } catch {
-      toast({ title: "Copy failed", description: "Your browser did not allow copying the URL.", variant: "destructive" });
-    }
+    if (await copyToClipboard(url)) toast({ title: "URL copied", description: url });
+    else toast({ title: "Copy failed", description: "Your browser did not allow copying the URL.", variant: "destructive" });
   };
 
   const refresh = () => {
