@@ -15,6 +15,7 @@ import { unnamedControls } from "./support/a11y";
 import { type AppServer, startApp } from "./support/app-server";
 import { freePort } from "./support/free-port";
 import { bearerToken } from "./support/sign-in";
+import { callApi, runCleanups } from "./support/api";
 import { ARTIFACTS, type Stack, sharedStack } from "./support/stack";
 
 // A 1×1 PNG: the upload route sniffs the bytes, so the image must be real.
@@ -39,15 +40,7 @@ const user = (p: Page) => p.locator('[data-testid="message"][data-role="user"]')
 const badge = (p: Page, tool: string, status?: string) =>
   p.locator(`[data-testid="tool-badge"][data-tool="${tool}"]${status ? `[data-status="${status}"]` : ""}`);
 
-async function api<T>(method: string, path: string, body?: unknown, bearer = token): Promise<T> {
-  const res = await fetch(url(path), {
-    method,
-    headers: { Authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const api = <T>(method: string, path: string, body?: unknown, bearer = token) => callApi<T>(app.url, bearer, method, path, body);
 
 const newProject = async (name: string, bearer = token) => (await api<{ id: string }>("POST", "/api/projects", { name }, bearer)).id;
 
@@ -129,13 +122,7 @@ beforeAll(async () => {
 }, 400_000);
 
 afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch (err) {
-      console.error("cleanup failed:", err);
-    }
-  }
+  await runCleanups(cleanups);
 }, 30_000);
 
 /** On failure: the app's log and a screenshot of each page involved. */

@@ -18,6 +18,7 @@ import { type AppServer, startApp } from "./support/app-server";
 import { launchBrowser, newOfflineContext } from "./support/browser";
 import { freePort } from "./support/free-port";
 import { bearerToken, signInWithGoogle } from "./support/sign-in";
+import { callApi, runCleanups } from "./support/api";
 import { ensureWebBuilt } from "./support/web-build";
 
 const PROJECT_ID = "demo-e2e-files";
@@ -47,15 +48,7 @@ let emptyProjectId: string;
 /** Requests of the app's page that the offline browser context refused (anything not on loopback). */
 const refused: string[] = [];
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${app.url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const api = <T>(method: string, path: string, body?: unknown) => callApi<T>(app.url, token, method, path, body);
 
 const toast = (text: string) => page.getByTestId("toast").filter({ hasText: text });
 const row = (path: string) => page.locator(`[data-testid="file-row"][data-path="${path}"]`);
@@ -114,13 +107,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch (err) {
-      console.error("cleanup failed:", err);
-    }
-  }
+  await runCleanups(cleanups);
 }, 30_000);
 
 /** Prints the app's log when a step fails, so a failure explains itself. */

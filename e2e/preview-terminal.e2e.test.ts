@@ -19,6 +19,7 @@ import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
 import { type AppServer, startApp } from "./support/app-server";
 import { launchBrowser, newOfflineContext } from "./support/browser";
 import { freePort } from "./support/free-port";
+import { callApi, runCleanups } from "./support/api";
 import { ensureWebBuilt } from "./support/web-build";
 
 const PROJECT_ID = "demo-e2e-preview";
@@ -49,15 +50,7 @@ let emptyProjectId: string;
 let projectId: string;
 let firstSandboxId: string;
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${app.url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const api = <T>(method: string, path: string, body?: unknown) => callApi<T>(app.url, token, method, path, body);
 
 const toast = (text: string) => page.getByTestId("toast").filter({ hasText: text });
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `preview-terminal-${name}.png`) });
@@ -210,13 +203,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch (err) {
-      console.error("cleanup failed:", err);
-    }
-  }
+  await runCleanups(cleanups);
 }, 30_000);
 
 /**

@@ -20,6 +20,7 @@ import { type AppServer, startApp } from "./support/app-server";
 import { launchBrowser, newOfflineContext } from "./support/browser";
 import { freePort } from "./support/free-port";
 import { bearerToken } from "./support/sign-in";
+import { callApi, runCleanups } from "./support/api";
 import { ensureWebBuilt } from "./support/web-build";
 
 const PROJECT_ID = "demo-e2e-template";
@@ -48,15 +49,7 @@ let sandboxId: string;
 /** Console lines of every frame of the preview page (Vite's client logs '[vite] connected.'). */
 const consoleLines: string[] = [];
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${app.url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const api = <T>(method: string, path: string, body?: unknown) => callApi<T>(app.url, token, method, path, body);
 
 const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `template-preview-${name}.png`) });
 
@@ -166,13 +159,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch (err) {
-      console.error("cleanup failed:", err);
-    }
-  }
+  await runCleanups(cleanups);
 }, 30_000);
 
 describe("the react template in a real local sandbox", () => {
