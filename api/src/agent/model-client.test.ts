@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import OpenAI from "openai";
-import { classifyModelError, describeWait, isOpenAiReasoningModel } from "./model-client";
+import { describeWait } from "./model";
+import { classifyModelError, isOpenAiReasoningModel } from "./model-client";
 
 const apiError = (status: number | undefined, body: object, headers: Record<string, string> = {}) =>
   OpenAI.APIError.generate(status as number, body, undefined, new Headers(headers));
