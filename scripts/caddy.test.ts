@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { WS_PROTOCOL } from "@shared/events/file-events";
-import { ABANDONED_NOTE } from "../api/src/agent/runs";
+import { ABANDONED_NOTE } from "../api/src/services/chat-runs";
 import { processUser, scratchDatabase, startAppProcess, unusedPort, type AppProcess } from "../api/src/test/app-process";
 import { startFakeModelServer, turn, type FakeModelServer } from "../api/src/test/fake-model-server";
 import { readSse } from "../api/src/test/sse-reader";

@@ -1,6 +1,6 @@
 /** The dependencies the Hono app is built from, and its context variables. */
 import type { PublicConfig } from "@shared/schemas/config";
-import type { AgentOptions, RunManager } from "./agent/runs";
+import type { RunManager } from "./agent/runs";
 import type { AuthEnv } from "./auth/middleware";
 import type { TokenVerifier } from "./auth/types";
 import type { Config } from "./lib/config";
@@ -15,10 +15,8 @@ export type AppDeps = ServiceContext & {
   signer: ImageSigner;
   publicConfig: PublicConfig;
   sandboxes: ProjectSandboxesService;
-  /** Agent runs; built from these deps when absent. Pass one to stop runs at shutdown. */
-  runs?: RunManager;
-  /** Agent limits and test hooks (used when `runs` is built here). */
-  agent?: AgentOptions;
+  /** The process's one set of agent runs, built at the composition root (`compose.ts`) so shutdown can stop them. */
+  runs: RunManager;
   /** Where request counts and gauges go (GET /metrics); a fresh registry when absent. */
   metrics?: Metrics;
   /** Folder of the built SPA to serve, or null to serve the API alone (tests, `bun run dev`). */

@@ -6,7 +6,6 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "./app-env";
-import { createRunManager } from "./agent/runs";
 import { requireAuth } from "./auth/middleware";
 import { toAppError } from "./lib/classify-error";
 import { notFound, tooLarge } from "./lib/errors";
@@ -36,7 +35,7 @@ export function createApp(deps: AppDeps) {
   });
 
   const limits = createRateLimits(deps);
-  const runs = deps.runs ?? createRunManager(deps);
+  const { runs } = deps;
   const metrics = deps.metrics ?? createMetrics();
   metrics.gauge("app_agent_runs_active", "Agent runs working in this process.", () => runs.activeCount());
 
@@ -53,7 +52,7 @@ export function createApp(deps: AppDeps) {
     .route("/auth", authRoutes(deps))
     .route("/projects", projectRoutes(deps))
     .route("/messages", messageRoutes(deps))
-    .route("/messages", chatRoutes({ ...deps, runs }))
+    .route("/messages", chatRoutes(deps))
     .route("/files", fileRoutes(deps))
     .route("/sandbox", sandboxRoutes(deps));
 

@@ -4,12 +4,12 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { heartbeatFor, startAbandonedRunSweeper } from "./agent/abandoned-runs";
-import { createRunManager, type RunManager } from "./agent/runs";
+import type { RunManager } from "./agent/runs";
 import { createApp } from "./app";
 import type { AppDeps } from "./app-env";
 import { startAuthEmulator } from "./auth/emulator";
 import { createTokenVerifier } from "./auth/verify-token";
+import { createAgentRuns } from "./compose";
 import { connectDb, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { getOrCreateSecret } from "./db/secrets";
@@ -23,6 +23,7 @@ import { createPreviewProxy, type PreviewProxy } from "./realtime/preview-proxy"
 import { createWsHub, type WsHub } from "./realtime/ws-hub";
 import { createSandboxProvider } from "./sandbox/index";
 import { createProjectSandboxes } from "./sandbox/project-sandboxes";
+import { heartbeatFor, startAbandonedRunSweeper } from "./services/chat-runs";
 import { createImageSigner } from "./services/images";
 import { guardStore } from "./storage/guard";
 import { createObjectStore } from "./storage/index";
@@ -86,6 +87,10 @@ export async function startParts(config: Config, logger: Logger, options: { webD
     metrics.gauge("app_websocket_clients", "File-event WebSocket clients connected to this process.", () => hub.clientCount());
     metrics.gauge("app_sandboxes_active", "Project sandboxes attached in this process.", () => sandboxes.activeCount());
 
+    // Built here (not inside the app) so shutdown can save running answers before the database closes.
+    const agent = { staleRunMs: config.runStaleMs, heartbeatMs: heartbeatFor(config.runStaleMs) };
+    const runs = createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, agent });
+    closers.push(() => runs.shutdown());
     const deps: AppDeps = {
       config,
       sql: db.sql,
@@ -98,12 +103,8 @@ export async function startParts(config: Config, logger: Logger, options: { webD
       sandboxes,
       webDist,
       metrics,
-      agent: { staleRunMs: config.runStaleMs, heartbeatMs: heartbeatFor(config.runStaleMs) },
+      runs,
     };
-    // Built here (not inside the app) so shutdown can save running answers before the database closes.
-    const runs = createRunManager(deps);
-    deps.runs = runs;
-    closers.push(() => runs.shutdown());
     const stopSweeper = startAbandonedRunSweeper({ sql: db.sql, logger, staleRunMs: config.runStaleMs });
     closers.push(async () => stopSweeper());
     return {

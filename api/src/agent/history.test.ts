@@ -74,10 +74,10 @@ describe("history for the model", () => {
     const messages = [
       { role: "system" as const, content: "sys" },
       { role: "user" as const, content: "go" },
-      { role: "assistant" as const, content: null, tool_calls: [{ id: "1", type: "function" as const, function: { name: "read_file", arguments: "{}" } }] },
-      { role: "tool" as const, tool_call_id: "1", content: big },
-      { role: "assistant" as const, content: null, tool_calls: [{ id: "2", type: "function" as const, function: { name: "read_file", arguments: "{}" } }] },
-      { role: "tool" as const, tool_call_id: "2", content: big },
+      { role: "assistant" as const, content: "", toolCalls: [{ id: "1", name: "read_file", arguments: "{}" }] },
+      { role: "tool" as const, toolCallId: "1", content: big },
+      { role: "assistant" as const, content: "", toolCalls: [{ id: "2", name: "read_file", arguments: "{}" }] },
+      { role: "tool" as const, toolCallId: "2", content: big },
     ];
     expect(trimRunMessages(messages, 3_000, 2)).toBe(1);
     expect(messages[3]!.content).toContain("removed to fit the context window");

@@ -5,10 +5,21 @@
  * assistant message (every OpenAI-compatible server accepts that; tool-call ids from past runs would not be).
  */
 import type { Message } from "@shared/schemas/message";
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { ChatMessage } from "./chat-message";
 
 /** Rough token count: about 4 characters per token, plus a little per message. */
 export const estimateTokens = (text: string) => Math.ceil(text.length / 4) + 4;
+
+/** Characters a message takes on the wire, roughly: its text, its images as data URLs, its tool calls. */
+function messageChars(m: ChatMessage): number {
+  let chars = m.content.length;
+  if (m.role === "user") for (const image of m.images ?? []) chars += image.base64.length + image.mime.length + 40;
+  if (m.role === "assistant" && m.toolCalls?.length) chars += JSON.stringify(m.toolCalls).length;
+  return chars;
+}
+
+/** A message's rough token count (see `estimateTokens`). */
+export const estimateMessageTokens = (m: ChatMessage) => Math.ceil(messageChars(m) / 4) + 4;
 
 type Item = {
   role: "user" | "assistant";
@@ -40,7 +51,7 @@ function toItem(m: Message): Item {
   };
 }
 
-export type TrimmedHistory = { messages: ChatCompletionMessageParam[]; omittedMessages: number; omittedToolResults: number };
+export type TrimmedHistory = { messages: ChatMessage[]; omittedMessages: number; omittedToolResults: number };
 
 export function buildHistory(previous: Message[], budgetTokens: number): TrimmedHistory {
   const items = previous.map(toItem);
@@ -66,12 +77,12 @@ export function buildHistory(previous: Message[], budgetTokens: number): Trimmed
   // Strict chat templates want the history to open with the user and alternate roles.
   while (start < items.length && items[start]!.role !== "user") start++;
 
-  const messages: ChatCompletionMessageParam[] = [];
+  const messages: (ChatMessage & { role: "user" | "assistant" })[] = [];
   for (const item of items.slice(start)) {
     const text = render(item);
     const last = messages.at(-1);
-    if (last && last.role === item.role) last.content = `${last.content as string}\n\n${text}`;
-    else messages.push({ role: item.role, content: text } as ChatCompletionMessageParam);
+    if (last && last.role === item.role) last.content = `${last.content}\n\n${text}`;
+    else messages.push({ role: item.role, content: text });
   }
   return { messages, omittedMessages: start, omittedToolResults };
 }
@@ -80,14 +91,13 @@ export function buildHistory(previous: Message[], budgetTokens: number): Trimmed
  * Within a run the conversation grows with tool results. When it passes the budget, the oldest tool
  * results (not the latest `keepLast` messages) are replaced by a short note, in place.
  */
-export function trimRunMessages(messages: ChatCompletionMessageParam[], budgetTokens: number, keepLast: number): number {
-  const size = (m: ChatCompletionMessageParam) => estimateTokens(typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "")) +
-    ("tool_calls" in m && m.tool_calls ? estimateTokens(JSON.stringify(m.tool_calls)) : 0);
+export function trimRunMessages(messages: ChatMessage[], budgetTokens: number, keepLast: number): number {
+  const size = estimateMessageTokens;
   let total = messages.reduce((sum, m) => sum + size(m), 0);
   let trimmed = 0;
   for (let i = 0; i < messages.length - keepLast && total > budgetTokens; i++) {
     const m = messages[i]!;
-    if (m.role !== "tool" || typeof m.content !== "string" || m.content.length < 200) continue;
+    if (m.role !== "tool" || m.content.length < 200) continue;
     const before = size(m);
     m.content = "[Earlier tool output removed to fit the context window; run the tool again if you need it.]";
     total += size(m) - before;

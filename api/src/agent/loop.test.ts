@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { StreamEvent } from "@shared/events/stream";
-import OpenAI from "openai";
 import { z } from "zod";
 import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
-import { defineTool, ToolError, type Tool } from "./tools/define-tool";
-import type { RunToolContext } from "./tool-context";
+import type { ModelClient } from "./model";
+import { createModelClient } from "./model-client";
+import { defineTool, ToolError, type RunToolContext, type Tool } from "./tools/define-tool";
 
 let model: FakeModelServer;
-let client: OpenAI;
+let client: ModelClient;
 beforeAll(async () => {
   model = await startFakeModelServer();
-  client = new OpenAI({ baseURL: model.baseUrl, apiKey: "test", maxRetries: 0 });
+  client = createModelClient({ baseUrl: model.baseUrl, apiKey: "test" });
 });
 afterAll(() => model.close());
 beforeEach(() => model.reset());

@@ -9,14 +9,14 @@
  */
 import type { RunStatus, StreamEvent, TokenUsage } from "@shared/events/stream";
 import type { ActionStep } from "@shared/schemas/message";
-import type OpenAI from "openai";
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Logger } from "../lib/logger";
-import { estimateTokens, trimRunMessages } from "./history";
+import type { ChatMessage } from "./chat-message";
+import { estimateMessageTokens, estimateTokens, trimRunMessages } from "./history";
+import type { ModelClient } from "./model";
 import { ModelTurnError, runModelTurn } from "./model-stream";
-import { clip, type StepStatus, type Tool, type ToolContext } from "./tools/define-tool";
+import { clip, type RunToolContext, type StepStatus, type Tool, type ToolContext } from "./tools/define-tool";
 import { executeToolCall, previewSummary } from "./tools/execute";
-import { toOpenAiTools } from "./tools/registry";
+import { toToolSpecs } from "./tools/registry";
 
 export type AgentLimits = {
   /** Model calls per run. */
@@ -53,12 +53,12 @@ const TOOL_RESULT_FOR_MODEL = 20_000;
 const TOOL_RESULT_FOR_BADGE = 2_000;
 
 export type AgentRunInput = {
-  client: OpenAI;
+  client: ModelClient;
   model: string;
   /** System prompt, trimmed history and the new user message. Tool turns are appended to it. */
-  messages: ChatCompletionMessageParam[];
+  messages: ChatMessage[];
   tools: Tool[];
-  toolContext: Omit<ToolContext, "step" | "signal">;
+  toolContext: RunToolContext;
   enableReasoning: boolean;
   signal: AbortSignal;
   limits: AgentLimits;
@@ -72,8 +72,8 @@ class BudgetExceeded extends Error {}
 
 export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   const { limits, emit, messages } = input;
-  const openAiTools = toOpenAiTools(input.tools);
-  const toolTokens = estimateTokens(JSON.stringify(openAiTools));
+  const toolSpecs = toToolSpecs(input.tools);
+  const toolTokens = estimateTokens(JSON.stringify(toolSpecs));
   const conversationBudget = Math.max(2_000, limits.contextTokens - OUTPUT_RESERVE_TOKENS - toolTokens);
 
   const deadline = new AbortController();
@@ -134,12 +134,12 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
         return fail(`This run used its budget of ${limits.maxRunTokens.toLocaleString("en")} tokens and was ended. What was done so far is saved; send a message to continue.`);
       }
       trimRunMessages(messages, conversationBudget, lastStepMessages);
-      const promptEstimate = messages.reduce((n, m) => n + estimateTokens(JSON.stringify(m.content ?? "")), toolTokens);
+      const promptEstimate = messages.reduce((n, m) => n + estimateMessageTokens(m), toolTokens);
       const turn = await runModelTurn({
         client: input.client,
         model: input.model,
         messages,
-        tools: openAiTools,
+        tools: toolSpecs,
         enableReasoning: input.enableReasoning,
         signal,
         idleTimeoutMs: limits.idleTimeoutMs,
@@ -166,17 +166,13 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
         return { status: "complete", usage: reported };
       }
 
-      messages.push({
-        role: "assistant",
-        content: turn.text || null,
-        tool_calls: turn.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
-      });
+      messages.push({ role: "assistant", content: turn.text, toolCalls: turn.toolCalls, ...(turn.reasoning ? { reasoning: turn.reasoning } : {}) });
       for (const call of turn.toolCalls) {
         const tool = input.tools.find((t) => t.name === call.name);
         emit({ type: "tool_start", name: call.name, summary: previewSummary(tool, call.arguments) });
         const outcome = await executeToolCall(input.tools, call.name, call.arguments, toolContext);
         emit({ type: "tool_complete", name: call.name, summary: outcome.summary, result: clip(outcome.result, TOOL_RESULT_FOR_BADGE) });
-        messages.push({ role: "tool", tool_call_id: call.id, content: clip(outcome.result, TOOL_RESULT_FOR_MODEL) });
+        messages.push({ role: "tool", toolCallId: call.id, content: clip(outcome.result, TOOL_RESULT_FOR_MODEL) });
       }
       lastStepMessages = 1 + turn.toolCalls.length;
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import OpenAI from "openai";
-import { classifyModelError, describeWait, isOpenAiReasoningModel } from "./model-client";
+import { describeWait } from "./model";
+import { classifyModelError, isOpenAiReasoningModel, toOpenAiMessages, toOpenAiTools } from "./model-client";
 
 const apiError = (status: number | undefined, body: object, headers: Record<string, string> = {}) =>
   OpenAI.APIError.generate(status as number, body, undefined, new Headers(headers));
@@ -29,5 +30,29 @@ describe("model client", () => {
     expect(describeWait(400)).toBe("1 s");
     expect(describeWait(20_000)).toBe("20 s");
     expect(describeWait(3_600_000)).toBe("60 min");
+  });
+
+  test("the agent's messages and tool specs become OpenAI's wire format; reasoning is not sent back", () => {
+    expect(
+      toOpenAiMessages([
+        { role: "system", content: "sys" },
+        { role: "user", content: "plain" },
+        { role: "user", content: "look", images: [{ mime: "image/png", base64: "iVBO" }] },
+        { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"a"}' }], reasoning: "thought" },
+        { role: "tool", toolCallId: "c1", content: "file text" },
+        { role: "assistant", content: "Done.", reasoning: "thought" },
+      ]),
+    ).toEqual([
+      { role: "system", content: "sys" },
+      { role: "user", content: "plain" },
+      { role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBO" } }] },
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"a"}' } }] },
+      { role: "tool", tool_call_id: "c1", content: "file text" },
+      { role: "assistant", content: "Done." },
+    ]);
+    const parameters = { type: "object", properties: { path: { type: "string" } } };
+    expect(toOpenAiTools([{ name: "read_file", description: "Read", parameters }])).toEqual([
+      { type: "function", function: { name: "read_file", description: "Read", parameters } },
+    ]);
   });
 });

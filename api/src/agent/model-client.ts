@@ -1,25 +1,157 @@
 /**
  * The model endpoint: an `openai` SDK client for any OpenAI-compatible server (OpenAI, Ollama, vLLM,
- * LM Studio…), and how its failures read to a person. The SDK's own retries are off: the loop retries
- * itself so it can honour `retry-after`, report the wait, and never repeat text already streamed.
+ * LM Studio…), behind the agent's own `ModelClient`. The only file that knows the OpenAI wire format:
+ * the agent's messages and tool specs are converted here, streamed chunks are assembled here, and failures
+ * are read here. The SDK's own retries are off: `model-stream.ts` retries itself so it can honour
+ * `retry-after`, report the wait, and never repeat text already streamed.
+ *
+ * @example
+ * const client = createModelClient({ apiKey: "sk-…", baseUrl: "http://127.0.0.1:11434/v1" });
+ * const turn = await client.stream({ model: "llama3.1:8b", messages, tools: [], enableReasoning: false }, signal, callbacks);
  */
 import OpenAI from "openai";
-import type { Config } from "../lib/config";
+import type {
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
+import type { ChatMessage, ToolCallRequest, ToolSpec } from "./chat-message";
+import type { ModelClient, ModelFailure, ModelRequest, ModelTurn } from "./model";
 
-export type ModelConfig = Extract<Config["model"], { configured: true }>;
+/** Where the model is served (the configured endpoint; `baseUrl` absent means OpenAI's own API). */
+export type ModelEndpoint = { apiKey: string; baseUrl?: string };
 
-export const MODEL_NOT_CONFIGURED =
-  "No AI model is configured on this server. Set OPENAI_API_KEY (for OpenAI), or OPENAI_BASE_URL (for Ollama, vLLM, " +
-  "LM Studio or any OpenAI-compatible server), and OPENAI_MODEL, then restart the server.";
-
-export function createModelClient(model: ModelConfig): OpenAI {
-  return new OpenAI({
-    apiKey: model.apiKey,
-    baseURL: model.baseUrl,
+export function createModelClient(endpoint: ModelEndpoint): ModelClient {
+  const sdk = new OpenAI({
+    apiKey: endpoint.apiKey,
+    baseURL: endpoint.baseUrl,
     maxRetries: 0,
-    // Time to the response headers; a silent stream is caught by the loop's idle time-out.
+    // Time to the response headers; a silent stream is caught by the turn's idle time-out.
     timeout: 5 * 60_000,
   });
+  // A server that refuses `stream_options` (an older or stricter OpenAI-compatible server) gets none from then on.
+  let refusesStreamOptions = false;
+  return {
+    classify: classifyModelError,
+    async stream(request, signal, on) {
+      try {
+        return await streamOnce(sdk, request, !refusesStreamOptions, signal, on);
+      } catch (error) {
+        if (signal.aborted || refusesStreamOptions) throw error;
+        const failure = classifyModelError(error);
+        if (failure.kind !== "client" || !/stream_options|include_usage/i.test(failure.message)) throw error;
+        refusesStreamOptions = true;
+        return streamOnce(sdk, request, false, signal, on);
+      }
+    },
+  };
+}
+
+/** The agent's messages as OpenAI chat messages. Images travel as data URLs; reasoning is not sent back. */
+export function toOpenAiMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
+  return messages.map((m): ChatCompletionMessageParam => {
+    switch (m.role) {
+      case "system":
+        return { role: "system", content: m.content };
+      case "user":
+        return m.images?.length
+          ? {
+              role: "user",
+              content: [
+                { type: "text", text: m.content },
+                ...m.images.map((image) => ({ type: "image_url" as const, image_url: { url: `data:${image.mime};base64,${image.base64}` } })),
+              ],
+            }
+          : { role: "user", content: m.content };
+      case "assistant":
+        return m.toolCalls?.length
+          ? {
+              role: "assistant",
+              content: m.content || null,
+              tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
+            }
+          : { role: "assistant", content: m.content };
+      case "tool":
+        return { role: "tool", tool_call_id: m.toolCallId, content: m.content };
+    }
+  });
+}
+
+export const toOpenAiTools = (tools: ToolSpec[]): ChatCompletionFunctionTool[] =>
+  tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+
+async function streamOnce(
+  sdk: OpenAI,
+  request: ModelRequest,
+  withUsage: boolean,
+  signal: AbortSignal,
+  on: Parameters<ModelClient["stream"]>[2],
+): Promise<ModelTurn> {
+  const params: ChatCompletionCreateParamsStreaming = {
+    model: request.model,
+    messages: toOpenAiMessages(request.messages),
+    stream: true,
+    ...(request.tools.length ? { tools: toOpenAiTools(request.tools) } : {}),
+    ...(withUsage ? { stream_options: { include_usage: true } } : {}),
+    ...(isOpenAiReasoningModel(request.model) ? { reasoning_effort: request.enableReasoning ? "high" : "low" } : {}),
+  };
+
+  let text = "";
+  let reasoningText = "";
+  const calls: (ToolCallRequest & { index: number })[] = [];
+  let finishReason: string | null = null;
+  let usage: ModelTurn["usage"] = null;
+  let sawChunk = false;
+  const stream = await sdk.chat.completions.create(params, { signal });
+  for await (const chunk of stream) {
+    on.data();
+    sawChunk = true;
+    if (chunk.usage) {
+      usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, totalTokens: chunk.usage.total_tokens };
+    }
+    const choice = chunk.choices?.[0];
+    if (!choice) continue;
+    const delta = choice.delta as typeof choice.delta & { reasoning_content?: unknown; reasoning?: unknown };
+    const reasoning = typeof delta.reasoning_content === "string" ? delta.reasoning_content : typeof delta.reasoning === "string" ? delta.reasoning : "";
+    if (reasoning) {
+      reasoningText += reasoning;
+      on.thinking(reasoning);
+    }
+    if (typeof delta.content === "string" && delta.content) {
+      text += delta.content;
+      on.text(delta.content);
+    }
+    for (const part of delta.tool_calls ?? []) {
+      // Servers that leave out `index` send each call whole, or continue the last one.
+      const index = typeof part.index === "number" ? part.index : part.id || calls.length === 0 ? calls.length : calls.at(-1)!.index;
+      let entry = calls.find((c) => c.index === index);
+      if (!entry) {
+        entry = { index, id: "", name: "", arguments: "" };
+        calls.push(entry);
+      }
+      if (part.id) entry.id = part.id;
+      if (part.function?.name) entry.name += part.function.name;
+      if (part.function?.arguments) entry.arguments += part.function.arguments;
+    }
+    if (choice.finish_reason) finishReason = choice.finish_reason;
+  }
+  // The SDK ends the iteration quietly when the request is aborted: say why it ended.
+  if (signal.aborted) throw signal.reason;
+  // Every OpenAI-compatible server ends a complete answer with a finish_reason; a body that ends without
+  // one was cut (a proxy or the server closed it cleanly mid-answer).
+  if (!finishReason) {
+    throw new Error(sawChunk ? "the stream ended before the model finished" : "the stream ended without any data");
+  }
+  return {
+    text,
+    reasoning: reasoningText,
+    toolCalls: calls
+      .sort((a, b) => a.index - b.index)
+      .filter((c) => c.name)
+      .map((c) => ({ id: c.id || `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 9)}`, name: c.name, arguments: c.arguments })),
+    finishReason,
+    usage,
+  };
 }
 
 /** OpenAI's reasoning families (o1, o3, o4, gpt-5): they take `reasoning_effort`, and nothing else does. */
@@ -27,16 +159,6 @@ export function isOpenAiReasoningModel(model: string): boolean {
   const name = model.toLowerCase().split("/").pop() ?? "";
   return /^(o1|o3|o4)(-|$)/.test(name) || /^gpt-5/.test(name);
 }
-
-export type ModelFailure = {
-  kind: "rate_limited" | "server" | "connection" | "timeout" | "client" | "context_length";
-  message: string;
-  /** Worth another try (before anything was streamed)? */
-  retryable: boolean;
-  /** From retry-after / retry-after-ms, when the server said. */
-  retryAfterMs?: number;
-  status?: number;
-};
 
 function retryAfterMs(headers: Headers | undefined): number | undefined {
   const ms = Number(headers?.get("retry-after-ms"));
@@ -85,9 +207,4 @@ export function classifyModelError(error: unknown): ModelFailure {
   }
   const message = error instanceof Error ? error.message : String(error);
   return { kind: "connection", message: `The connection to the model was lost (${message}).`, retryable: true };
-}
-
-export function describeWait(ms: number): string {
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  return seconds < 120 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
 }

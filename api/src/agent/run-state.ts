@@ -6,7 +6,7 @@
  */
 import type { RunStatus, StreamEvent, TokenUsage } from "@shared/events/stream";
 import type { ActionStep, ToolCall } from "@shared/schemas/message";
-import type { RunMessageState } from "../db/message-runs";
+import type { RunMessage } from "./ports";
 
 export class RunState {
   content = "";
@@ -50,7 +50,7 @@ export class RunState {
     }
   }
 
-  snapshot(): RunMessageState {
+  snapshot(): RunMessage {
     return {
       content: this.content,
       thinking: this.thinking || null,
@@ -61,7 +61,7 @@ export class RunState {
   }
 
   /** The message as saved when the run ends: says what happened, settles unfinished badges. */
-  final(status: RunStatus, stopNote = "_(Stopped by the user.)_"): RunMessageState {
+  final(status: RunStatus, stopNote = "_(Stopped by the user.)_"): RunMessage {
     const s = this.snapshot();
     const note =
       status === "stopped" ? stopNote : status === "failed" ? `**Error:** ${this.error ?? "the run ended unexpectedly."}` : "";

@@ -5,27 +5,25 @@
  * reloads (or a browser that lost its connection) picks the stream up where it is. The assistant message
  * is saved as the run goes and finished as complete, stopped or failed.
  *
+ * It reaches the rest of the server only through its ports (`ports.ts`): the project's ownership is
+ * checked once when the run starts, and the tools get a workspace already scoped to that project.
+ *
  * @example
- * const runs = createRunManager(deps);
+ * const runs = createRunManager({ store, conversations, workspaces, model: { client, name: "gpt-4o-mini" }, search, logger });
  * const run = await runs.start(uid, { projectId, content: "Build a todo app" });
  * const unsubscribe = run.subscribe((event) => send(event));
  */
 import type { RunStatus, SendMessage, StreamEvent } from "@shared/events/stream";
 import { IMAGE_ONLY_CONTENT } from "@shared/events/stream";
-import type OpenAI from "openai";
-import { failAbandonedRuns, finishRunMessage, insertRunMessages, saveRunProgress, touchRunMessage } from "../db/message-runs";
-import type { Config } from "../lib/config";
 import { AppError, conflict } from "../lib/errors";
-import type { ProjectSandboxes } from "../sandbox/project-sandboxes-types";
-import type { ServiceContext } from "../services/context";
-import type { ImageSigner } from "../services/images";
-import { getOwnedProject } from "../services/projects";
+import type { Logger } from "../lib/logger";
+import type { ChatImage } from "./chat-message";
 import { buildConversation } from "./conversation";
-import { loadImageParts } from "./images";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
-import { createModelClient, MODEL_NOT_CONFIGURED } from "./model-client";
+import { MODEL_NOT_CONFIGURED, type ModelClient } from "./model";
+import type { ConversationSource, RunStore, Workspaces } from "./ports";
 import { RunState } from "./run-state";
-import { createToolContext } from "./tool-context";
+import type { SearchBackend } from "./tools/define-tool";
 import { availableTools } from "./tools/registry";
 
 export type AgentOptions = {
@@ -38,14 +36,16 @@ export type AgentOptions = {
   progressSaveMs?: number;
   /** For tools that call out (web search). */
   fetch?: typeof fetch;
-  /** A ready client instead of one built from config.model (tests, embedding). */
-  client?: OpenAI;
 };
 
-export type RunDeps = ServiceContext & {
-  config: Pick<Config, "model" | "search">;
-  signer: ImageSigner;
-  sandboxes: ProjectSandboxes | null;
+export type RunDeps = {
+  store: RunStore;
+  conversations: ConversationSource;
+  workspaces: Workspaces;
+  /** The model and its name, or null when none is configured (each run then says what to set). */
+  model: { client: ModelClient; name: string } | null;
+  search: SearchBackend;
+  logger: Logger;
   agent?: AgentOptions;
 };
 
@@ -75,8 +75,6 @@ type LiveRun = Run & { controller: AbortController; stopNote?: string };
 
 /** Saved at the end of an answer cut short because its server shut down (deploy, restart). */
 export const SHUTDOWN_NOTE = "_(Stopped: the server restarted. Send your message again to continue.)_";
-/** Appended to an answer whose server died without saving it (see `staleRunMs`). */
-export const ABANDONED_NOTE = "**Error:** the server running this answer stopped before it finished.";
 
 const BUSY = "The agent is still working on this project. Wait for it to finish, or stop it, before sending another message.";
 
@@ -87,25 +85,25 @@ export function createRunManager(deps: RunDeps): RunManager {
   const heartbeatMs = options.heartbeatMs ?? 20_000;
   const staleRunMs = options.staleRunMs ?? 2 * 60_000;
   const progressSaveMs = options.progressSaveMs ?? 1_000;
-  const client = options.client ?? (deps.config.model.configured ? createModelClient(deps.config.model) : null);
+  const { store, conversations } = deps;
 
   let closing = false;
 
   async function start(ownerId: string, message: SendMessage): Promise<Run> {
     if (closing) throw new AppError(503, "dependency_unavailable", "The server is restarting; send your message again in a moment.");
-    const { projectId } = message;
-    const project = await getOwnedProject(deps, ownerId, projectId);
-    if (runs.has(project.id)) throw conflict(BUSY);
+    // The run's one ownership check: everything after it works on this project id.
+    const projectId = await conversations.ownedProject(ownerId, message.projectId);
+    if (runs.has(projectId)) throw conflict(BUSY);
     const attachments = message.attachments ?? [];
-    const images = await loadImageParts(deps, project.id, attachments);
+    const images = await conversations.readImages(projectId, attachments);
     const content = message.content.trim() ? message.content : IMAGE_ONLY_CONTENT;
 
-    if (runs.has(project.id)) throw conflict(BUSY);
+    if (runs.has(projectId)) throw conflict(BUSY);
     const events: StreamEvent[] = [];
     const listeners = new Set<(event: StreamEvent) => void>();
     let resolveFinished!: (status: RunStatus) => void;
     const run: LiveRun = {
-      projectId: project.id,
+      projectId,
       userMessageId: crypto.randomUUID(),
       messageId: crypto.randomUUID(),
       controller: new AbortController(),
@@ -117,12 +115,12 @@ export function createRunManager(deps: RunDeps): RunManager {
         return () => listeners.delete(listener);
       },
     };
-    runs.set(project.id, run); // synchronously after the check: a second send now sees it
+    runs.set(projectId, run); // synchronously after the check: a second send now sees it
 
     try {
-      await failAbandonedRuns(deps.sql, project.id, new Date(Date.now() - staleRunMs), ABANDONED_NOTE);
-      const claimed = await insertRunMessages(deps.sql, {
-        projectId: project.id,
+      await store.failAbandoned(projectId, new Date(Date.now() - staleRunMs));
+      const claimed = await store.claim({
+        projectId,
         userMessageId: run.userMessageId,
         assistantMessageId: run.messageId,
         content,
@@ -130,7 +128,7 @@ export function createRunManager(deps: RunDeps): RunManager {
       });
       if (!claimed) throw conflict(BUSY);
     } catch (error) {
-      runs.delete(project.id);
+      runs.delete(projectId);
       throw error;
     }
 
@@ -146,12 +144,12 @@ export function createRunManager(deps: RunDeps): RunManager {
     };
     void execute(ownerId, run, { content, images, enableReasoning: message.enableReasoning ?? false }, publish)
       .then(resolveFinished, (error) => {
-        deps.logger.error("agent run not finished cleanly", { projectId: project.id, error: String(error) });
+        deps.logger.error("agent run not finished cleanly", { projectId, error: String(error) });
         resolveFinished("failed");
       })
       .finally(() => {
         listeners.clear();
-        runs.delete(project.id);
+        runs.delete(projectId);
       });
     return run;
   }
@@ -159,7 +157,7 @@ export function createRunManager(deps: RunDeps): RunManager {
   async function execute(
     ownerId: string,
     run: LiveRun,
-    input: { content: string; images: Awaited<ReturnType<typeof loadImageParts>>; enableReasoning: boolean },
+    input: { content: string; images: ChatImage[]; enableReasoning: boolean },
     publish: (event: StreamEvent) => void,
   ): Promise<RunStatus> {
     const state = new RunState();
@@ -170,7 +168,7 @@ export function createRunManager(deps: RunDeps): RunManager {
       clearTimeout(saveTimer);
       saveDue = Infinity;
       const snapshot = state.snapshot();
-      saving = saving.then(() => saveRunProgress(deps.sql, run.messageId, snapshot)).catch((error) => {
+      saving = saving.then(() => store.saveProgress(run.messageId, snapshot)).catch((error) => {
         deps.logger.warn("run progress not saved", { messageId: run.messageId, error: String(error) });
       });
     };
@@ -181,7 +179,7 @@ export function createRunManager(deps: RunDeps): RunManager {
       saveTimer = setTimeout(save, ms);
     };
     const heartbeat = setInterval(() => {
-      saving = saving.then(() => touchRunMessage(deps.sql, run.messageId)).catch(() => {});
+      saving = saving.then(() => store.heartbeat(run.messageId)).catch(() => {});
     }, heartbeatMs);
 
     let done: Extract<StreamEvent, { type: "done" }> = { type: "done", status: "failed", usage: null };
@@ -198,31 +196,24 @@ export function createRunManager(deps: RunDeps): RunManager {
 
     let status: RunStatus;
     try {
-      if (!client || !deps.config.model.configured) {
+      if (!deps.model) {
         emit({ type: "error", message: MODEL_NOT_CONFIGURED });
         status = "failed";
       } else {
-        const tools = availableTools(deps.config);
-        const messages = await buildConversation(deps, {
-          ownerId,
-          projectId: run.projectId,
+        const tools = availableTools(deps);
+        const loaded = await conversations.load(ownerId, run.projectId);
+        const messages = buildConversation({
+          ...loaded,
           excludeIds: [run.userMessageId, run.messageId],
           content: input.content,
           images: input.images,
           tools,
           contextTokens: limits.contextTokens,
         });
-        const toolContext = createToolContext({
-          services: deps,
-          ownerId,
-          projectId: run.projectId,
-          sandboxes: deps.sandboxes,
-          search: deps.config.search,
-          fetch: options.fetch,
-        });
+        const toolContext = { ...deps.workspaces.forProject(ownerId, run.projectId), search: deps.search, fetch: options.fetch ?? fetch };
         const result = await runAgent({
-          client,
-          model: deps.config.model.model,
+          client: deps.model.client,
+          model: deps.model.name,
           messages,
           tools,
           toolContext,
@@ -247,7 +238,7 @@ export function createRunManager(deps: RunDeps): RunManager {
     const final = state.final(status, run.stopNote);
     for (let attempt = 1; ; attempt++) {
       try {
-        await finishRunMessage(deps.sql, run.messageId, run.projectId, { ...final, status });
+        await store.finish(run.messageId, run.projectId, { ...final, status });
         break;
       } catch (error) {
         if (attempt >= 3) {
@@ -264,12 +255,10 @@ export function createRunManager(deps: RunDeps): RunManager {
   return {
     start,
     async active(ownerId, projectId) {
-      const project = await getOwnedProject(deps, ownerId, projectId);
-      return runs.get(project.id) ?? null;
+      return runs.get(await conversations.ownedProject(ownerId, projectId)) ?? null;
     },
     async stop(ownerId, projectId) {
-      const project = await getOwnedProject(deps, ownerId, projectId);
-      const run = runs.get(project.id);
+      const run = runs.get(await conversations.ownedProject(ownerId, projectId));
       if (!run) return { stopped: false, messageId: null };
       run.controller.abort();
       await run.finished;

@@ -5,13 +5,12 @@
  */
 import { sendMessageSchema } from "@shared/events/stream";
 import { Hono } from "hono";
-import { createRunManager, type RunManager } from "../agent/runs";
 import type { AppDeps, AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
 import { runEventStream } from "./chat-sse";
 
 export const chatRoutes = (deps: AppDeps) => {
-  const runs: RunManager = deps.runs ?? createRunManager(deps);
+  const { runs } = deps;
   return new Hono<AppEnv>()
     .post("/stream", validate("json", sendMessageSchema), async (c) => {
       const run = await runs.start(c.var.caller.uid, c.req.valid("json"));

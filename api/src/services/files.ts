@@ -22,7 +22,24 @@ const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === "23
 
 export async function listProjectFiles(ctx: ServiceContext, ownerId: string, projectId: string): Promise<ProjectFile[]> {
   await getOwnedProject(ctx, ownerId, projectId);
+  return listFilesInProject(ctx, projectId);
+}
+
+// The *InProject functions are for callers that checked the project's ownership already: an agent run
+// checks once, at its start, rather than on every tool call.
+
+export async function listFilesInProject(ctx: ServiceContext, projectId: string): Promise<ProjectFile[]> {
   return (await files.listFiles(ctx.sql, projectId)).map(files.toPublicFile);
+}
+
+/** The file at `path` with its content (empty and `binary` for a binary file), or null when there is none. */
+export async function readFileInProject(ctx: ServiceContext, projectId: string, path: string): Promise<FileContent | null> {
+  const file = await files.findFileByPath(ctx.sql, projectId, path);
+  if (!file) return null;
+  const bytes = await ctx.store.get(file.storageKey);
+  if (!bytes) throw notFound("File content");
+  const text = asText(bytes);
+  return { ...files.toPublicFile(file), content: text ?? "", binary: text === null };
 }
 
 async function getOwnedFile(ctx: ServiceContext, ownerId: string, fileId: string) {
@@ -48,6 +65,16 @@ export async function writeFileAtPath(
   content: string | Uint8Array,
 ): Promise<{ file: ProjectFile; created: boolean }> {
   await getOwnedProject(ctx, ownerId, projectId);
+  return writeFileInProject(ctx, ownerId, projectId, path, content);
+}
+
+export async function writeFileInProject(
+  ctx: ServiceContext,
+  ownerId: string,
+  projectId: string,
+  path: string,
+  content: string | Uint8Array,
+): Promise<{ file: ProjectFile; created: boolean }> {
   const bytes = typeof content === "string" ? encodeContent(content) : content;
   const existing = await files.findFileByPath(ctx.sql, projectId, path);
   if (existing) return { file: await replaceContent(ctx, ownerId, existing, bytes), created: false };

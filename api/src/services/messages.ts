@@ -1,9 +1,8 @@
 /** Chat history reads. (Writing messages belongs to the agent run.) */
 import type { Message } from "@shared/schemas/message";
-import { parseImageUrl } from "../agent/images";
 import * as messages from "../db/messages";
 import type { ServiceContext } from "./context";
-import { signedImageUrl, type ImageSigner } from "./images";
+import { parseImageUrl, signedImageUrl, type ImageSigner } from "./images";
 import { getOwnedProject } from "./projects";
 
 /**

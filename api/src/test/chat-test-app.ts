@@ -11,8 +11,7 @@
  */
 import { chmodSync } from "node:fs";
 import { streamEventSchema, type StreamEvent } from "@shared/events/stream";
-import { createRunManager, type AgentOptions } from "../agent/runs";
-import { createApp } from "../app";
+import type { AgentOptions } from "../agent/runs";
 import { emulatorToken } from "../auth/test-tokens";
 import type { FakeModelServer } from "./fake-model-server";
 import { TEST_PROJECT_ID, testApp } from "./test-app";
@@ -21,12 +20,11 @@ export const FAST_LIMITS = { backoffBaseMs: 5, idleTimeoutMs: 5_000, maxRetryWai
 
 export async function chatTestApp(o: { model?: FakeModelServer | null; agent?: AgentOptions; env?: Record<string, string> } = {}) {
   const env = o.model ? { OPENAI_BASE_URL: o.model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model", ...o.env } : { ...o.env };
-  const t = await testApp({ env });
+  const agent: AgentOptions = { ...o.agent, limits: { ...FAST_LIMITS, ...o.agent?.limits } };
+  const t = await testApp({ env, agent });
   // Local sandboxes run as other uids, which must be able to reach the data folder.
   chmodSync(t.deps.config.dataDir, 0o711);
-  const agent: AgentOptions = { ...o.agent, limits: { ...FAST_LIMITS, ...o.agent?.limits } };
-  const runs = createRunManager({ ...t.deps, agent });
-  const app = createApp({ ...t.deps, runs });
+  const { app, deps: { runs } } = t;
   let server: ReturnType<typeof Bun.serve> | null = null;
   const origin = () => {
     server ??= Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: app.fetch, idleTimeout: 0 });

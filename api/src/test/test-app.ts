@@ -10,12 +10,14 @@
 import { chmodSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { AgentOptions } from "../agent/runs";
 import { createApp } from "../app";
 import type { AppDeps } from "../app-env";
 import { emulatorToken } from "../auth/test-tokens";
 import { createMemoryBus } from "../events/memory-bus";
 import type { EventBus } from "../events/types";
 import { createTokenVerifier } from "../auth/verify-token";
+import { createAgentRuns } from "../compose";
 import { loadConfig } from "../lib/config";
 import { silentLogger } from "../lib/logger";
 import { toPublicConfig } from "../public-config";
@@ -35,7 +37,7 @@ export type TestUser = {
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
 };
 
-export async function testApp(overrides: { store?: ObjectStore; env?: Record<string, string>; events?: EventBus } = {}) {
+export async function testApp(overrides: { store?: ObjectStore; env?: Record<string, string>; events?: EventBus; agent?: AgentOptions } = {}) {
   const db = await testDb();
   const dataDir = mkdtempSync(join(tmpdir(), "app-test-"));
   // Sandbox users (other uids) must be able to reach their folders under it, as under ./data.
@@ -52,14 +54,10 @@ export async function testApp(overrides: { store?: ObjectStore; env?: Record<str
   // Sandboxes are only started when a test asks for one.
   const provider = createSandboxProvider(config, silentLogger);
   const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config });
+  const services = { config, sql: db.sql, store, logger: silentLogger, events, sandboxes, signer: createImageSigner("test-secret") };
   const deps: AppDeps = {
-    config,
-    sql: db.sql,
-    store,
-    logger: silentLogger,
-    events,
-    sandboxes,
-    signer: createImageSigner("test-secret"),
+    ...services,
+    runs: createAgentRuns({ ...services, agent: overrides.agent }),
     verifyToken: createTokenVerifier(config.auth),
     publicConfig: toPublicConfig(config),
     webDist: null,

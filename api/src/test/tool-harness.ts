@@ -1,6 +1,7 @@
 /**
  * Runs agent tools for real in tests: the test database and store, the app's project sandboxes (local
- * provider), and a tool context for a fresh project that records the step lines the tool streams.
+ * provider), and a tool context for a fresh project (the chat-runs workspace a run gets) that records the
+ * step lines the tool streams. Tools that need no sandbox can be tested faster on `memoryWorkspace`.
  *
  * @example
  * const h = await toolHarness();
@@ -8,10 +9,10 @@
  * const out = await p.call(writeFileTool, { path: "a.txt", content: "hi" });
  */
 import { chmodSync } from "node:fs";
-import { createToolContext } from "../agent/tool-context";
 import type { StepStatus, Tool, ToolContext } from "../agent/tools/define-tool";
 import { executeToolCall } from "../agent/tools/execute";
 import { checkLocalSandboxSupport } from "../sandbox/local/check";
+import { createRunWorkspace } from "../services/chat-runs/workspace";
 import { listProjectFiles, readFileContent } from "../services/files";
 import { testApp } from "./test-app";
 
@@ -32,15 +33,13 @@ export async function toolHarness(o: { env?: Record<string, string>; fetch?: typ
     const projectId = ((await res.json()) as { id: string }).id;
     const steps: { line: string; status: StepStatus }[] = [];
     const controller = new AbortController();
-    const base = createToolContext({
-      services: t.deps,
-      ownerId: user.uid,
-      projectId,
-      sandboxes: t.deps.sandboxes,
+    const ctx: ToolContext = {
+      ...createRunWorkspace(t.deps, t.deps.sandboxes, user.uid, projectId),
       search: t.deps.config.search,
-      fetch: o.fetch,
-    });
-    const ctx: ToolContext = { ...base, signal: controller.signal, step: (line, status) => steps.push({ line, status }) };
+      fetch: o.fetch ?? fetch,
+      signal: controller.signal,
+      step: (line, status) => steps.push({ line, status }),
+    };
     return {
       user,
       projectId,

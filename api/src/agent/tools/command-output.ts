@@ -1,8 +1,10 @@
 /** How a command's result reads to the model: exit status first, then the (clipped) output streams. */
-import type { RunResult } from "../../sandbox/types";
+import type { CommandResult } from "../ports";
 import { clip } from "./define-tool";
 
-export function describeRun(result: RunResult, timeoutMs: number): string {
+export const NO_SANDBOX = "Sandboxes are not available on this server, so commands cannot run.";
+
+export function describeRun(result: CommandResult, timeoutMs: number): string {
   const status = result.timedOut
     ? `Timed out after ${Math.round(timeoutMs / 1000)} s (the command was killed).`
     : result.exitCode === null
@@ -16,4 +18,4 @@ export function describeRun(result: RunResult, timeoutMs: number): string {
   return parts.join("\n");
 }
 
-export const succeeded = (r: RunResult) => !r.timedOut && r.exitCode === 0;
+export const succeeded = (r: CommandResult) => !r.timedOut && r.exitCode === 0;

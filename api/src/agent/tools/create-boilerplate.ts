@@ -17,10 +17,10 @@ export const createBoilerplateTool = defineTool({
   input: z.object({ template: z.enum(["react", "vite", "node"]) }),
   summary: (input) => `${input.template} template`,
   async run(input, ctx) {
-    if (!ctx.sandboxes) throw new ToolError("Sandboxes are not available on this server, so templates cannot be applied.");
+    if (!ctx.sandbox) throw new ToolError("Sandboxes are not available on this server, so templates cannot be applied.");
     const label = LABEL[input.template];
     ctx.step(`Creating ${label} app from the ${input.template} template`, "in_progress");
-    const applied = await ctx.sandboxes.applyTemplate(ctx.ownerId, ctx.projectId, input.template);
+    const applied = await ctx.sandbox.applyTemplate(input.template);
     ctx.step(`Created ${label} app (${applied.filesWritten} files)`, "completed");
     ctx.step("Installed dependencies", "completed");
     ctx.step(`Configured workflow: ${applied.workflowCommand}`, "completed");

@@ -14,26 +14,19 @@
  * });
  */
 import type { z } from "zod";
-import type { Config } from "../../lib/config";
-import type { ProjectSandboxes } from "../../sandbox/project-sandboxes-types";
-import type { Sandbox } from "../../sandbox/types";
-import type { ServiceContext } from "../../services/context";
+import type { Workspace } from "../ports";
 
 export type StepStatus = "in_progress" | "completed";
 
-export type ToolContext = {
-  services: ServiceContext;
-  ownerId: string;
-  projectId: string;
-  /**
-   * The project's sandbox, created on first need (and reused for the rest of the run). Files written by
-   * this run are in it before it is handed out, so a command right after a write sees the write.
-   */
-  sandbox(): Promise<Sandbox>;
-  /** Called by the file tools after a stored write: puts the content in the sandbox if the run has one. */
-  syncFile(path: string, content: string): Promise<void>;
-  sandboxes: ProjectSandboxes | null;
-  search: Config["search"];
+/** Where web_search sends its queries, when the server has one (SEARXNG_URL). */
+export type SearchBackend = { kind: "none" } | { kind: "searxng"; url: string };
+
+/**
+ * A tool's view of its run: the workspace of the run's project (files, sandbox, workflow), already
+ * scoped to it, plus the search backend, the stop signal and the step-line stream.
+ */
+export type ToolContext = Workspace & {
+  search: SearchBackend;
   /** Aborted when the run is stopped: long commands should end. */
   signal: AbortSignal;
   /** Streams a step line (SPEC.md §4) such as 'Created src/App.tsx' or 'Started: npm run dev'. */
@@ -53,8 +46,11 @@ export type Tool<S extends z.ZodType = z.ZodType> = {
   summary(input: z.infer<S>): string;
   run(input: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
   /** Offered to the model only when this says so (e.g. web_search needs a configured backend). */
-  available?(config: Pick<Config, "search">): boolean;
+  available?(settings: { search: SearchBackend }): boolean;
 };
+
+/** What a run hands the loop; the loop adds the signal and the step stream. */
+export type RunToolContext = Omit<ToolContext, "step" | "signal">;
 
 export const defineTool = <S extends z.ZodType>(tool: Tool<S>): Tool<S> => tool;
 

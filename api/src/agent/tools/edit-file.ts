@@ -3,7 +3,6 @@
  * edit never lands in the wrong place; otherwise the model is told why and what to do.
  */
 import { z } from "zod";
-import { writeFileAtPath } from "../../services/files";
 import { defineTool, ToolError } from "./define-tool";
 import { requireTextFile } from "./project-text-file";
 import { toolPathSchema } from "./tool-path";
@@ -40,8 +39,7 @@ export const editFileTool = defineTool({
     }
     const index = content.indexOf(input.search);
     const updated = content.slice(0, index) + input.replace + content.slice(index + input.search.length);
-    const { file } = await writeFileAtPath(ctx.services, ctx.ownerId, ctx.projectId, input.path, updated);
-    await ctx.syncFile(file.path, updated);
+    const file = await ctx.files.write(input.path, updated);
     ctx.step(`Edited ${file.path}`, "completed");
     const line = content.slice(0, index).split("\n").length;
     return { result: `Edited ${file.path} at line ${line} (${file.size} bytes now).` };

@@ -3,8 +3,15 @@
  * not fit the schema, a failing tool) comes back as an error result for the model to read and correct:
  * a tool never ends the run. Only a stop (abort) propagates.
  */
-import { summarizeIssues } from "../../lib/validate";
 import { clip, ToolError, type Tool, type ToolContext } from "./define-tool";
+
+/** zod issues as one line for the model ("path: message; …"), at most five. */
+function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => (i.path.length ? `${i.path.map(String).join(".")}: ${i.message}` : i.message))
+    .join("; ");
+}
 
 export type ToolCallOutcome = { ok: boolean; summary: string; result: string };
 
@@ -42,7 +49,7 @@ export async function executeToolCall(tools: Tool[], name: string, rawArguments:
     return {
       ok: false,
       summary: previewSummary(tool, rawArguments) || "(invalid arguments)",
-      result: `Error: invalid arguments for ${name}: ${summarizeIssues(input.error.issues)}. Nothing was done.`,
+      result: `Error: invalid arguments for ${name}: ${describeIssues(input.error.issues)}. Nothing was done.`,
     };
   }
   const summary = tool.summary(input.data);

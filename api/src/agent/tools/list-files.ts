@@ -1,6 +1,5 @@
 /** list_files: the project's stored files (path and size), optionally under one folder. */
 import { z } from "zod";
-import { listProjectFiles } from "../../services/files";
 import { defineTool } from "./define-tool";
 
 const MAX_LISTED = 500;
@@ -14,7 +13,7 @@ export const listFilesTool = defineTool({
   summary: (input) => input.folder ?? "project files",
   async run(input, ctx) {
     const prefix = input.folder?.trim().replace(/^(\.\/|\/)+/, "").replace(/\/+$/, "");
-    const files = (await listProjectFiles(ctx.services, ctx.ownerId, ctx.projectId))
+    const files = (await ctx.files.list())
       .filter((f) => !prefix || f.path.startsWith(`${prefix}/`))
       .sort((a, b) => a.path.localeCompare(b.path));
     if (files.length === 0) return { result: prefix ? `No files under ${prefix}/.` : "The project has no files yet." };

@@ -2,11 +2,10 @@
  * Every agent tool, and the list offered to the model: their JSON schemas come from the zod inputs, and
  * tools that need an unconfigured backend (web search) are left out.
  */
-import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 import { z } from "zod";
-import type { Config } from "../../lib/config";
+import type { ToolSpec } from "../chat-message";
 import { createBoilerplateTool } from "./create-boilerplate";
-import type { Tool } from "./define-tool";
+import type { SearchBackend, Tool } from "./define-tool";
 import { editFileTool } from "./edit-file";
 import { listFilesTool } from "./list-files";
 import { readFileTool } from "./read-file";
@@ -28,14 +27,14 @@ export const allTools: Tool[] = [
   webSearchTool,
 ] as Tool[];
 
-export function availableTools(config: Pick<Config, "search">): Tool[] {
-  return allTools.filter((t) => !t.available || t.available(config));
+export function availableTools(settings: { search: SearchBackend }): Tool[] {
+  return allTools.filter((t) => !t.available || t.available(settings));
 }
 
-/** The OpenAI `tools` parameter for these tools. */
-export function toOpenAiTools(tools: Tool[]): ChatCompletionFunctionTool[] {
+/** The tools as the model client is given them: name, description and input as a JSON schema. */
+export function toToolSpecs(tools: Tool[]): ToolSpec[] {
   return tools.map((tool) => {
     const { $schema: _schema, ...parameters } = z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-    return { type: "function", function: { name: tool.name, description: tool.description, parameters } };
+    return { name: tool.name, description: tool.description, parameters };
   });
 }

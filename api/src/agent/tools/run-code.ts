@@ -4,8 +4,8 @@
  * project's files.
  */
 import { z } from "zod";
-import { defineTool } from "./define-tool";
-import { describeRun } from "./command-output";
+import { describeRun, NO_SANDBOX } from "./command-output";
+import { defineTool, ToolError } from "./define-tool";
 
 const MAX_CODE_CHARS = 60_000; // the whole command travels as one argument (128 KiB limit on Linux)
 
@@ -39,9 +39,9 @@ export const runCodeTool = defineTool({
   }),
   summary: (input) => `${input.language} (${input.code.split("\n").length} lines)`,
   async run(input, ctx) {
-    const sandbox = await ctx.sandbox();
+    if (!ctx.sandbox) throw new ToolError(NO_SANDBOX);
     const timeoutMs = (input.timeoutSeconds ?? 60) * 1000;
-    const result = await sandbox.run(runCodeCommand(input.language, input.code), { timeoutMs, signal: ctx.signal });
+    const result = await ctx.sandbox.run(runCodeCommand(input.language, input.code), { timeoutMs, signal: ctx.signal });
     return { result: describeRun(result, timeoutMs) };
   },
 });

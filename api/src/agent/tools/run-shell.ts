@@ -4,8 +4,8 @@
  * their first output (a port, or an error), and reported as 'Started: …'.
  */
 import { z } from "zod";
-import { clip, defineTool } from "./define-tool";
-import { describeRun, succeeded } from "./command-output";
+import { describeRun, NO_SANDBOX, succeeded } from "./command-output";
+import { clip, defineTool, ToolError } from "./define-tool";
 
 const INSTALL = /^\s*(?:(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)|pip3?\s+install|python3?\s+-m\s+pip\s+install)\b(.*)$/;
 /** A background start is watched this long at most, or until its output shows it listening. */
@@ -36,13 +36,14 @@ export const runShellTool = defineTool({
   }),
   summary: (input) => input.command,
   async run(input, ctx) {
-    const sandbox = await ctx.sandbox();
+    if (!ctx.sandbox) throw new ToolError(NO_SANDBOX);
+    const sandbox = ctx.sandbox;
     if (input.background) {
       let output = "";
       const collect = (chunk: string) => {
         if (output.length < 20_000) output += chunk;
       };
-      await sandbox.run(input.command, { background: true, onStdout: collect, onStderr: collect });
+      await sandbox.start(input.command, collect);
       // Watch the first output briefly: a port means it is up, an error means it is not.
       const deadline = Date.now() + SERVER_START_WAIT_MS;
       while (Date.now() < deadline && !SERVER_READY.test(output) && !ctx.signal.aborted) await Bun.sleep(100);

@@ -3,8 +3,6 @@
  * button and sandbox re-creation run it, so it must start the app in the foreground of its own process.
  */
 import { z } from "zod";
-import { setWorkflowCommand } from "../../db/project-workflow";
-import { getOwnedProject } from "../../services/projects";
 import { defineTool } from "./define-tool";
 
 export const setWorkflowCommandTool = defineTool({
@@ -17,8 +15,7 @@ export const setWorkflowCommandTool = defineTool({
   }),
   summary: (input) => input.command,
   async run(input, ctx) {
-    await getOwnedProject(ctx.services, ctx.ownerId, ctx.projectId);
-    await setWorkflowCommand(ctx.services.sql, ctx.projectId, input.command);
+    await ctx.workflow.set(input.command);
     ctx.step(`Configured workflow: ${input.command}`, "completed");
     return { result: `The project's workflow command is now: ${input.command}. It is not started by this tool: start it with run_shell (background: true) if it is not running.` };
   },

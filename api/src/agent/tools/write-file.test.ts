@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { toolHarness } from "../../test/tool-harness";
+import { describe, expect, test } from "bun:test";
+import { memoryWorkspace, toolContext } from "../../test/memory-workspace";
 import { writeFileTool } from "./write-file";
-
-let h: Awaited<ReturnType<typeof toolHarness>>;
-beforeAll(async () => {
-  h = await toolHarness();
-}, 60_000);
-afterAll(() => h.close());
 
 describe("write_file", () => {
   test("creates, then replaces; streams 'Created …' then 'Edited …'; forgives a leading ./ or /", async () => {
-    const p = await h.project();
+    const w = memoryWorkspace();
+    const p = toolContext(w);
     const created = await p.call(writeFileTool, { path: "./src/App.tsx", content: "export {};\n" });
     expect(created).toEqual({ ok: true, summary: "src/App.tsx", result: "Created src/App.tsx (11 bytes)." });
     const replaced = await p.call(writeFileTool, { path: "/src/App.tsx", content: "export const x = 1;\n" });
@@ -19,16 +14,17 @@ describe("write_file", () => {
       { line: "Created src/App.tsx", status: "completed" },
       { line: "Edited src/App.tsx", status: "completed" },
     ]);
-    expect(await p.file("src/App.tsx")).toBe("export const x = 1;\n");
+    expect(Object.fromEntries(w.fileMap)).toEqual({ "src/App.tsx": "export const x = 1;\n" });
   });
 
   test("an illegal path comes back as an error result, nothing written", async () => {
-    const p = await h.project();
+    const w = memoryWorkspace();
+    const p = toolContext(w);
     const out = await p.call(writeFileTool, { path: "../etc/passwd", content: "x" });
     expect(out.ok).toBe(false);
     expect(out.result).toContain("invalid arguments for write_file: path:");
     const missing = await p.call(writeFileTool, { path: "a.txt" });
     expect(missing.result).toContain("content:");
-    expect(await p.file("a.txt")).toBeNull();
+    expect(w.fileMap.size).toBe(0);
   });
 });

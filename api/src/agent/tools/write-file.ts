@@ -1,6 +1,5 @@
-/** write_file: creates a project file or replaces its whole content (stored, then synced to the sandbox). */
+/** write_file: creates a project file or replaces its whole content (stored; the sandbox sees it at once). */
 import { z } from "zod";
-import { writeFileAtPath } from "../../services/files";
 import { defineTool } from "./define-tool";
 import { toolPathSchema } from "./tool-path";
 
@@ -15,8 +14,7 @@ export const writeFileTool = defineTool({
   }),
   summary: (input) => input.path,
   async run(input, ctx) {
-    const { file, created } = await writeFileAtPath(ctx.services, ctx.ownerId, ctx.projectId, input.path, input.content);
-    await ctx.syncFile(file.path, input.content);
+    const { created, ...file } = await ctx.files.write(input.path, input.content);
     ctx.step(`${created ? "Created" : "Edited"} ${file.path}`, "completed");
     return { result: `${created ? "Created" : "Updated"} ${file.path} (${file.size} bytes).` };
   },

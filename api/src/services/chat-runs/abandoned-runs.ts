@@ -7,10 +7,12 @@
  * const stop = startAbandonedRunSweeper({ sql, logger, staleRunMs: 120_000 });
  * // at shutdown: stop();
  */
-import { failStaleRuns } from "../db/message-runs";
-import type { Sql } from "../db/client";
-import type { Logger } from "../lib/logger";
-import { ABANDONED_NOTE } from "./runs";
+import type { Sql } from "../../db/client";
+import { failStaleRuns } from "../../db/message-runs";
+import type { Logger } from "../../lib/logger";
+
+/** Appended to an answer whose server died without saving it (see `staleRunMs`). */
+export const ABANDONED_NOTE = "**Error:** the server running this answer stopped before it finished.";
 
 export function startAbandonedRunSweeper(deps: { sql: Sql; logger: Logger; staleRunMs: number }): () => void {
   let busy = false;

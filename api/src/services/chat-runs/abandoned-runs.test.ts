@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { silentLogger } from "../lib/logger";
-import { testApp } from "../test/test-app";
-import { heartbeatFor, startAbandonedRunSweeper } from "./abandoned-runs";
-import { ABANDONED_NOTE } from "./runs";
+import { silentLogger } from "../../lib/logger";
+import { testApp } from "../../test/test-app";
+import { ABANDONED_NOTE, heartbeatFor, startAbandonedRunSweeper } from "./abandoned-runs";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 let stop = () => {};

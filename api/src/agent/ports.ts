@@ -1,0 +1,80 @@
+/**
+ * Everything the agent needs from the rest of the server, as interfaces it owns: a run's workspace (the
+ * project's files, its sandbox, its workflow command), where runs are saved, and what a run reads before it
+ * starts. The services implement them and the composition root (`compose.ts`) wires them in, so the agent
+ * imports no database, storage or sandbox code and its tests can hand it in-memory stand-ins.
+ *
+ * A workspace is scoped to one project whose ownership the run checked once at its start: nothing in it
+ * checks again.
+ */
+import type { RunStatus, TokenUsage } from "@shared/events/stream";
+import type { ActionStep, Message, ToolCall } from "@shared/schemas/message";
+import type { TemplateName } from "@shared/schemas/sandbox";
+import type { ChatImage } from "./chat-message";
+
+export type FileEntry = { path: string; size: number };
+
+/** The project's stored files (storage is the truth; the sandbox follows). Paths are project-relative. */
+export interface ProjectFiles {
+  list(): Promise<FileEntry[]>;
+  /** The file's text (empty and `binary` for a binary file), or null when there is no file at `path`. */
+  read(path: string): Promise<{ content: string; binary: boolean; size: number } | null>;
+  /** Creates the file or replaces its content; a command run right after sees the new content. */
+  write(path: string, content: string): Promise<{ path: string; size: number; created: boolean }>;
+}
+
+/** How a command ended. `exitCode` is null when it was killed (time limit, stop). */
+export type CommandResult = { exitCode: number | null; stdout: string; stderr: string; timedOut: boolean; truncated: boolean };
+
+/** The project's sandbox, started on first need. Commands run from the project root. */
+export interface ProjectSandbox {
+  /** Runs the command to its end, its time limit, or the signal. */
+  run(command: string, options: { timeoutMs: number; signal: AbortSignal }): Promise<CommandResult>;
+  /** Starts the command in the background and returns at once; its output keeps arriving in `onOutput`. */
+  start(command: string, onOutput: (chunk: string) => void): Promise<void>;
+  /** Writes a template's files, installs its dependencies, records and starts its workflow command. */
+  applyTemplate(template: TemplateName): Promise<{ filesWritten: number; workflowCommand: string }>;
+}
+
+/** The command that starts the project's app (the Preview's run button uses it). */
+export interface ProjectWorkflow {
+  set(command: string): Promise<void>;
+}
+
+/** What the tools of one run work on. `sandbox` is null on a server without sandboxes. */
+export type Workspace = { files: ProjectFiles; sandbox: ProjectSandbox | null; workflow: ProjectWorkflow };
+
+export interface Workspaces {
+  /** The workspace of a project whose ownership the caller has already checked. */
+  forProject(ownerId: string, projectId: string): Workspace;
+}
+
+/** The assistant message a run writes, as saved. */
+export type RunMessage = { content: string; thinking: string | null; toolCalls: ToolCall[]; actions: ActionStep[]; usage: TokenUsage | null };
+
+export type RunClaim = { projectId: string; userMessageId: string; assistantMessageId: string; content: string; attachments: string[] };
+
+/** Where runs are saved: one 'running' assistant message per project, refreshed while alive, then finished. */
+export interface RunStore {
+  /** Marks the project's 'running' answers not refreshed since `staleBefore` as failed (their server died). */
+  failAbandoned(projectId: string, staleBefore: Date): Promise<number>;
+  /** Saves the user's message and a 'running' answer; false when another run holds the project. */
+  claim(claim: RunClaim): Promise<boolean>;
+  saveProgress(messageId: string, message: RunMessage): Promise<void>;
+  /** Shows the run is alive, so no instance takes it for abandoned. */
+  heartbeat(messageId: string): Promise<void>;
+  finish(messageId: string, projectId: string, message: RunMessage & { status: RunStatus }): Promise<void>;
+}
+
+/** The project as the system prompt describes it. */
+export type ConversationProject = { name: string; description: string | null; workflowCommand: string | null; files: FileEntry[] };
+
+/** What a run reads before it works. */
+export interface ConversationSource {
+  /** The run's one ownership check: the project's id, or a 404 when it is missing or someone else's. */
+  ownedProject(ownerId: string, projectId: string): Promise<string>;
+  /** The attached images (uploaded to this project, signature valid) for the model; a 400 names a bad one. */
+  readImages(projectId: string, urls: string[]): Promise<ChatImage[]>;
+  /** The project, its files and its messages, oldest first. */
+  load(ownerId: string, projectId: string): Promise<{ project: ConversationProject; messages: Message[] }>;
+}

@@ -1,0 +1,35 @@
+/**
+ * Where the agent meets the services: the one RunManager of a process, built from the chat-runs service
+ * (run persistence, conversation loading, run workspaces), the configured model client and the search
+ * backend. `server.ts` calls it once at start-up; the test app builder calls it for each test app.
+ *
+ * @example
+ * const runs = createAgentRuns({ ...serviceContext, config, signer, sandboxes, agent: { staleRunMs: 120_000 } });
+ */
+import { createModelClient } from "./agent/model-client";
+import { createRunManager, type AgentOptions, type RunManager } from "./agent/runs";
+import type { Config } from "./lib/config";
+import { createChatRuns } from "./services/chat-runs";
+import type { ServiceContext } from "./services/context";
+import type { ImageSigner } from "./services/images";
+
+export function createAgentRuns(
+  deps: ServiceContext & {
+    config: Pick<Config, "model" | "search">;
+    signer: ImageSigner;
+    sandboxes: Parameters<typeof createChatRuns>[0]["sandboxes"];
+    agent?: AgentOptions;
+  },
+): RunManager {
+  const chatRuns = createChatRuns(deps);
+  const { model } = deps.config;
+  return createRunManager({
+    store: chatRuns,
+    conversations: chatRuns,
+    workspaces: chatRuns,
+    model: model.configured ? { client: createModelClient(model), name: model.model } : null,
+    search: deps.config.search,
+    logger: deps.logger,
+    agent: deps.agent,
+  });
+}

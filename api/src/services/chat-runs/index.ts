@@ -1,0 +1,59 @@
+/**
+ * Chat runs, the server's side of the agent: where a run's messages are saved (the claim, its progress,
+ * the heartbeat, the end), what a run reads before it starts (the owned project, the attached images, the
+ * project with its files and messages), and each run's workspace. `compose.ts` hands these to the agent's
+ * run manager; the abandoned-run sweep lives beside them (`abandoned-runs.ts`).
+ *
+ * @example
+ * const chatRuns = createChatRuns({ ...ctx, signer, sandboxes });
+ * const projectId = await chatRuns.ownedProject(uid, id);
+ * const claimed = await chatRuns.claim({ projectId, userMessageId, assistantMessageId, content: "Hi", attachments: [] });
+ */
+import type { RunStatus } from "@shared/events/stream";
+import * as runs from "../../db/message-runs";
+import { listMessages } from "../../db/messages";
+import { findProject } from "../../db/projects";
+import { notFound } from "../../lib/errors";
+import type { ServiceContext } from "../context";
+import { listFilesInProject } from "../files";
+import { readAttachedImages, type ImageSigner } from "../images";
+import { getOwnedProject } from "../projects";
+import { ABANDONED_NOTE } from "./abandoned-runs";
+import { createRunWorkspace } from "./workspace";
+
+export { ABANDONED_NOTE, heartbeatFor, startAbandonedRunSweeper } from "./abandoned-runs";
+
+type Sandboxes = Parameters<typeof createRunWorkspace>[1];
+
+export function createChatRuns(ctx: ServiceContext & { signer: ImageSigner; sandboxes: Sandboxes }) {
+  return {
+    // What a run reads before it starts.
+    async ownedProject(ownerId: string, projectId: string): Promise<string> {
+      return (await getOwnedProject(ctx, ownerId, projectId)).id;
+    },
+    readImages: (projectId: string, urls: string[]) => readAttachedImages(ctx, projectId, urls),
+    async load(ownerId: string, projectId: string) {
+      const [project, files, messages] = await Promise.all([
+        findProject(ctx.sql, ownerId, projectId),
+        listFilesInProject(ctx, projectId),
+        listMessages(ctx.sql, projectId),
+      ]);
+      if (!project) throw notFound("Project");
+      return { project: { ...project, files }, messages };
+    },
+
+    // Where runs are saved.
+    failAbandoned: (projectId: string, staleBefore: Date) => runs.failAbandonedRuns(ctx.sql, projectId, staleBefore, ABANDONED_NOTE),
+    claim: (claim: { projectId: string; userMessageId: string; assistantMessageId: string; content: string; attachments: string[] }) =>
+      runs.insertRunMessages(ctx.sql, claim),
+    saveProgress: (messageId: string, message: runs.RunMessageState) => runs.saveRunProgress(ctx.sql, messageId, message),
+    heartbeat: (messageId: string) => runs.touchRunMessage(ctx.sql, messageId),
+    finish: (messageId: string, projectId: string, message: runs.RunMessageState & { status: RunStatus }) =>
+      runs.finishRunMessage(ctx.sql, messageId, projectId, message),
+
+    // Each run's workspace, scoped to a project whose ownership the run checked.
+    forProject: (ownerId: string, projectId: string) => createRunWorkspace(ctx, ctx.sandboxes, ownerId, projectId),
+  };
+}
+
+export type ChatRuns = ReturnType<typeof createChatRuns>;
