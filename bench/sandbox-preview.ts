@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { WS_PROTOCOL, type ServerSocketMessage } from "../shared/src/events/file-events.ts";
-import { emulatorToken } from "../api/src/auth/test-tokens.ts";
+import { emulatorToken } from "../api/src/test/emulator-tokens.ts";
 import { serveHttp } from "../api/src/http-server.ts";
 import { loadConfig } from "../api/src/lib/config.ts";
 import { createLogger } from "../api/src/lib/logger.ts";

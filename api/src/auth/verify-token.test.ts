@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, spyOn,
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from "jose";
 import type { AuthConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
-import { emulatorToken } from "./test-tokens";
+import { emulatorToken } from "../test/emulator-tokens";
 import { createTokenVerifier } from "./verify-token";
 
 const PROJECT = "real-project-123";

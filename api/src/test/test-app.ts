@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../app";
 import type { AppDeps } from "../app-env";
-import { emulatorToken } from "../auth/test-tokens";
+import { emulatorToken } from "./emulator-tokens";
 import { createMemoryBus } from "../events/memory-bus";
 import type { EventBus } from "../events/types";
 import { createTokenVerifier } from "../auth/verify-token";
