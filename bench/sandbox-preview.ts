@@ -22,7 +22,7 @@ import { serveHttp } from "../api/src/http-server.ts";
 import { loadConfig } from "../api/src/lib/config.ts";
 import { createLogger } from "../api/src/lib/logger.ts";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/index.ts";
-import { loadTemplate } from "../api/src/sandbox/templates.ts";
+import { loadTemplate } from "../api/src/services/sandboxes/templates.ts";
 import { startParts } from "../api/src/server.ts";
 import { freePort } from "../e2e/support/free-port.ts";
 import { E2B_PUBLISHED_START_MS, measureSandboxStart, reportSandboxStart } from "./sandbox-start.ts";

@@ -6,7 +6,7 @@ import type { TokenVerifier } from "./auth/types";
 import type { Config } from "./lib/config";
 import type { Metrics } from "./lib/metrics";
 import type { ImageSigner } from "./services/images";
-import type { ProjectSandboxesService } from "./sandbox/project-sandboxes";
+import type { ProjectSandboxesService } from "./services/sandboxes";
 import type { ServiceContext } from "./services/context";
 
 export type AppDeps = ServiceContext & {

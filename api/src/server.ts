@@ -22,7 +22,7 @@ import { createPostgresBus } from "./events/postgres-bus";
 import { createPreviewProxy, type PreviewProxy } from "./realtime/preview-proxy";
 import { createWsHub, type WsHub } from "./realtime/ws-hub";
 import { createSandboxProvider } from "./sandbox/index";
-import { createProjectSandboxes } from "./sandbox/project-sandboxes";
+import { createProjectSandboxes } from "./services/sandboxes";
 import { createImageSigner } from "./services/images";
 import { guardStore } from "./storage/guard";
 import { createObjectStore } from "./storage/index";
@@ -96,6 +96,7 @@ export async function startParts(config: Config, logger: Logger, options: { webD
       verifyToken,
       publicConfig: toPublicConfig(config),
       sandboxes,
+      sandboxSync: sandboxes.sync,
       webDist,
       metrics,
       agent: { staleRunMs: config.runStaleMs, heartbeatMs: heartbeatFor(config.runStaleMs) },

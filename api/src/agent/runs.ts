@@ -16,7 +16,7 @@ import type OpenAI from "openai";
 import { failAbandonedRuns, finishRunMessage, insertRunMessages, saveRunProgress, touchRunMessage } from "../db/message-runs";
 import type { Config } from "../lib/config";
 import { AppError, conflict } from "../lib/errors";
-import type { ProjectSandboxes } from "../sandbox/project-sandboxes-types";
+import type { ProjectSandboxes } from "../services/sandboxes/types";
 import type { ServiceContext } from "../services/context";
 import type { ImageSigner } from "../services/images";
 import { getOwnedProject } from "../services/projects";

@@ -5,7 +5,7 @@
  * stored writes, but asynchronously: this makes a command right after a write see it.)
  */
 import type { Config } from "../lib/config";
-import type { ProjectSandboxes } from "../sandbox/project-sandboxes-types";
+import type { ProjectSandboxes } from "../services/sandboxes/types";
 import type { Sandbox } from "../sandbox/types";
 import type { ServiceContext } from "../services/context";
 import { ToolError, type ToolContext } from "./tools/define-tool";

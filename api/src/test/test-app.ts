@@ -20,7 +20,7 @@ import { loadConfig } from "../lib/config";
 import { silentLogger } from "../lib/logger";
 import { toPublicConfig } from "../public-config";
 import { createSandboxProvider } from "../sandbox/index";
-import { createProjectSandboxes } from "../sandbox/project-sandboxes";
+import { createProjectSandboxes } from "../services/sandboxes";
 import { createImageSigner } from "../services/images";
 import { guardStore } from "../storage/guard";
 import { createLocalStore } from "../storage/local";
@@ -59,6 +59,7 @@ export async function testApp(overrides: { store?: ObjectStore; env?: Record<str
     logger: silentLogger,
     events,
     sandboxes,
+    sandboxSync: sandboxes.sync,
     signer: createImageSigner("test-secret"),
     verifyToken: createTokenVerifier(config.auth),
     publicConfig: toPublicConfig(config),

@@ -15,7 +15,7 @@
  */
 import type { z } from "zod";
 import type { Config } from "../../lib/config";
-import type { ProjectSandboxes } from "../../sandbox/project-sandboxes-types";
+import type { ProjectSandboxes } from "../../services/sandboxes/types";
 import type { Sandbox } from "../../sandbox/types";
 import type { ServiceContext } from "../../services/context";
 
