@@ -12,8 +12,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { decodeJwt } from "jose";
 import type { Logger } from "../lib/logger";
+import { decodeJwt } from "./jwt";
 
 export type AuthEmulatorOptions = {
   projectId: string;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, spyOn, test } from "bun:test";
-import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from "jose";
 import type { AuthConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
+import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from "./jwt";
 import { emulatorToken } from "../test/emulator-tokens";
 import { createTokenVerifier } from "./verify-token";
 

@@ -12,7 +12,7 @@
  * const verify = createTokenVerifier(config.auth);
  * const { uid } = await verify(bearerToken); // rejects with AppError 401 "unauthorized"
  */
-import { createRemoteJWKSet, errors, jwtVerify, UnsecuredJWT, type JWTPayload, type JWTVerifyOptions } from "jose";
+import { createRemoteJWKSet, jwtErrors as errors, jwtVerify, UnsecuredJWT, type JWTPayload, type JWTVerifyOptions } from "./jwt";
 import type { AuthConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import type { Identity, TokenVerifier } from "./types";
