@@ -91,12 +91,12 @@ describe.skipIf(!support.ok)("shell route (local sandbox)", () => {
     const command = `sleep 30.${Math.floor(Math.random() * 1e6)}`;
     const controller = new AbortController();
     const started = Date.now();
-    const answer = t.app.request(`/api/sandbox/${p.id}/shell`, {
+    const answer = Promise.resolve(t.app.request(`/api/sandbox/${p.id}/shell`, {
       method: "POST",
       headers: { authorization: `Bearer ${dave.token}`, "content-type": "application/json" },
       body: JSON.stringify({ command }),
       signal: controller.signal,
-    });
+    }));
     await until(() => hostPids(command).length > 0, 10_000);
     controller.abort();
     await until(() => hostPids(command).length === 0, 5_000);
