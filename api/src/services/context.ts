@@ -42,16 +42,15 @@ export async function publishFileEvent(
   event: FileEvent & { ownerId: string },
   toSandbox?: (sync: SandboxSync) => Promise<void>,
 ): Promise<void> {
-  const pushed =
-    ctx.sandboxSync && toSandbox
-      ? toSandbox(ctx.sandboxSync).catch((error) => ctx.logger.warn("file change not pushed to the sandbox", { type: event.type, error: String(error) }))
-      : null;
-  try {
-    await ctx.events.publish({ ...event, origin: ctx.origin ?? "api", ...(pushed ? { pushedBy: ctx.sandboxSync!.id } : {}) });
-  } catch (error) {
-    ctx.logger.warn("file event not published", { type: event.type, error: String(error) });
-  }
-  await pushed;
+  const sync = toSandbox ? ctx.sandboxSync : undefined;
+  // Published first, so browsers hear of the change without waiting for the sandbox write.
+  const published = ctx.events
+    .publish({ ...event, origin: ctx.origin ?? "api", ...(sync ? { pushedBy: sync.id } : {}) })
+    .catch((error) => ctx.logger.warn("file event not published", { type: event.type, error: String(error) }));
+  const pushed = sync
+    ? toSandbox!(sync).catch((error) => ctx.logger.warn("file change not pushed to the sandbox", { type: event.type, error: String(error) }))
+    : null;
+  await Promise.all([published, pushed]);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
