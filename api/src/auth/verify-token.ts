@@ -1,5 +1,5 @@
 /**
- * Turns a Firebase ID token into an Identity (DESIGN.md §2). Firebase mode checks Google's RS256 signature against
+ * Turns a Firebase ID token into an Identity. Firebase mode checks Google's RS256 signature against
  * keys that jose fetches once and caches; emulator mode accepts the Auth emulator's unsigned tokens, and only those,
  * for the configured project. Never both.
  *
