@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { WS_PROTOCOL } from "@shared/events/file-events";
-import { emulatorToken } from "../api/src/auth/test-tokens";
+import { emulatorToken } from "../api/src/test/emulator-tokens";
 import { PROCESS_PROJECT_ID, startAppProcess, unusedPort, type AppProcess } from "../api/src/test/app-process";
 import { createBenchDb, redact, seed } from "./bench-db";
 import { ensureWrk, runWrk, type WrkResult } from "./wrk";

@@ -15,7 +15,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { emulatorToken } from "../api/src/auth/test-tokens";
+import { emulatorToken } from "../api/src/test/emulator-tokens";
 import { createBenchDb, redact, type BenchDb } from "./bench-db";
 
 const { values: opts } = parseArgs({

@@ -15,7 +15,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
+import { exportJWK, generateKeyPair, SignJWT } from "../api/src/auth/jwt";
 import { createBenchDb, redact, seed, type BenchDb } from "./bench-db";
 import { ensureWrk, runWrk, type WrkResult } from "./wrk";
 

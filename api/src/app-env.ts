@@ -1,12 +1,15 @@
 /** The dependencies the Hono app is built from, and its context variables. */
 import type { PublicConfig } from "@shared/schemas/config";
 import type { RunManager } from "./agent/runs";
+
+/** A chat run as routes see it (the agent owns its shape). */
+export type { Run } from "./agent/runs";
 import type { AuthEnv } from "./auth/middleware";
 import type { TokenVerifier } from "./auth/types";
 import type { Config } from "./lib/config";
 import type { Metrics } from "./lib/metrics";
 import type { ImageSigner } from "./services/images";
-import type { ProjectSandboxesService } from "./sandbox/project-sandboxes";
+import type { ProjectSandboxesService } from "./services/sandboxes";
 import type { ServiceContext } from "./services/context";
 
 export type AppDeps = ServiceContext & {

@@ -22,7 +22,7 @@ import { createPostgresBus } from "./events/postgres-bus";
 import { createPreviewProxy, type PreviewProxy } from "./realtime/preview-proxy";
 import { createWsHub, type WsHub } from "./realtime/ws-hub";
 import { createSandboxProvider } from "./sandbox/index";
-import { createProjectSandboxes } from "./sandbox/project-sandboxes";
+import { createProjectSandboxes } from "./services/sandboxes";
 import { heartbeatFor, startAbandonedRunSweeper } from "./services/chat-runs";
 import { createImageSigner } from "./services/images";
 import { guardStore } from "./storage/guard";
@@ -89,7 +89,7 @@ export async function startParts(config: Config, logger: Logger, options: { webD
 
     // Built here (not inside the app) so shutdown can save running answers before the database closes.
     const agent = { staleRunMs: config.runStaleMs, heartbeatMs: heartbeatFor(config.runStaleMs) };
-    const runs = createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, agent });
+    const runs = createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, agent });
     closers.push(() => runs.shutdown());
     const deps: AppDeps = {
       config,
@@ -101,6 +101,7 @@ export async function startParts(config: Config, logger: Logger, options: { webD
       verifyToken,
       publicConfig: toPublicConfig(config),
       sandboxes,
+      sandboxSync: sandboxes.sync,
       webDist,
       metrics,
       runs,

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AuthConfig } from "../lib/config";
 import { silentLogger } from "../lib/logger";
-import { clearEmulatorAccounts, signInWithFakeGoogle, startAuthEmulator, type AuthEmulator } from "./emulator";
+import { clearEmulatorAccounts, signInWithFakeGoogle } from "../test/emulator-sign-in";
+import { startAuthEmulator, type AuthEmulator } from "./emulator";
 import { createTokenVerifier } from "./verify-token";
 
 const PROJECT = "demo-auth-emulator-test";

@@ -1,10 +1,9 @@
 /**
- * The local sign-in backend (DESIGN.md §2): runs the Firebase Auth emulator from the installed firebase-tools as a
- * child of the API, or reuses one already listening, plus the emulator REST calls tests use to get real tokens.
+ * The local sign-in backend: runs the Firebase Auth emulator from the installed firebase-tools as a child of the
+ * API, or reuses one already listening. (The emulator REST calls tests use are in test/emulator-sign-in.ts.)
  *
  * @example
  * const emulator = await startAuthEmulator({ projectId: "demo-app-builder", dataDir, log });
- * const { idToken } = await signInWithFakeGoogle("127.0.0.1:9099", "demo-app-builder", { email: "a@b.c", name: "A" });
  * await emulator.stop();
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -12,7 +11,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { decodeJwt } from "jose";
 import type { Logger } from "../lib/logger";
 
 export type AuthEmulatorOptions = {
@@ -110,42 +108,6 @@ export async function startAuthEmulator(options: AuthEmulatorOptions): Promise<A
       ? `it exited early (details in ${join(folder, "firebase-debug.log")}):\n  ${recent.join("\n  ")}`
       : `it did not answer at ${address} within ${Math.round(startTimeoutMs / 1000)} s`;
   throw new Error(`The Firebase Auth emulator did not start: ${why}\nTo fix it, ${fixHint}.`);
-}
-
-/** Deletes every account in the emulator's project; `emulatorHost` is host:port, as in FIREBASE_AUTH_EMULATOR_HOST. */
-export async function clearEmulatorAccounts(emulatorHost: string, projectId: string): Promise<void> {
-  const res = await fetch(`http://${emulatorHost}/emulator/v1/projects/${encodeURIComponent(projectId)}/accounts`, { method: "DELETE" });
-  if (!res.ok) throw new Error(`Clearing Auth emulator accounts failed: ${res.status} ${await res.text()}`);
-}
-
-/**
- * Signs in through the emulator's REST API as a Google user, the way the SDK does after the popup. The same email
- * always maps to the same account. Returns a real (unsigned) emulator ID token. The emulator signs users into the
- * project it was started with whatever the API key, so `projectId` is checked against the token, not sent.
- */
-export async function signInWithFakeGoogle(
-  emulatorHost: string,
-  projectId: string,
-  user: { email: string; name: string },
-): Promise<{ idToken: string; localId: string }> {
-  const googleIdToken = JSON.stringify({ sub: `google-${user.email}`, email: user.email, email_verified: true, name: user.name });
-  const url = `http://${emulatorHost}/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=fake-api-key`;
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      requestUri: "http://localhost",
-      postBody: new URLSearchParams({ id_token: googleIdToken, providerId: "google.com" }).toString(),
-      returnSecureToken: true,
-    }),
-  });
-  const body = (await res.json().catch(() => ({}))) as { idToken?: string; localId?: string; error?: { message?: string } };
-  if (!res.ok || !body.idToken || !body.localId) {
-    throw new Error(`Auth emulator sign-in failed: ${res.status} ${body.error?.message ?? "no idToken in the answer"}`);
-  }
-  const { aud } = decodeJwt(body.idToken);
-  if (aud !== projectId) throw new Error(`The Auth emulator at ${emulatorHost} serves project "${String(aud)}", not "${projectId}".`);
-  return { idToken: body.idToken, localId: body.localId };
 }
 
 /** What answers at the address: the Auth emulator (its root says `authEmulator`), something else, or nothing. */

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, spyOn, test } from "bun:test";
-import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from "jose";
 import type { AuthConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
-import { emulatorToken } from "./test-tokens";
+import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from "./jwt";
+import { emulatorToken } from "../test/emulator-tokens";
 import { createTokenVerifier } from "./verify-token";
 
 const PROJECT = "real-project-123";

@@ -1,5 +1,5 @@
 /**
- * Turns a Firebase ID token into an Identity (DESIGN.md §2). Firebase mode checks Google's RS256 signature against
+ * Turns a Firebase ID token into an Identity. Firebase mode checks Google's RS256 signature against
  * keys that jose fetches once and caches; emulator mode accepts the Auth emulator's unsigned tokens, and only those,
  * for the configured project. Never both.
  *
@@ -12,7 +12,7 @@
  * const verify = createTokenVerifier(config.auth);
  * const { uid } = await verify(bearerToken); // rejects with AppError 401 "unauthorized"
  */
-import { createRemoteJWKSet, errors, jwtVerify, UnsecuredJWT, type JWTPayload, type JWTVerifyOptions } from "jose";
+import { createRemoteJWKSet, jwtErrors as errors, jwtVerify, UnsecuredJWT, type JWTPayload, type JWTVerifyOptions } from "./jwt";
 import type { AuthConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import type { Identity, TokenVerifier } from "./types";

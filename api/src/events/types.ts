@@ -5,7 +5,16 @@
  */
 import type { FileEvent } from "@shared/events/file-events";
 
-export type BusEvent = FileEvent & { ownerId: string; origin: "api" | "sandbox" };
+export type BusEvent = FileEvent & {
+  ownerId: string;
+  origin: "api" | "sandbox";
+  /**
+   * The sandbox sync (`SandboxSync.id`) that already pushed this change, with the bytes in hand, into the
+   * sandbox its instance has attached: that instance skips the event; every other one reads the change from
+   * storage.
+   */
+  pushedBy?: string;
+};
 
 export interface EventBus {
   readonly kind: "memory" | "postgres";

@@ -1,6 +1,7 @@
-/** Preview host names: `<port>-<sandboxId>.<preview domain>` (E2B's own shape). */
-import type { Config } from "../lib/config";
-
+/**
+ * Reads preview host names, `<port>-<sandboxId>.<preview domain>` (E2B's own shape), for the proxy. The URLs
+ * themselves are built by the sandbox service (services/sandboxes/preview-url.ts).
+ */
 const HOST = /^(\d{2,5})-([a-z0-9]{8,64})\.(.+)$/;
 
 export function parsePreviewHost(hostHeader: string | null, domain: string): { port: number; sandboxId: string } | null {
@@ -11,8 +12,4 @@ export function parsePreviewHost(hostHeader: string | null, domain: string): { p
   const port = Number(m[1]);
   if (port < 1 || port > 65535) return null;
   return { port, sandboxId: m[2]! };
-}
-
-export function previewUrl(preview: Config["preview"], sandboxId: string, port: number): string {
-  return `${preview.scheme}://${port}-${sandboxId}.${preview.domain}${preview.portSuffix}`;
 }

@@ -30,7 +30,7 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
   const unsubscribeBus = deps.events.subscribe((event) => {
     const sockets = byProject.get(event.projectId);
     if (!sockets) return;
-    const { ownerId, origin: _origin, ...message } = event;
+    const { ownerId, origin: _origin, pushedBy: _pushedBy, ...message } = event;
     const text = JSON.stringify(message);
     for (const ws of sockets) if (ws.data.caller.uid === ownerId) ws.send(text);
   });

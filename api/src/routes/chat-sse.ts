@@ -4,7 +4,7 @@
  * away only unsubscribes: the run itself goes on.
  */
 import { encodeStreamEvent } from "@shared/events/stream";
-import type { Run } from "../agent/runs";
+import type { Run } from "../app-env";
 
 export const SSE_HEARTBEAT_MS = 15_000;
 const encoder = new TextEncoder();

@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppDeps, AppEnv } from "../app-env";
-import { requireAuth } from "../auth/middleware";
+import type { requireAuth } from "../auth/middleware";
 import type { RateLimits } from "../middleware/rate-limit";
 import { badRequest, tooLarge } from "../lib/errors";
 import { readSignedImage, uploadImage } from "../services/images";

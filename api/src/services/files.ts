@@ -6,7 +6,8 @@
  * - delete: inside a transaction, delete the row and then the object; if the object delete fails, roll back.
  * - rename: the row alone (keys do not contain the path).
  * Writes (API, agent and sandbox sync alike) also keep each project within MAX_FILES_PER_PROJECT and
- * MAX_PROJECT_BYTES (413).
+ * MAX_PROJECT_BYTES (413). Each change is also handed, bytes and all, to the project's sandbox on this
+ * instance (`ctx.sandboxSync`), awaited, so a command run right after the write sees it.
  */
 import { MAX_FILE_CONTENT_BYTES, type DownloadMap, type FileContent, type ProjectFile } from "@shared/schemas/file";
 import * as files from "../db/files";
@@ -87,7 +88,7 @@ export async function writeFileInProject(
     const row = await files.insertFile(ctx.sql, { id, projectId, path, size: bytes.length, storageKey });
     await touchProject(ctx.sql, projectId);
     const file = files.toPublicFile(row);
-    await publishFileEvent(ctx, { type: "file.created", projectId, ownerId, file });
+    await publishFileEvent(ctx, { type: "file.created", projectId, ownerId, file }, (sync) => sync.written(projectId, path, bytes));
     return { file, created: true };
   } catch (error) {
     await ctx.store.delete(storageKey).catch((e) => ctx.logger.warn("orphan object left after failed insert", { storageKey, error: String(e) }));
@@ -138,7 +139,7 @@ async function replaceContent(ctx: ServiceContext, ownerId: string, current: { i
     .catch((e) => ctx.logger.warn("old file version not removed", { key: replaced.previousKey, error: String(e) }));
   await touchProject(ctx.sql, projectId);
   const file = files.toPublicFile(replaced.file);
-  await publishFileEvent(ctx, { type: "file.updated", projectId, ownerId, file });
+  await publishFileEvent(ctx, { type: "file.updated", projectId, ownerId, file }, (sync) => sync.written(projectId, file.path, bytes));
   return file;
 }
 
@@ -165,7 +166,9 @@ export async function renameProjectFile(ctx: ServiceContext, ownerId: string, fi
     if (!renamed) throw notFound("File");
     await touchProject(ctx.sql, file.projectId);
     const publicFile = files.toPublicFile(renamed);
-    await publishFileEvent(ctx, { type: "file.renamed", projectId: file.projectId, ownerId, file: publicFile, oldPath: file.path });
+    await publishFileEvent(ctx, { type: "file.renamed", projectId: file.projectId, ownerId, file: publicFile, oldPath: file.path }, (sync) =>
+      sync.renamed(file.projectId, file.path, newPath),
+    );
     return publicFile;
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`A file already exists at ${newPath}.`);
@@ -182,7 +185,7 @@ export async function deleteProjectFile(ctx: ServiceContext, ownerId: string, fi
   });
   await touchProject(ctx.sql, file.projectId);
   const publicFile = files.toPublicFile(file);
-  await publishFileEvent(ctx, { type: "file.deleted", projectId: file.projectId, ownerId, file: publicFile });
+  await publishFileEvent(ctx, { type: "file.deleted", projectId: file.projectId, ownerId, file: publicFile }, (sync) => sync.removed(file.projectId, file.path));
   return publicFile;
 }
 

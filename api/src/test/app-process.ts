@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import postgres from "postgres";
-import { emulatorToken } from "../auth/test-tokens";
+import { emulatorToken } from "./emulator-tokens";
 
 const ENTRY = resolve(import.meta.dir, "../index.ts");
 export const PROCESS_PROJECT_ID = "demo-process-test";

@@ -12,7 +12,7 @@
 import { chmodSync } from "node:fs";
 import { streamEventSchema, type StreamEvent } from "@shared/events/stream";
 import type { AgentOptions } from "../agent/runs";
-import { emulatorToken } from "../auth/test-tokens";
+import { emulatorToken } from "./emulator-tokens";
 import type { FakeModelServer } from "./fake-model-server";
 import { TEST_PROJECT_ID, testApp } from "./test-app";
 

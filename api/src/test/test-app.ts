@@ -13,7 +13,7 @@ import { join } from "node:path";
 import type { AgentOptions } from "../agent/runs";
 import { createApp } from "../app";
 import type { AppDeps } from "../app-env";
-import { emulatorToken } from "../auth/test-tokens";
+import { emulatorToken } from "./emulator-tokens";
 import { createMemoryBus } from "../events/memory-bus";
 import type { EventBus } from "../events/types";
 import { createTokenVerifier } from "../auth/verify-token";
@@ -22,7 +22,7 @@ import { loadConfig } from "../lib/config";
 import { silentLogger } from "../lib/logger";
 import { toPublicConfig } from "../public-config";
 import { createSandboxProvider } from "../sandbox/index";
-import { createProjectSandboxes } from "../sandbox/project-sandboxes";
+import { createProjectSandboxes } from "../services/sandboxes";
 import { createImageSigner } from "../services/images";
 import { guardStore } from "../storage/guard";
 import { createLocalStore } from "../storage/local";
@@ -54,7 +54,7 @@ export async function testApp(overrides: { store?: ObjectStore; env?: Record<str
   // Sandboxes are only started when a test asks for one.
   const provider = createSandboxProvider(config, silentLogger);
   const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config });
-  const services = { config, sql: db.sql, store, logger: silentLogger, events, sandboxes, signer: createImageSigner("test-secret") };
+  const services = { config, sql: db.sql, store, logger: silentLogger, events, sandboxes, sandboxSync: sandboxes.sync, signer: createImageSigner("test-secret") };
   const deps: AppDeps = {
     ...services,
     runs: createAgentRuns({ ...services, agent: overrides.agent }),

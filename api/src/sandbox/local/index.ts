@@ -1,5 +1,5 @@
 /**
- * The local (bubblewrap) sandbox provider. See `local-provider.ts`; DESIGN.md §4 has the measured recipe.
+ * The local (bubblewrap) sandbox provider. See `local-provider.ts` for how a sandbox is put together.
  *
  * @example
  * import { createLocalProvider, checkLocalSandboxSupport } from "./sandbox/local/index.ts";

@@ -12,7 +12,7 @@ import { SandboxUnavailableError, type FileChange } from "../types.ts";
 import { createLocalProvider } from "./local-provider.ts";
 import type { LocalSandbox } from "./local-sandbox.ts";
 import { pidsOfUid } from "./procs.ts";
-import { localSuiteGate, tempSandboxRoot } from "./test-support.ts";
+import { localSuiteGate, tempSandboxRoot } from "../../test/local-sandbox-support.ts";
 
 const roots: string[] = [];
 function provider(options: { idleTimeoutMs?: number; rootDir?: string } = {}) {

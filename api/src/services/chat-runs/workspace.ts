@@ -3,9 +3,9 @@
  * the rest of the run) and its workflow command, scoped to one project whose ownership the run checked at
  * its start. The only file of the chat runs that knows the sandbox service.
  *
- * Files the run writes before it has a sandbox are remembered and written into the sandbox when it is
- * first handed out; after that, each write goes straight in too. (The sandbox sync also pushes stored
- * writes, but asynchronously: this makes a command right after a write see it.)
+ * Writes go through the file service, which pushes the bytes into the attached sandbox and waits for it
+ * (`ctx.sandboxSync`), so a command right after a write sees the file; a sandbox attached later receives
+ * every stored file when it is made, so nothing written before it exists is missed.
  *
  * @example
  * const workspace = createRunWorkspace(ctx, sandboxes, ownerId, projectId);
@@ -14,7 +14,7 @@
  */
 import type { TemplateName } from "@shared/schemas/sandbox";
 import { setWorkflowCommand } from "../../db/project-workflow";
-import type { ProjectSandboxes } from "../../sandbox/project-sandboxes-types";
+import type { ProjectSandboxes } from "../sandboxes/types";
 import type { RunResult, Sandbox } from "../../sandbox/types";
 import { notFound } from "../../lib/errors";
 import type { ServiceContext } from "../context";
@@ -25,18 +25,14 @@ const commandResult = (r: RunResult) => ({ exitCode: r.exitCode, stdout: r.stdou
 export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandboxes | null, ownerId: string, projectId: string) {
   let pending: Promise<Sandbox> | null = null;
   let ready: Sandbox | null = null;
-  const unsynced = new Map<string, string>();
 
   async function sandbox(): Promise<Sandbox> {
     if (ready && (await ready.isAlive().catch(() => false))) return ready;
     ready = null;
     pending ??= sandboxes!.ensure(ownerId, projectId);
     try {
-      const s = await pending;
-      for (const [path, content] of unsynced) await s.files.write(path, content);
-      unsynced.clear();
-      ready = s;
-      return s;
+      ready = await pending;
+      return ready;
     } finally {
       pending = null;
     }
@@ -48,9 +44,6 @@ export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandbo
       read: (path: string) => readFileInProject(ctx, projectId, path),
       async write(path: string, content: string) {
         const { file, created } = await writeFileInProject(ctx, ownerId, projectId, path, content);
-        // Removed once the file service pushes writes to the sandbox itself.
-        if (ready) await ready.files.write(file.path, content);
-        else unsynced.set(file.path, content);
         return { path: file.path, size: file.size, created };
       },
     },

@@ -29,9 +29,9 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Logger } from "../lib/logger";
+import type { Logger } from "../../lib/logger";
 import type { Template } from "./templates";
-import { SandboxUnavailableError, type SandboxProvider, type SharedTemplateCache } from "./types";
+import { SandboxUnavailableError, type SandboxProvider, type SharedTemplateCache } from "../../sandbox/types";
 
 const POPULATE_TIMEOUT_MS = 5 * 60_000;
 /** A lock older than this is from a process that died while populating. */

@@ -3,8 +3,8 @@
  * running one, and files made by commands inside come back to storage (ignored folders excepted).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { testApp, type TestUser } from "../test/test-app";
-import { checkLocalSandboxSupport } from "./local/check";
+import { testApp, type TestUser } from "../../test/test-app";
+import { checkLocalSandboxSupport } from "../../sandbox/local/check";
 
 const support = await checkLocalSandboxSupport();
 let t: Awaited<ReturnType<typeof testApp>>;

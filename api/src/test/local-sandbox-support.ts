@@ -10,7 +10,7 @@ import { test } from "bun:test";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checkLocalSandboxSupport } from "./check.ts";
+import { checkLocalSandboxSupport } from "../sandbox/local/check.ts";
 
 export async function localSuiteGate(name: string): Promise<boolean> {
   const support = await checkLocalSandboxSupport();

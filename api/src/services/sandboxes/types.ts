@@ -1,9 +1,9 @@
 /**
  * What the rest of the API (routes, the agent's tools) needs from a project's sandbox, without knowing
- * which provider runs it. Implemented in `project-sandboxes.ts`.
+ * which provider runs it. Implemented by `createProjectSandboxes` (index.ts).
  */
 import type { TemplateName } from "@shared/schemas/sandbox";
-import type { Sandbox } from "./types";
+import type { Sandbox } from "../../sandbox/types";
 
 export type { TemplateName };
 

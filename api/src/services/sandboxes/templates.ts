@@ -2,9 +2,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { z } from "zod";
-import type { TemplateName } from "./project-sandboxes-types";
+import type { TemplateName } from "./types";
 
-const TEMPLATES_DIR = join(import.meta.dir, "../../templates");
+const TEMPLATES_DIR = join(import.meta.dir, "../../../templates");
 
 const templateSchema = z.object({
   description: z.string(),

@@ -8,17 +8,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
-import { createMemoryBus } from "../events/memory-bus";
-import { serveHttp } from "../http-server";
-import { silentLogger } from "../lib/logger";
-import { createPreviewProxy } from "../realtime/preview-proxy";
-import { createWsHub } from "../realtime/ws-hub";
-import { testApp, type TestUser } from "../test/test-app";
-import type { LocalSandbox } from "./local/local-sandbox";
-import { localSuiteGate } from "./local/test-support";
+import { createMemoryBus } from "../../events/memory-bus";
+import { serveHttp } from "../../http-server";
+import { silentLogger } from "../../lib/logger";
+import { createPreviewProxy } from "../../realtime/preview-proxy";
+import { createWsHub } from "../../realtime/ws-hub";
+import { testApp, type TestUser } from "../../test/test-app";
+import type { LocalSandbox } from "../../sandbox/local/local-sandbox";
+import { localSuiteGate } from "../../test/local-sandbox-support";
 import type { TemplateCache } from "./template-cache";
 import { loadTemplate, type Template } from "./templates";
-import type { Sandbox, SandboxProvider } from "./types";
+import type { Sandbox, SandboxProvider } from "../../sandbox/types";
 
 const INSTALL_MS = 180_000;
 

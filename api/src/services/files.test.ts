@@ -1,0 +1,105 @@
+/**
+ * The file service on the real database and a local store: writes, limits, renames and deletes, the events
+ * they publish, and the bytes they hand to the sandbox hook.
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { AppError } from "../lib/errors";
+import { serviceContext } from "../test/service-context";
+import type { SandboxSync, ServiceContext } from "./context";
+import { deleteProjectFile, downloadProject, listProjectFiles, readFileContent, renameProjectFile, saveFileContent, writeFileAtPath } from "./files";
+import { createProject } from "./projects";
+
+let ctx: Awaited<ReturnType<typeof serviceContext>>;
+beforeAll(async () => {
+  ctx = await serviceContext({ limits: { maxFilesPerProject: 3, maxProjectBytes: 64 } });
+}, 60_000);
+
+async function project(name: string) {
+  const uid = await ctx.newUser(name);
+  return { uid, projectId: (await createProject(ctx, uid, { name })).id };
+}
+const status = (promise: Promise<unknown>) => promise.then(() => 200, (e: unknown) => (e instanceof AppError ? e.status : 500));
+const eventsOf = async (projectId: string) => {
+  await Bun.sleep(0); // the memory bus delivers a microtask later
+  return ctx.published.filter((e) => e.projectId === projectId);
+};
+
+/** A SandboxSync that records what it is handed. */
+function recordingSync(fail = false) {
+  const calls: unknown[][] = [];
+  const sync: SandboxSync = {
+    id: "recorder",
+    written: async (projectId, path, bytes) => {
+      calls.push(["written", projectId, path, new TextDecoder().decode(bytes)]);
+      if (fail) throw new Error("sandbox gone");
+    },
+    removed: async (...args) => void calls.push(["removed", ...args]),
+    renamed: async (...args) => void calls.push(["renamed", ...args]),
+  };
+  return { sync, calls };
+}
+
+describe("files service", () => {
+  test("write creates, then replaces at the same path; each publishes its event", async () => {
+    const { uid, projectId } = await project("alice");
+    const first = await writeFileAtPath(ctx, uid, projectId, "src/a.txt", "one");
+    expect(first.created).toBe(true);
+    const second = await writeFileAtPath(ctx, uid, projectId, "src/a.txt", "three");
+    expect(second).toMatchObject({ created: false, file: { id: first.file.id, size: 5 } });
+    expect((await readFileContent(ctx, uid, projectId, first.file.id)).content).toBe("three");
+    expect((await ctx.store.list(`projects/${projectId}/`)).length).toBe(1); // the old version is gone
+    expect((await eventsOf(projectId)).map((e) => [e.type, e.origin, e.pushedBy])).toEqual([
+      ["file.created", "api", undefined],
+      ["file.updated", "api", undefined],
+    ]);
+  });
+
+  test("every change hands the sandbox hook the bytes in hand and marks its event as pushed", async () => {
+    const { uid, projectId } = await project("bob");
+    const { sync, calls } = recordingSync();
+    const withSync: ServiceContext = { ...ctx, sandboxSync: sync };
+    const { file } = await writeFileAtPath(withSync, uid, projectId, "x.txt", "v1");
+    await saveFileContent(withSync, uid, file.id, "v2");
+    await renameProjectFile(withSync, uid, file.id, "y.txt");
+    await deleteProjectFile(withSync, uid, file.id);
+    expect(calls).toEqual([
+      ["written", projectId, "x.txt", "v1"],
+      ["written", projectId, "x.txt", "v2"],
+      ["renamed", projectId, "x.txt", "y.txt"],
+      ["removed", projectId, "y.txt"],
+    ]);
+    expect((await eventsOf(projectId)).map((e) => e.pushedBy)).toEqual(["recorder", "recorder", "recorder", "recorder"]);
+  });
+
+  test("a sandbox that cannot take the change does not fail the write (storage is the truth)", async () => {
+    const { uid, projectId } = await project("carol");
+    const { sync } = recordingSync(true);
+    const { file } = await writeFileAtPath({ ...ctx, sandboxSync: sync }, uid, projectId, "z.txt", "kept");
+    expect((await readFileContent(ctx, uid, projectId, file.id)).content).toBe("kept");
+  });
+
+  test("file count and project size limits answer 413 and store nothing", async () => {
+    const { uid, projectId } = await project("dave");
+    for (const name of ["1", "2", "3"]) await writeFileAtPath(ctx, uid, projectId, `${name}.txt`, name);
+    expect(await status(writeFileAtPath(ctx, uid, projectId, "4.txt", "4"))).toBe(413);
+    expect(await status(writeFileAtPath(ctx, uid, projectId, "1.txt", "x".repeat(70)))).toBe(413);
+    expect((await listProjectFiles(ctx, uid, projectId)).map((f) => f.path).sort()).toEqual(["1.txt", "2.txt", "3.txt"]);
+    expect((await ctx.store.list(`projects/${projectId}/`)).length).toBe(3);
+  });
+
+  test("rename onto a taken path is 409; another user's file is 404; binary content is flagged and downloaded as base64", async () => {
+    const { uid, projectId } = await project("erin");
+    const a = (await writeFileAtPath(ctx, uid, projectId, "a.txt", "A")).file;
+    await writeFileAtPath(ctx, uid, projectId, "b.txt", "B");
+    expect(await status(renameProjectFile(ctx, uid, a.id, "b.txt"))).toBe(409);
+    const stranger = await ctx.newUser("stranger");
+    expect(await status(saveFileContent(ctx, stranger, a.id, "mine"))).toBe(404);
+    expect(await status(deleteProjectFile(ctx, stranger, a.id))).toBe(404);
+
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]);
+    const img = (await writeFileAtPath(ctx, uid, projectId, "i.png", png)).file;
+    expect(await readFileContent(ctx, uid, projectId, img.id)).toMatchObject({ binary: true, content: "" });
+    const zip = await downloadProject(ctx, uid, projectId);
+    expect(zip).toMatchObject({ filesCount: 3, binary: ["i.png"], files: { "a.txt": "A", "b.txt": "B", "i.png": Buffer.from(png).toString("base64") } });
+  });
+});

@@ -1,0 +1,48 @@
+/** The projects service on the real database and a local store: ownership and what deleting takes with it. */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { AppError } from "../lib/errors";
+import { serviceContext } from "../test/service-context";
+import { writeFileAtPath } from "./files";
+import { createProject, deleteProject, getOwnedProject, listProjects } from "./projects";
+
+let ctx: Awaited<ReturnType<typeof serviceContext>>;
+beforeAll(async () => {
+  ctx = await serviceContext();
+}, 60_000);
+
+const status = (promise: Promise<unknown>) => promise.then(() => 200, (e: unknown) => (e instanceof AppError ? e.status : 500));
+
+describe("projects service", () => {
+  test("create keeps the name and turns an empty description into null; list shows only the owner's", async () => {
+    const alice = await ctx.newUser("alice");
+    const bob = await ctx.newUser("bob");
+    const made = await createProject(ctx, alice, { name: "Todo", description: "" });
+    expect(made).toMatchObject({ name: "Todo", description: null, sandboxId: null, sandboxUrl: null, workflowCommand: null });
+    await createProject(ctx, bob, { name: "Other" });
+    expect((await listProjects(ctx, alice)).map((p) => p.id)).toEqual([made.id]);
+  });
+
+  test("someone else's project, a missing one and a non-id are all 404", async () => {
+    const owner = await ctx.newUser("owner");
+    const p = await createProject(ctx, owner, { name: "Mine" });
+    const stranger = await ctx.newUser("stranger");
+    expect((await getOwnedProject(ctx, owner, p.id)).id).toBe(p.id);
+    expect(await status(getOwnedProject(ctx, stranger, p.id))).toBe(404);
+    expect(await status(getOwnedProject(ctx, owner, crypto.randomUUID()))).toBe(404);
+    expect(await status(getOwnedProject(ctx, owner, "not-a-uuid"))).toBe(404);
+    expect(await status(deleteProject(ctx, stranger, p.id))).toBe(404);
+    expect((await getOwnedProject(ctx, owner, p.id)).id).toBe(p.id);
+  });
+
+  test("delete removes the project, its file rows and its stored objects", async () => {
+    const carol = await ctx.newUser("carol");
+    const p = await createProject(ctx, carol, { name: "Gone" });
+    await writeFileAtPath(ctx, carol, p.id, "a.txt", "A");
+    await writeFileAtPath(ctx, carol, p.id, "b/c.txt", "C");
+    expect((await ctx.store.list(`projects/${p.id}/`)).length).toBe(2);
+    await deleteProject(ctx, carol, p.id);
+    expect(await ctx.store.list(`projects/${p.id}/`)).toEqual([]);
+    expect((await ctx.sql`select count(*)::int as n from files where project_id = ${p.id}`)[0]!.n).toBe(0);
+    expect(await listProjects(ctx, carol)).toEqual([]);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Readiness (GET /api/ready): can this instance serve requests? The database and object storage decide; the
+ * model endpoint is reported but does not, because an unreachable model is the same for every instance, so
+ * taking instances out of rotation would not help, and projects, files, previews and terminals keep working
+ * without it (chat answers with a clear error until it is back).
+ *
+ * @example
+ * const report = await checkReadiness(deps);
+ * return c.json(report, report.status === "ready" ? 200 : 503);
+ */
+import type { Sql } from "../db/client";
+import type { Config } from "../lib/config";
+import type { Logger } from "../lib/logger";
+import type { ObjectStore } from "../storage/types";
+
+const CHECK_TIMEOUT_MS = 3000;
+const MODEL_TIMEOUT_MS = 2000;
+
+export type ReadinessReport = {
+  status: "ready" | "not_ready";
+  database: "ok" | "unreachable";
+  storage: "ok" | "unreachable";
+  model: "ok" | "unreachable" | "not_configured";
+};
+
+export type ReadinessDeps = { sql: Sql; store: ObjectStore; logger: Logger; config: Pick<Config, "model"> };
+
+export async function checkReadiness(deps: ReadinessDeps, timeouts = { checkMs: CHECK_TIMEOUT_MS, modelMs: MODEL_TIMEOUT_MS }): Promise<ReadinessReport> {
+  const check = async (fn: () => Promise<unknown>) => {
+    try {
+      await withTimeout(fn(), timeouts.checkMs);
+      return "ok" as const;
+    } catch (error) {
+      deps.logger.warn("readiness check failed", { error: String(error) });
+      return "unreachable" as const;
+    }
+  };
+  const [database, storage, model] = await Promise.all([
+    check(() => deps.sql`select 1`),
+    check(() => deps.store.ping()),
+    checkModel(deps.config.model, deps.logger, timeouts.modelMs),
+  ]);
+  const ready = database === "ok" && storage === "ok";
+  return { status: ready ? "ready" : "not_ready", database, storage, model };
+}
+
+/** `GET <baseUrl>/models`, which every OpenAI-compatible server (OpenAI, Ollama, vLLM, LM Studio) answers. */
+async function checkModel(model: Config["model"], logger: Logger, timeoutMs: number): Promise<ReadinessReport["model"]> {
+  if (!model.configured) return "not_configured";
+  const base = (model.baseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "");
+  try {
+    const res = await fetch(`${base}/models`, {
+      headers: { authorization: `Bearer ${model.apiKey}` },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await res.body?.cancel();
+    if (res.ok) return "ok";
+    logger.warn("model endpoint check failed", { status: res.status });
+    return "unreachable";
+  } catch (error) {
+    logger.warn("model endpoint check failed", { error: String(error) });
+    return "unreachable";
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

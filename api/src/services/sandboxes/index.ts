@@ -1,0 +1,89 @@
+/**
+ * The project sandbox service: which sandbox is a project's (lifecycle.ts), how it and storage stay in step
+ * (sync.ts), templates and their dependency cache (apply-template.ts, template-cache.ts), and the app's
+ * workflow (workflow.ts). Built once at start-up from the chosen SandboxProvider; its `sync` is the hook the
+ * file service pushes changes through (`ServiceContext.sandboxSync`).
+ *
+ * @example
+ * const sandboxes = createProjectSandboxes({ sql, store, logger, events, provider, config });
+ * const deps = { ...ctx, sandboxes, sandboxSync: sandboxes.sync };
+ * await sandboxes.ensure(ownerId, projectId);
+ */
+import { badRequest } from "../../lib/errors";
+import { getOwnedProject } from "../projects";
+import { applyTemplate } from "./apply-template";
+import { createSandboxLifecycle, type LifecycleDeps } from "./lifecycle";
+import { createSandboxSync, type SandboxSyncService } from "./sync";
+import { createTemplateCache, type TemplateCache } from "./template-cache";
+import { loadTemplate } from "./templates";
+import type { ProjectSandboxes, TemplateName } from "./types";
+import { startWorkflow } from "./workflow";
+
+export type { AppliedTemplate, DependencySource, ProjectSandboxes, TemplateName } from "./types";
+
+export type ProjectSandboxesService = ProjectSandboxes & {
+  /** Kills the current sandbox (if any), makes a new one with every file, starts the workflow. */
+  recreate(ownerId: string, projectId: string): Promise<{ url: string; filesSynced: number; workflowCommand: string | null }>;
+  /** Whether the project's recorded sandbox is still running. */
+  validate(ownerId: string, projectId: string): Promise<boolean>;
+  /** The preview URL of the project's app, or null when it has no sandbox. */
+  url(ownerId: string, projectId: string): Promise<string | null>;
+  /**
+   * Fills the template dependency cache for these templates in the background (local provider only; no-op
+   * otherwise), so the first project to apply one gets the fast copy too. Never rejects.
+   */
+  warmTemplates(names: readonly TemplateName[]): void;
+  /** The template dependency cache, or null when the provider has none (E2B). */
+  readonly templateCache: TemplateCache | null;
+  /** The hook file writes reach this instance's sandboxes through: pass it as `ServiceContext.sandboxSync`. */
+  readonly sync: SandboxSyncService;
+  shutdown(): Promise<void>;
+  /** Sandboxes this instance has attached (for /metrics). */
+  activeCount(): number;
+};
+
+export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesService {
+  const sync = createSandboxSync(ctx);
+  const templateCache = createTemplateCache({ provider: ctx.provider, logger: ctx.logger });
+  const dependencies = { templateCache, logger: ctx.logger };
+  const lifecycle = createSandboxLifecycle(ctx, sync, dependencies);
+
+  return {
+    ensure: lifecycle.ensure,
+    recreate: lifecycle.recreate,
+    validate: lifecycle.validate,
+    applyTemplate: (ownerId, projectId, name) => applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name),
+
+    async runWorkflow(ownerId, projectId) {
+      const project = await getOwnedProject(ctx, ownerId, projectId);
+      if (!project.workflowCommand) throw badRequest("The AI hasn't configured a run command yet");
+      const sandbox = await lifecycle.ensure(ownerId, projectId);
+      await startWorkflow(sandbox, project.workflowCommand);
+      return { workflowCommand: project.workflowCommand };
+    },
+
+    async url(ownerId, projectId) {
+      return (await getOwnedProject(ctx, ownerId, projectId)).sandboxUrl;
+    },
+
+    templateCache,
+    sync,
+
+    warmTemplates(names) {
+      if (!templateCache) return;
+      for (const name of names) {
+        void loadTemplate(name).then(
+          (template) => templateCache.key(template) && templateCache.populateInBackground(template),
+          (error: unknown) => ctx.logger.warn("could not read a template to warm its cache", { template: name, error: String(error) }),
+        );
+      }
+    },
+
+    activeCount: () => sync.count(),
+
+    async shutdown() {
+      sync.stop();
+      await ctx.provider.shutdown();
+    },
+  };
+}

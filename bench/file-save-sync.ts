@@ -1,0 +1,163 @@
+/**
+ * File save with a live sandbox (issue 9's Benchmark): PATCH /api/files/{fileId}/content on a project whose local
+ * sandbox is attached, measured two ways in the same run, in alternating rounds:
+ *   - "push":      the file service hands the bytes it holds to the sandbox sync (ServiceContext.sandboxSync);
+ *   - "read-back": the hook removed from the app's context, so the change reaches the sandbox as before issue 9:
+ *                  the file event's subscriber reads the new content back from storage and writes it in.
+ * For each save: the PATCH round trip, the `file.updated` event at a WebSocket client, when the new bytes are in
+ * the sandbox, and how many storage reads the save cost. The real server pieces (startParts + serveHttp) run in
+ * this process on a temp DATA_DIR with embedded PGlite; sign-in is emulator mode with minted tokens. Needs root
+ * and the local sandbox's packages.
+ *
+ *   bun bench/file-save-sync.ts [--saves 100] [--rounds 4]
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { WS_PROTOCOL, type ServerSocketMessage } from "../shared/src/events/file-events.ts";
+import { serveHttp } from "../api/src/http-server.ts";
+import { loadConfig } from "../api/src/lib/config.ts";
+import { createLogger } from "../api/src/lib/logger.ts";
+import { checkLocalSandboxSupport } from "../api/src/sandbox/local/index.ts";
+import { startParts } from "../api/src/server.ts";
+import { emulatorToken } from "../api/src/test/emulator-tokens.ts";
+import { freePort } from "../e2e/support/free-port.ts";
+
+const { values: opts } = parseArgs({ options: { saves: { type: "string", default: "100" }, rounds: { type: "string", default: "4" } } });
+const SAVES = Number(opts.saves);
+const ROUNDS = Number(opts.rounds);
+const FIREBASE_PROJECT = "demo-bench";
+
+const support = await checkLocalSandboxSupport();
+if (!support.ok) {
+  console.error(`local sandboxes unavailable: ${support.missing.join("; ")}`);
+  process.exit(1);
+}
+
+const pick = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)\n`);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-save-"));
+fs.chmodSync(dataDir, 0o711); // sandbox users reach their folders under it
+const port = await freePort();
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
+  FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${await freePort()}`,
+  SANDBOX_IDLE_MINUTES: "30",
+  LOG_LEVEL: "warn",
+});
+const parts = await startParts(config, createLogger("warn"), { webDist: null });
+const server = serveHttp({ port, hostname: "127.0.0.1", fetch: parts.app.fetch, hub: parts.hub, preview: parts.preview });
+const base = `http://127.0.0.1:${port}`;
+const uid = "bench-user";
+const token = emulatorToken(FIREBASE_PROJECT, { uid, email: "bench@example.com", name: "Bench" });
+
+// Storage reads, counted on the one store every part of the app shares.
+let storageReads = 0;
+const store = parts.deps.store;
+const get = store.get.bind(store);
+store.get = (key) => {
+  storageReads++;
+  return get(key);
+};
+const hook = parts.deps.sandboxSync;
+if (!hook) throw new Error("startParts gave the app no sandbox sync hook");
+
+async function api<T>(method: string, route: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${route} → ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+type Sample = { patch: number; event: number; sandbox: number; inSandboxAtAnswer: boolean; reads: number };
+const results: Record<"push" | "read-back", Sample[]> = { push: [], "read-back": [] };
+
+try {
+  const projectId = (await api<{ id: string }>("POST", "/api/projects", { name: "save-sync" })).id;
+  const file = await api<{ id: string }>("POST", `/api/files/${projectId}`, { path: "src/App.tsx", content: "start\n" });
+  const sandbox = await parts.deps.sandboxes.ensure(uid, projectId);
+
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/api/ws`, [WS_PROTOCOL, token]);
+  let onUpdated: ((size: number, at: number) => void) | null = null;
+  await new Promise<void>((resolve, reject) => {
+    ws.onerror = () => reject(new Error("WebSocket error"));
+    ws.onopen = () => ws.send(JSON.stringify({ type: "subscribe", projectId }));
+    ws.onmessage = (e) => {
+      const at = performance.now();
+      const message = JSON.parse(String(e.data)) as ServerSocketMessage;
+      if (message.type === "subscribed") resolve();
+      else if (message.type === "error") reject(new Error(message.message));
+      else if (message.type === "file.updated") onUpdated?.(message.file.size, at);
+    };
+  });
+
+  let n = 0;
+  async function saveOnce(): Promise<Sample> {
+    const content = `export const n = ${++n}; // ${"x".repeat(200)}\n`;
+    const expected = new TextEncoder().encode(content);
+    const readsBefore = storageReads;
+    const event = new Promise<number>((resolve) => (onUpdated = (size, at) => size === expected.length && resolve(at)));
+    const started = performance.now();
+    await api("PATCH", `/api/files/${file.id}/content`, { content });
+    const answered = performance.now();
+    const same = (bytes: Uint8Array | null) => bytes !== null && Buffer.from(bytes).equals(Buffer.from(expected));
+    const inSandboxAtAnswer = same(await sandbox.files.read("src/App.tsx"));
+    let inSandbox = inSandboxAtAnswer ? answered : Number.NaN;
+    while (Number.isNaN(inSandbox)) {
+      if (performance.now() - started > 10_000) throw new Error("the saved content never reached the sandbox");
+      await Bun.sleep(1);
+      if (same(await sandbox.files.read("src/App.tsx"))) inSandbox = performance.now();
+    }
+    const eventAt = await Promise.race([event, Bun.sleep(10_000).then(() => Number.NaN)]);
+    if (Number.isNaN(eventAt)) throw new Error("no file.updated within 10 s");
+    await Bun.sleep(120); // past the watcher's debounce, so its echo (and any storage read it costs) belongs to this save
+    return { patch: answered - started, event: eventAt - started, sandbox: inSandbox - started, inSandboxAtAnswer, reads: storageReads - readsBefore };
+  }
+
+  const modes = ["read-back", "push"] as const;
+  const use = (mode: (typeof modes)[number]) => {
+    parts.deps.sandboxSync = mode === "push" ? hook : undefined;
+  };
+  for (const mode of modes) {
+    use(mode);
+    for (let i = 0; i < 10; i++) await saveOnce(); // warm-up
+  }
+  const perRound = Math.ceil(SAVES / ROUNDS);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const mode of round % 2 === 0 ? modes : ([...modes].reverse() as typeof modes[number][])) {
+      use(mode);
+      for (let i = 0; i < perRound; i++) results[mode].push(await saveOnce());
+    }
+  }
+  use("push");
+  ws.close();
+
+  console.log(`PATCH /api/files/{id}/content with the project's local sandbox attached: ${perRound * ROUNDS} saves per way, ${ROUNDS} alternating rounds`);
+  for (const mode of modes) {
+    const samples = results[mode];
+    const line = (label: string, values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return `    ${label.padEnd(36)} p50 ${ms(pick(sorted, 0.5)).padStart(9)}   p99 ${ms(pick(sorted, 0.99)).padStart(9)}`;
+    };
+    const reads = samples.reduce((sum, s) => sum + s.reads, 0) / samples.length;
+    const atAnswer = samples.filter((s) => s.inSandboxAtAnswer).length;
+    console.log(`  ${mode === "push" ? "after  (push from the bytes in hand)" : "before (read back from storage)"}:`);
+    console.log(line("save → 'file.updated' at WebSocket", samples.map((s) => s.event)));
+    console.log(line("save → bytes in the sandbox", samples.map((s) => s.sandbox)));
+    console.log(line("PATCH round trip", samples.map((s) => s.patch)));
+    console.log(`    in the sandbox when the PATCH answered: ${atAnswer}/${samples.length}   storage reads per save: ${reads.toFixed(2)}`);
+  }
+} finally {
+  server.stop(true);
+  await parts.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
