@@ -4,7 +4,7 @@
  */
 import { test } from "bun:test";
 import { silentLogger } from "../lib/logger.ts";
-import { sandboxContract } from "./sandbox.contract.ts";
+import { sandboxContract } from "../test/sandbox-contract.ts";
 import type { SandboxProvider } from "./types.ts";
 
 const apiKey = process.env.E2B_API_KEY;

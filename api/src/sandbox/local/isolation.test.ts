@@ -13,7 +13,7 @@ import { createLocalProvider } from "./local-provider.ts";
 import type { LocalSandbox } from "./local-sandbox.ts";
 import { pidAlive } from "./exec.ts";
 import { pidsOfUid } from "./procs.ts";
-import { waitFor } from "../sandbox.contract.ts";
+import { waitFor } from "../../test/sandbox-contract.ts";
 import { localSuiteGate, tempSandboxRoot } from "../../test/local-sandbox-support.ts";
 
 const LIMITS = { memoryMb: 384, pids: 128, cpuPercent: 50 };

@@ -7,7 +7,7 @@ import { execSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { silentLogger } from "../../lib/logger.ts";
-import { previewUrl, sandboxContract, waitFor } from "../sandbox.contract.ts";
+import { previewUrl, sandboxContract, waitFor } from "../../test/sandbox-contract.ts";
 import { SandboxUnavailableError, type FileChange } from "../types.ts";
 import { createLocalProvider } from "./local-provider.ts";
 import type { LocalSandbox } from "./local-sandbox.ts";

@@ -6,7 +6,7 @@
  * sandboxContract("local", () => createLocalProvider({ rootDir, idleTimeoutMs: 60_000, logger }));
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { FileChange, Sandbox, SandboxProvider } from "./types.ts";
+import type { FileChange, Sandbox, SandboxProvider } from "../sandbox/types.ts";
 
 /** Per-test limit: generous, because a remote provider answers over the network. */
 const TEST_MS = 30_000;
