@@ -12,6 +12,7 @@
  */
 import { type ClientSocketMessage, type FileEvent, WS_PROTOCOL } from "@shared/events/file-events";
 import { getAuthToken } from "./auth-token";
+import { api } from "./endpoints";
 
 export type FileEventListener = {
   onEvent: (event: FileEvent) => void;
@@ -179,6 +180,6 @@ export type FileEventsClient = ReturnType<typeof createFileEventsClient>;
 
 /** The app's one client, on the same origin as the page (Vite's dev proxy carries the upgrade to the API). */
 export const fileEvents: FileEventsClient = createFileEventsClient({
-  url: () => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/ws`,
+  url: () => api.files.eventsSocketUrl(),
   getToken: getAuthToken,
 });

@@ -2,10 +2,9 @@
  * Firebase Auth, configured at run time from `GET /api/config` so one build serves every deployment.
  * In emulator mode the SDK is pointed at the local Auth emulator.
  */
-import type { PublicConfig } from "@shared/schemas/config";
 import { initializeApp } from "firebase/app";
 import { type Auth, connectAuthEmulator, getAuth } from "firebase/auth";
-import { apiFetch } from "../../api/client";
+import { api } from "../../api/endpoints";
 
 let pending: Promise<Auth> | null = null;
 
@@ -19,7 +18,7 @@ export function getFirebaseAuth(): Promise<Auth> {
 }
 
 async function start(): Promise<Auth> {
-  const config = await apiFetch<PublicConfig>("/api/config");
+  const config = await api.config();
   const { apiKey, authDomain, projectId, mode, emulatorUrl } = config.auth;
   const app = initializeApp({ apiKey, authDomain, projectId });
   const auth = getAuth(app);

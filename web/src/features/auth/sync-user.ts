@@ -1,7 +1,7 @@
 /** Tells the API who signed in (spec §7 POST /api/auth/sync). A failure is only logged (spec §4). */
 import type { SyncUser } from "@shared/schemas/user";
 import type { User } from "firebase/auth";
-import { apiFetch } from "../../api/client";
+import { api } from "../../api/endpoints";
 
 export async function syncUser(user: User): Promise<void> {
   const body: SyncUser = {
@@ -11,7 +11,7 @@ export async function syncUser(user: User): Promise<void> {
     photoURL: user.photoURL,
   };
   try {
-    await apiFetch("/api/auth/sync", { method: "POST", body });
+    await api.auth.sync(body);
   } catch (err) {
     console.error("User sync failed", err);
   }

@@ -3,14 +3,14 @@
  * token, zipped in the browser, toasts of spec §8 along the way.
  */
 import { useMutation } from "@tanstack/react-query";
-import { apiFetch } from "../../api/client";
+import { api } from "../../api/endpoints";
 import { toast } from "../../components/ui/use-toast";
-import { buildSourceZip, type DownloadResponse, saveBytes, sourceZipName } from "./source-zip";
+import { buildSourceZip, saveBytes, sourceZipName } from "./source-zip";
 
 export function useDownloadFiles(projectId: string) {
   return useMutation({
     mutationFn: async () => {
-      const download = await apiFetch<DownloadResponse>(`/api/files/${encodeURIComponent(projectId)}/download`);
+      const download = await api.files.download(projectId);
       saveBytes(await buildSourceZip(download), sourceZipName(download.projectName));
       return download;
     },

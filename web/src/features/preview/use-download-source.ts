@@ -2,16 +2,15 @@
  * Download the project's source from the Preview toolbar (spec §7): the download map fetched with the
  * user's token and cookies, saved as-is as `{name}-source.json`.
  */
-import type { DownloadMap } from "@shared/schemas/file";
 import { useMutation } from "@tanstack/react-query";
-import { apiFetch } from "../../api/client";
+import { api } from "../../api/endpoints";
 import { toast } from "../../components/ui/use-toast";
 import { sourceJsonName } from "./preview-url";
 
 export function useDownloadSource(projectId: string) {
   return useMutation({
     mutationFn: async () => {
-      const download = await apiFetch<DownloadMap>(`/api/files/${encodeURIComponent(projectId)}/download`);
+      const download = await api.files.download(projectId);
       const name = sourceJsonName(download.projectName);
       saveJson(download, name);
       return name;

@@ -2,19 +2,19 @@ import { expect, test } from "bun:test";
 import { ApiError } from "../../api/api-error";
 import { runShellCommand, type ShellDeps } from "./run-shell-command";
 
-const signedIn = (post: ShellDeps["post"]): ShellDeps => ({ getToken: async () => "token", post });
+const signedIn = (run: ShellDeps["run"]): ShellDeps => ({ getToken: async () => "token", run });
 
-test("posts the command to the project's shell route and formats the result", async () => {
-  const calls: Array<[string, { command: string }]> = [];
+test("runs the command in the project's sandbox and formats the result", async () => {
+  const calls: Array<[string, string]> = [];
   const out = await runShellCommand(
     "p 1",
     "echo hello",
-    signedIn(async (path, body) => {
-      calls.push([path, body]);
+    signedIn(async (projectId, command) => {
+      calls.push([projectId, command]);
       return { stdout: "hello\n", stderr: "", error: null };
     }),
   );
-  expect(calls).toEqual([["/api/sandbox/p%201/shell", { command: "echo hello" }]]);
+  expect(calls).toEqual([["p 1", "echo hello"]]);
   expect(out).toBe("hello\r\n");
 });
 
@@ -22,7 +22,7 @@ test("signed out: prints 'Error: Not authenticated' and sends nothing", async ()
   let sent = false;
   const out = await runShellCommand("p", "ls", {
     getToken: async () => null,
-    post: async () => {
+    run: async () => {
       sent = true;
       return { stdout: "", stderr: "", error: null };
     },
