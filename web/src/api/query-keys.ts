@@ -1,4 +1,4 @@
-/** Every TanStack Query key the SPA uses, from one factory each: never hand-built arrays or strings. */
+/** Every TanStack Query key the SPA uses, from this one factory: never hand-built arrays or strings. */
 export const projectKeys = {
   all: ["projects"] as const,
   detail: (id: string) => ["projects", id] as const,
@@ -15,4 +15,13 @@ export const fileKeys = {
 export const messageKeys = {
   all: ["messages"] as const,
   list: (projectId: string) => ["messages", projectId] as const,
+};
+
+/** A project's sandbox: its preview URL and its validity. */
+export const sandboxKeys = {
+  all: ["sandbox"] as const,
+  project: (projectId: string) => ["sandbox", projectId] as const,
+  url: (projectId: string) => ["sandbox", projectId, "url"] as const,
+  /** Keyed by sandbox too, so a recreated sandbox starts with a fresh check rather than the old answer. */
+  validity: (projectId: string, sandboxId: string) => ["sandbox", projectId, "validity", sandboxId] as const,
 };

@@ -5,13 +5,14 @@
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../../api/endpoints";
 import { toast } from "../../components/ui/use-toast";
-import { buildSourceZip, saveBytes, sourceZipName } from "./source-zip";
+import { saveDownload } from "../../lib/save-download";
+import { buildSourceZip, sourceZipName } from "./source-zip";
 
 export function useDownloadFiles(projectId: string) {
   return useMutation({
     mutationFn: async () => {
       const download = await api.files.download(projectId);
-      saveBytes(await buildSourceZip(download), sourceZipName(download.projectName));
+      saveDownload(new Blob([(await buildSourceZip(download)) as BlobPart], { type: "application/zip" }), sourceZipName(download.projectName));
       return download;
     },
     onMutate: () => {

@@ -5,6 +5,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../../api/endpoints";
 import { toast } from "../../components/ui/use-toast";
+import { saveDownload } from "../../lib/save-download";
 import { sourceJsonName } from "./preview-url";
 
 export function useDownloadSource(projectId: string) {
@@ -12,7 +13,7 @@ export function useDownloadSource(projectId: string) {
     mutationFn: async () => {
       const download = await api.files.download(projectId);
       const name = sourceJsonName(download.projectName);
-      saveJson(download, name);
+      saveDownload(new Blob([JSON.stringify(download, null, 2)], { type: "application/json" }), name);
       return name;
     },
     onSuccess: (name) => {
@@ -22,17 +23,4 @@ export function useDownloadSource(projectId: string) {
       toast({ title: "Download failed", description: "Failed to download source code", variant: "destructive" });
     },
   });
-}
-
-function saveJson(value: unknown, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(value, null, 2)], { type: "application/json" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.style.display = "none";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoking at once can cancel the download in some browsers.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

@@ -7,10 +7,9 @@ import type { RecreateResult } from "@shared/schemas/sandbox";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { describeError } from "../../api/api-error";
 import { api } from "../../api/endpoints";
-import { projectKeys } from "../../api/query-keys";
 import { toast } from "../../components/ui/use-toast";
 import { showRecreateToasts } from "./recreate-toasts";
-import { sandboxKeys } from "./sandbox-keys";
+import { projectKeys, sandboxKeys } from "../../api/query-keys";
 
 export function useRecreateSandbox(
   projectId: string,

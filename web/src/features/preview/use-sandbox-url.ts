@@ -1,7 +1,7 @@
 /** The project's preview URL (GET /api/sandbox/{id}/url), asked only while the project has a sandbox (spec §7). */
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../api/endpoints";
-import { sandboxKeys } from "./sandbox-keys";
+import { sandboxKeys } from "../../api/query-keys";
 
 export function useSandboxUrl(projectId: string, sandboxId: string | null | undefined) {
   return useQuery({

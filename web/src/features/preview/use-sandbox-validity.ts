@@ -4,7 +4,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { checkSandboxValid } from "./check-sandbox-valid";
-import { sandboxKeys } from "./sandbox-keys";
+import { sandboxKeys } from "../../api/query-keys";
 
 export const SANDBOX_VALIDITY_POLL_MS = 5_000;
 

@@ -11,7 +11,7 @@ import { toast } from "../../../components/ui/use-toast";
 import { cn } from "../../../lib/cn";
 import { copyToClipboard } from "../../../lib/copy-to-clipboard";
 import { withRefreshParam } from "../preview-url";
-import { sandboxKeys } from "../sandbox-keys";
+import { sandboxKeys } from "../../../api/query-keys";
 import { useDownloadSource } from "../use-download-source";
 import { useRecreateSandbox } from "../use-recreate-sandbox";
 import { useRunWorkflow } from "../use-run-workflow";
