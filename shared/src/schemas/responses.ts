@@ -1,30 +1,17 @@
 /**
  * What each API answer looks like, as zod schemas the web parses every response with. Written with
- * `zod/mini` (tree-shakable) rather than the classic `z` of the request schemas: the web's API client sits
- * on the landing page's path (the auth config fetch), whose script budget is 150 KB gzipped, and classic
- * zod costs about 22 KB of it. Each schema is annotated with the domain type it parses to, so a schema and
- * its type cannot drift apart.
+ * `zod/mini`, the smaller build of zod: the web loads this module only when it first parses an answer, never
+ * on the landing page (`GET /api/config` is checked by hand in ./config.ts for the same reason). Each schema
+ * is annotated with the domain type it parses to, so a schema and its type cannot drift apart.
  *
  * @example
  * const projects = projectListSchema.parse(await res.json()); // Project[]
  */
 import * as z from "zod/mini";
-import type { PublicConfig } from "./config";
 import type { DownloadMap, FileContent, ProjectFile } from "./file";
 import type { Message } from "./message";
 import type { Project } from "./project";
 import type { RecreateResult, SandboxUrl, SandboxValidation, ShellResult } from "./sandbox";
-
-export const publicConfigSchema: z.ZodMiniType<PublicConfig> = z.object({
-  auth: z.object({
-    mode: z.enum(["emulator", "firebase"]),
-    projectId: z.string(),
-    apiKey: z.string(),
-    authDomain: z.string(),
-    emulatorUrl: z.nullable(z.string()),
-  }),
-  modelConfigured: z.boolean(),
-});
 
 export const projectSchema: z.ZodMiniType<Project> = z.object({
   id: z.string(),
@@ -108,5 +95,3 @@ export const shellResultSchema: z.ZodMiniType<ShellResult> = z.object({
   error: z.nullable(z.string()),
 });
 
-/** An answer whose body the client does not read (DELETE's `{ ok: true }`, the user sync). */
-export const ignoredSchema = z.unknown();

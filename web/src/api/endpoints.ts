@@ -8,93 +8,99 @@
  * const projects = await api.projects.list();
  * const res = await api.messages.stream({ projectId, content, enableReasoning: false }, { signal });
  */
+import { parsePublicConfig } from "@shared/schemas/config";
 import type { CreateProject } from "@shared/schemas/project";
-import {
-  downloadSchema,
-  fileContentSchema,
-  ignoredSchema,
-  messageListSchema,
-  projectFileListSchema,
-  projectFileSchema,
-  projectListSchema,
-  projectSchema,
-  publicConfigSchema,
-  recreateResultSchema,
-  runWorkflowSchema,
-  sandboxUrlSchema,
-  sandboxValidationSchema,
-  shellResultSchema,
-  stopRunSchema,
-  uploadedImageSchema,
-} from "@shared/schemas/responses";
 import type { SyncUser } from "@shared/schemas/user";
 import { type ApiInit, apiRequest } from "./client";
 import { openSse } from "./sse";
 
-/** The part of a zod schema this module needs (both classic and mini schemas have it). */
+/** The part of a zod schema this module needs. */
 type Schema<T> = { parse(value: unknown): T };
+type Schemas = typeof import("@shared/schemas/responses");
+/** A schema, or which one of the shared response schemas (loaded on first use, see below). */
+type SchemaRef<T> = Schema<T> | ((schemas: Schemas) => Schema<T>);
+
+let responseSchemas: Promise<Schemas> | null = null;
+/**
+ * The response schemas bring zod, which the landing page's 150 KB script budget has no room for; the
+ * landing page only asks for the config (checked by hand), so they load with the first other call.
+ */
+function loadSchemas(): Promise<Schemas> {
+  responseSchemas ??= import("@shared/schemas/responses").catch((err: unknown) => {
+    responseSchemas = null;
+    throw err;
+  });
+  return responseSchemas;
+}
+
+/** An answer whose body the client does not read (DELETE's `{ ok: true }`, the user sync). */
+const ignored: Schema<unknown> = { parse: () => undefined };
+const config: Schema<ReturnType<typeof parsePublicConfig>> = { parse: parsePublicConfig };
 
 /** `/api/` followed by each segment, encoded: ids can never add or change a path segment. */
 export function apiPath(...segments: string[]): string {
   return `/api/${segments.map(encodeURIComponent).join("/")}`;
 }
 
-async function call<T>(schema: Schema<T>, path: string, init: ApiInit = {}): Promise<T> {
-  const res = await apiRequest(path, init);
+async function call<T>(ref: SchemaRef<T>, path: string, init: ApiInit = {}): Promise<T> {
+  const [res, schema] = await Promise.all([
+    apiRequest(path, init),
+    typeof ref === "function" ? loadSchemas().then(ref) : ref,
+  ]);
   const text = await res.text();
   return schema.parse(text ? JSON.parse(text) : undefined);
 }
 
-const get = <T>(schema: Schema<T>, ...segments: string[]) => call(schema, apiPath(...segments));
-const send = <T>(method: "POST" | "PATCH" | "DELETE", schema: Schema<T>, segments: string[], body?: unknown, init: ApiInit = {}) =>
+const get = <T>(schema: SchemaRef<T>, ...segments: string[]) => call(schema, apiPath(...segments));
+const send = <T>(method: "POST" | "PATCH" | "DELETE", schema: SchemaRef<T>, segments: string[], body?: unknown, init: ApiInit = {}) =>
   call(schema, apiPath(...segments), { ...init, method, body });
 
 export type StreamMessage = { projectId: string; content: string; attachments?: string[]; enableReasoning: boolean };
 
 export const api = {
-  config: () => get(publicConfigSchema, "config"),
+  config: () => get(config, "config"),
   auth: {
-    sync: (user: SyncUser, init: Pick<ApiInit, "signal"> = {}) => send("POST", ignoredSchema, ["auth", "sync"], user, init),
+    sync: (user: SyncUser, init: Pick<ApiInit, "signal"> = {}) => send("POST", ignored, ["auth", "sync"], user, init),
   },
   projects: {
-    list: () => get(projectListSchema, "projects"),
-    get: (id: string) => get(projectSchema, "projects", id),
-    create: (input: CreateProject) => send("POST", projectSchema, ["projects"], input),
-    remove: (id: string) => send("DELETE", ignoredSchema, ["projects", id]),
+    list: () => get((s) => s.projectListSchema, "projects"),
+    get: (id: string) => get((s) => s.projectSchema, "projects", id),
+    create: (input: CreateProject) => send("POST", (s) => s.projectSchema, ["projects"], input),
+    remove: (id: string) => send("DELETE", ignored, ["projects", id]),
   },
   messages: {
-    list: (projectId: string) => get(messageListSchema, "messages", projectId),
+    list: (projectId: string) => get((s) => s.messageListSchema, "messages", projectId),
     stream: (body: StreamMessage, init: Pick<ApiInit, "signal"> = {}) =>
       openSse(apiPath("messages", "stream"), { ...init, method: "POST", body }),
     /** Replays the project's running agent run, or answers 204 when none is going. */
     active: (projectId: string, init: Pick<ApiInit, "signal"> = {}) => openSse(apiPath("messages", projectId, "active"), init),
-    stop: (projectId: string) => send("POST", stopRunSchema, ["messages", projectId, "stop"]),
+    stop: (projectId: string) => send("POST", (s) => s.stopRunSchema, ["messages", projectId, "stop"]),
   },
   images: {
     upload: (projectId: string, file: File) => {
       const form = new FormData();
       form.append("file", file);
       form.append("projectId", projectId);
-      return send("POST", uploadedImageSchema, ["upload", "image"], form);
+      return send("POST", (s) => s.uploadedImageSchema, ["upload", "image"], form);
     },
   },
   files: {
-    list: (projectId: string) => get(projectFileListSchema, "files", projectId),
-    content: (projectId: string, fileId: string) => get(fileContentSchema, "files", projectId, fileId),
-    save: (fileId: string, content: string) => send("PATCH", projectFileSchema, ["files", fileId, "content"], { content }),
-    rename: (fileId: string, newPath: string) => send("PATCH", projectFileSchema, ["files", fileId, "rename"], { newPath }),
-    remove: (fileId: string) => send("DELETE", ignoredSchema, ["files", fileId]),
-    download: (projectId: string) => get(downloadSchema, "files", projectId, "download"),
+    list: (projectId: string) => get((s) => s.projectFileListSchema, "files", projectId),
+    content: (projectId: string, fileId: string) => get((s) => s.fileContentSchema, "files", projectId, fileId),
+    save: (fileId: string, content: string) => send("PATCH", (s) => s.projectFileSchema, ["files", fileId, "content"], { content }),
+    rename: (fileId: string, newPath: string) => send("PATCH", (s) => s.projectFileSchema, ["files", fileId, "rename"], { newPath }),
+    remove: (fileId: string) => send("DELETE", ignored, ["files", fileId]),
+    download: (projectId: string) => get((s) => s.downloadSchema, "files", projectId, "download"),
     /** The WebSocket that pushes file events (api/file-events.ts). */
     eventsSocketUrl: (loc: Pick<Location, "protocol" | "host"> = location) =>
       `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}${apiPath("ws")}`,
   },
   sandbox: {
-    url: (projectId: string) => get(sandboxUrlSchema, "sandbox", projectId, "url"),
-    validate: (projectId: string) => get(sandboxValidationSchema, "sandbox", projectId, "validate"),
-    recreate: (projectId: string) => send("POST", recreateResultSchema, ["sandbox", projectId, "recreate"]),
-    runWorkflow: (projectId: string) => send("POST", runWorkflowSchema, ["sandbox", projectId, "run-workflow"]),
+    url: (projectId: string) => get((s) => s.sandboxUrlSchema, "sandbox", projectId, "url"),
+    validate: (projectId: string) => get((s) => s.sandboxValidationSchema, "sandbox", projectId, "validate"),
+    recreate: (projectId: string) => send("POST", (s) => s.recreateResultSchema, ["sandbox", projectId, "recreate"]),
+    runWorkflow: (projectId: string) => send("POST", (s) => s.runWorkflowSchema, ["sandbox", projectId, "run-workflow"]),
     shell: (projectId: string, command: string, init: Pick<ApiInit, "signal"> = {}) =>
-      send("POST", shellResultSchema, ["sandbox", projectId, "shell"], { command }, init),
+      send("POST", (s) => s.shellResultSchema, ["sandbox", projectId, "shell"], { command }, init),
   },
 };

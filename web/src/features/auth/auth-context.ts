@@ -1,10 +1,10 @@
 /** What the auth feature offers the rest of the SPA. */
-import type { User } from "firebase/auth";
+import type { AuthUser } from "./firebase";
 import { createContext } from "react";
 
 export type AuthState = {
   /** The signed-in user, or null when signed out (or still loading). */
-  user: User | null;
+  user: AuthUser | null;
   /** True until Firebase has said whether anyone is signed in. */
   loading: boolean;
   /** Opens the Google popup; rejects with the Firebase error when sign-in fails. */

@@ -1,5 +1,5 @@
 /** Readable sentences for Firebase Auth error codes, and which codes end the session. */
-import { FirebaseError } from "firebase/app";
+import { authErrorCode } from "./firebase";
 
 const MESSAGES: Record<string, string> = {
   "auth/popup-closed-by-user": "The sign-in window was closed before sign-in finished.",
@@ -14,12 +14,6 @@ const MESSAGES: Record<string, string> = {
   "auth/account-exists-with-different-credential": "An account already exists with this email using another sign-in method.",
   "auth/internal-error": "The sign-in service hit an internal error. Try again.",
 };
-
-export function authErrorCode(err: unknown): string | null {
-  if (err instanceof FirebaseError) return err.code;
-  if (typeof err === "object" && err !== null && "code" in err && typeof err.code === "string") return err.code;
-  return null;
-}
 
 /** A sentence for a sign-in failure toast, or null when there is nothing better than the generic one. */
 export function describeAuthError(err: unknown): string | null {

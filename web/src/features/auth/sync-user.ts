@@ -1,9 +1,9 @@
 /** Tells the API who signed in (spec §7 POST /api/auth/sync). A failure is only logged (spec §4). */
 import type { SyncUser } from "@shared/schemas/user";
-import type { User } from "firebase/auth";
+import type { AuthUser } from "./firebase";
 import { api } from "../../api/endpoints";
 
-export async function syncUser(user: User): Promise<void> {
+export async function syncUser(user: AuthUser): Promise<void> {
   const body: SyncUser = {
     id: user.uid,
     email: user.email,
