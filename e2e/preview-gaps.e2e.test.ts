@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { callApi } from "./support/api";
 import { bearerToken, signInWithGoogle, uniqueEmail } from "./support/sign-in";
 import { type Stack, sharedStack } from "./support/stack";
-import { recordToasts, SCREENSHOTS, seenToasts, setTabHidden, stubSandboxProject } from "./support/stubs";
+import { previewUrlFor, recordToasts, SCREENSHOTS, seenToasts, setTabHidden, stubSandboxProject } from "./support/stubs";
 
 let stack: Stack;
 let page: Page;
@@ -21,6 +21,7 @@ const url = (path: string) => `${stack.app.url}${path}`;
 const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `preview-${name}.png`) });
 const badge = () => page.getByTestId("sandbox-status");
 const button = (name: string) => page.getByRole("button", { name, exact: true });
+const frameText = (text: string) => page.frameLocator("iframe[title^='Preview of']").getByText(text);
 const newProject = async (name: string) => (await callApi<{ id: string }>(stack.app.url, token, "POST", "/api/projects", { name })).id;
 
 async function openPreview(projectId: string) {
@@ -53,10 +54,11 @@ afterAll(async () => {
 describe("recreate (SPEC §4, §9)", () => {
   test("with a workflow: 'Running workflow' with the command at once, then 'App is starting' with the refresh advice 1 s later", async () => {
     const id = await newProject("Recreate with workflow");
-    const sandbox = await stubSandboxProject(page, id, { sandboxId: "stubsandbox0001", valid: false, workflowCommand: "npm run dev" });
-    sandbox.recreate = { sandboxId: "stubsandbox0002", url: "http://5173-stubsandbox0002.localhost:9", filesSynced: 3, workflowCommand: "npm run dev" };
+    const sandbox = await stubSandboxProject(page, stack.app.url, id, { sandboxId: "stubsandbox0001", valid: false, workflowCommand: "npm run dev" });
+    sandbox.recreate = { sandboxId: "stubsandbox0002", url: previewUrlFor("stubsandbox0002", stack.app.url), filesSynced: 3, workflowCommand: "npm run dev" };
     await openPreview(id);
     await badge().filter({ hasText: "Expired" }).waitFor();
+    await frameText("Stub app").waitFor();
     await shot("toolbar-expired");
     await recordToasts(page);
     const answered = page.waitForResponse((r) => r.url().endsWith(`/api/sandbox/${id}/recreate`));
@@ -76,15 +78,16 @@ describe("recreate (SPEC §4, §9)", () => {
     expect(starting?.text).toContain("Refresh the preview 2-3 times");
     await badge().filter({ hasText: "Active" }).waitFor();
     // The frame shows the new sandbox at once (the URL override).
-    expect(await page.locator("iframe[title^='Preview of']").getAttribute("src")).toStartWith("http://5173-stubsandbox0002.localhost:9");
+    expect(await page.locator("iframe[title^='Preview of']").getAttribute("src")).toStartWith(previewUrlFor("stubsandbox0002", stack.app.url));
+    await frameText("Stub app").waitFor();
     await shot("toolbar-after-recreate-with-workflow");
     await page.unrouteAll({ behavior: "ignoreErrors" });
   }, 60_000);
 
   test("without a workflow: 'Sandbox recreated' with the file count, then 'App is starting' 1 s later", async () => {
     const id = await newProject("Recreate without workflow");
-    const sandbox = await stubSandboxProject(page, id, { sandboxId: "stubsandbox0003", valid: false });
-    sandbox.recreate = { sandboxId: "stubsandbox0004", url: "http://5173-stubsandbox0004.localhost:9", filesSynced: 2, workflowCommand: null };
+    const sandbox = await stubSandboxProject(page, stack.app.url, id, { sandboxId: "stubsandbox0003", valid: false });
+    sandbox.recreate = { sandboxId: "stubsandbox0004", url: previewUrlFor("stubsandbox0004", stack.app.url), filesSynced: 2, workflowCommand: null };
     await openPreview(id);
     await badge().filter({ hasText: "Expired" }).waitFor();
     await recordToasts(page);
@@ -105,10 +108,10 @@ describe("Expired detection (SPEC §4)", () => {
   test("a frame whose sandbox is gone marks it Expired, though the validity check still says valid", async () => {
     const id = await newProject("Gone sandbox");
     // A sandbox id no provider knows: the app's real preview proxy answers its 'This preview has stopped' page.
-    const sandbox = await stubSandboxProject(page, id, { sandboxId: "gonesandbox00001", valid: true });
+    const sandbox = await stubSandboxProject(page, stack.app.url, id, { sandboxId: "gonesandbox00001", valid: true });
     sandbox.url = `http://5173-gonesandbox00001.localhost:${new URL(stack.app.url).port}`;
     await openPreview(id);
-    await page.frameLocator("iframe[title^='Preview of']").getByText("This preview has stopped").waitFor();
+    await frameText("This preview has stopped").waitFor();
     await badge().filter({ hasText: "Expired" }).waitFor({ timeout: 3_000 });
     await button("Recreate sandbox").waitFor();
     expect(sandbox.valid).toBe(true);
@@ -118,9 +121,10 @@ describe("Expired detection (SPEC §4)", () => {
 
   test("on a revisit the badge is checked at once, not shown from the cache", async () => {
     const id = await newProject("Revisit");
-    const sandbox = await stubSandboxProject(page, id, { sandboxId: "stubsandbox0005", valid: true });
+    const sandbox = await stubSandboxProject(page, stack.app.url, id, { sandboxId: "stubsandbox0005", valid: true });
     await openPreview(id);
     await badge().filter({ hasText: "Active" }).waitFor();
+    await frameText("Stub app").waitFor();
     await shot("toolbar-active");
     // Away to Files and back within the app (no reload), after the sandbox died.
     await page.getByRole("link", { name: "Files", exact: true }).click();
@@ -136,10 +140,10 @@ describe("Expired detection (SPEC §4)", () => {
     const id = await newProject("No flip back");
     const port = new URL(stack.app.url).port;
     // The old sandbox is gone (the proxy's page says so); the new one runs but nothing listens yet.
-    const sandbox = await stubSandboxProject(page, id, { sandboxId: "gonesandbox00002", valid: false });
+    const sandbox = await stubSandboxProject(page, stack.app.url, id, { sandboxId: "gonesandbox00002", valid: false });
     sandbox.url = `http://5173-gonesandbox00002.localhost:${port}`;
-    sandbox.recreate = { sandboxId: "stubsandbox0006", url: "http://5173-stubsandbox0006.localhost:9", filesSynced: 1, workflowCommand: null };
-    await page.route(/^http:\/\/5173-stubsandbox0006\.localhost:9\//, (route) =>
+    sandbox.recreate = { sandboxId: "stubsandbox0006", url: previewUrlFor("stubsandbox0006", stack.app.url), filesSynced: 1, workflowCommand: null };
+    await page.context().route(/^http:\/\/5173-stubsandbox0006\.localhost:\d+\//, (route) =>
       route.fulfill({
         status: 502,
         contentType: "text/html",
@@ -159,7 +163,7 @@ describe("Expired detection (SPEC §4)", () => {
 describe("polling in a hidden tab (SPEC §9)", () => {
   test("the sandbox validity is still checked every 5 s while the tab is hidden", async () => {
     const id = await newProject("Hidden validity");
-    const sandbox = await stubSandboxProject(page, id, { sandboxId: "stubsandbox0007", valid: true });
+    const sandbox = await stubSandboxProject(page, stack.app.url, id, { sandboxId: "stubsandbox0007", valid: true });
     await openPreview(id);
     await badge().filter({ hasText: "Active" }).waitFor();
     await setTabHidden(page, true);
@@ -191,7 +195,7 @@ describe("polling in a hidden tab (SPEC §9)", () => {
 describe("terminal (SPEC §2, issue 15 item 5: the client side)", () => {
   test("Ctrl+C while a command runs aborts its request, prints ^C, stops the animation and re-prompts", async () => {
     const id = await newProject("Ctrl C");
-    await stubSandboxProject(page, id, { sandboxId: "stubsandbox0008" });
+    await stubSandboxProject(page, stack.app.url, id, { sandboxId: "stubsandbox0008" });
     // The shell answers 'echo' at once and holds 'sleep' until the page gives up on it.
     const held: Array<() => void> = [];
     await page.route(`**/api/sandbox/${id}/shell`, async (route) => {

@@ -4,12 +4,12 @@
  * the test's control; a recorder of every toast and when it appeared; a hidden-tab switch.
  *
  * @example
- * const sandbox = await stubSandboxProject(page, projectId, { sandboxId: "stubsandbox0001" });
+ * const sandbox = await stubSandboxProject(page, app.url, projectId, { sandboxId: "stubsandbox0001" });
  * sandbox.valid = false; // the next validity check answers isValid false
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Page, Route } from "playwright-core";
+import type { BrowserContext, Page, Route } from "playwright-core";
 
 export const SCREENSHOTS = join(import.meta.dir, "..", "screenshots");
 mkdirSync(SCREENSHOTS, { recursive: true });
@@ -27,16 +27,26 @@ export type StubSandbox = {
   validations: number[];
 };
 
-/** A preview host of the stub sandbox: answered by the test with a small page (never by a real sandbox). */
-export function previewUrlFor(sandboxId: string): string {
-  return `http://5173-${sandboxId}.localhost:9`;
+/**
+ * A preview host of a stub sandbox (its id starts with "stub"): answered in the browser with a small page,
+ * never by a real sandbox. On the app's port, since the app's Content-Security-Policy frames previews there.
+ */
+export function previewUrlFor(sandboxId: string, appUrl: string): string {
+  return `http://5173-${sandboxId}.localhost:${new URL(appUrl).port}`;
 }
 
-export async function stubSandboxProject(page: Page, projectId: string, init: Partial<StubSandbox> & { sandboxId: string }): Promise<StubSandbox> {
+const contextsWithPreviews = new WeakSet<BrowserContext>();
+
+export async function stubSandboxProject(
+  page: Page,
+  appUrl: string,
+  projectId: string,
+  init: Partial<StubSandbox> & { sandboxId: string },
+): Promise<StubSandbox> {
   const state: StubSandbox = {
     workflowCommand: null,
     valid: true,
-    url: previewUrlFor(init.sandboxId),
+    url: previewUrlFor(init.sandboxId, appUrl),
     recreate: null,
     validations: [],
     ...init,
@@ -59,10 +69,15 @@ export async function stubSandboxProject(page: Page, projectId: string, init: Pa
     const { sandboxId: _, ...result } = next;
     return route.fulfill({ json: result });
   });
-  // The stub previews: a tiny page, so the frame has something to show.
-  await page.route(/^http:\/\/5173-[a-z0-9]+\.localhost:9\//, (route) =>
-    route.fulfill({ contentType: "text/html", body: "<!doctype html><h1>Stub app</h1>" }),
-  );
+  // The stub previews: a tiny page, so the frame has something to show. On the context: a preview is
+  // another origin, whose frame Chromium runs out of process, beyond the page's own routes.
+  const context = page.context();
+  if (!contextsWithPreviews.has(context)) {
+    contextsWithPreviews.add(context);
+    await context.route(/^http:\/\/5173-stub[a-z0-9]+\.localhost:\d+\//, (route) =>
+      route.fulfill({ contentType: "text/html", body: "<!doctype html><h1>Stub app</h1>" }),
+    );
+  }
   return state;
 }
 

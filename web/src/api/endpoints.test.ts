@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { ApiError } from "./api-error";
 import { setTokenSource } from "./auth-token";
-import { api, apiPath } from "./endpoints";
+import { api, apiPath, fetchQueryKey, queries } from "./endpoints";
 
 type Seen = { url: string; method: string; auth: string | null; body: string | null; credentials?: RequestCredentials };
 const realFetch = globalThis.fetch;
@@ -81,4 +81,29 @@ test("an empty answer (DELETE) is accepted", async () => {
 test("the file-events socket follows the page's scheme", () => {
   expect(api.files.eventsSocketUrl({ protocol: "https:", host: "app.example" })).toBe("wss://app.example/api/ws");
   expect(api.files.eventsSocketUrl({ protocol: "http:", host: "localhost:3000" })).toBe("ws://localhost:3000/api/ws");
+});
+
+test("the default query function GETs the path its key spells and parses with the query's schema", async () => {
+  const seen = stubFetch(() => json([]));
+  const query = queries.files("p/1");
+  const context = { queryKey: query.queryKey, meta: query.meta, signal: new AbortController().signal } as never;
+  expect(await fetchQueryKey(context)).toEqual([]);
+  expect(seen[0]).toMatchObject({ url: "/api/files/p%2F1", method: "GET" });
+});
+
+test("a 401 answers null where the query asks for it, and throws elsewhere", async () => {
+  stubFetch(() => json({ error: "Sign in first", code: "unauthorized" }, 401));
+  const list = queries.projects();
+  expect(await fetchQueryKey({ queryKey: list.queryKey, meta: list.meta, signal: new AbortController().signal } as never)).toBeNull();
+  const one = queries.project("p1");
+  const err = await fetchQueryKey({ queryKey: one.queryKey, meta: one.meta, signal: new AbortController().signal } as never).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(ApiError);
+  expect((err as ApiError).status).toBe(401);
+});
+
+test("a query without a schema is refused rather than passed through unchecked", async () => {
+  stubFetch(() => json({}));
+  await expect(fetchQueryKey({ queryKey: ["projects"], meta: undefined, signal: new AbortController().signal } as never)).rejects.toThrow(
+    "No response schema",
+  );
 });

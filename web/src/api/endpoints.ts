@@ -11,7 +11,10 @@
 import { parsePublicConfig } from "@shared/schemas/config";
 import type { CreateProject } from "@shared/schemas/project";
 import type { SyncUser } from "@shared/schemas/user";
+import type { QueryFunctionContext, QueryKey } from "@tanstack/react-query";
+import { ApiError } from "./api-error";
 import { type ApiInit, apiRequest } from "./client";
+import { fileKeys, messageKeys, projectKeys, sandboxKeys } from "./query-keys";
 import { openSse } from "./sse";
 
 /** The part of a zod schema this module needs. */
@@ -54,6 +57,50 @@ async function call<T>(ref: SchemaRef<T>, path: string, init: ApiInit = {}): Pro
 const get = <T>(schema: SchemaRef<T>, ...segments: string[]) => call(schema, apiPath(...segments));
 const send = <T>(method: "POST" | "PATCH" | "DELETE", schema: SchemaRef<T>, segments: string[], body?: unknown, init: ApiInit = {}) =>
   call(schema, apiPath(...segments), { ...init, method, body });
+
+/** What a key-path query carries for the default query function: its answer's schema, and how a 401 reads. */
+export type KeyQueryMeta = { schema: (schemas: Schemas) => Schema<unknown>; on401: "throw" | "returnNull" };
+
+/**
+ * The default query function (spec §7): GET on the path the query key spells (`["files", id]` →
+ * `/api/files/{id}`), the answer parsed with the schema the query names in its meta. With `on401:
+ * "returnNull"` a 401 answers null (no session) instead of throwing.
+ */
+export async function fetchQueryKey({ queryKey, meta, signal }: QueryFunctionContext): Promise<unknown> {
+  const path = apiPath(...queryKey.map(String));
+  const options = meta as Partial<KeyQueryMeta> | undefined;
+  if (!options?.schema) throw new Error(`No response schema for the query ${path}`);
+  try {
+    return await call(options.schema, path, { signal });
+  } catch (err) {
+    if (options.on401 === "returnNull" && err instanceof ApiError && err.status === 401) return null;
+    throw err;
+  }
+}
+
+/** Query options for a GET on the key's path, typed by the schema that will parse the answer. */
+function keyQuery<T, K extends QueryKey>(queryKey: K, schema: (schemas: Schemas) => Schema<T>): { queryKey: K; meta: KeyQueryMeta; queryFn?: () => Promise<T> };
+function keyQuery<T, K extends QueryKey>(
+  queryKey: K,
+  schema: (schemas: Schemas) => Schema<T>,
+  on401: "returnNull",
+): { queryKey: K; meta: KeyQueryMeta; queryFn?: () => Promise<T | null> };
+function keyQuery<T, K extends QueryKey>(queryKey: K, schema: (schemas: Schemas) => Schema<T>, on401: KeyQueryMeta["on401"] = "throw") {
+  return { queryKey, meta: { schema, on401 } satisfies KeyQueryMeta };
+}
+
+/**
+ * The screens' queries, each a GET on its key's path through the default query function. The project list
+ * reads a 401 as "no session" (null), which the projects screen turns into a fresh sign-in.
+ */
+export const queries = {
+  projects: () => keyQuery(projectKeys.all, (s) => s.projectListSchema, "returnNull"),
+  project: (id: string) => keyQuery(projectKeys.detail(id), (s) => s.projectSchema),
+  messages: (projectId: string) => keyQuery(messageKeys.list(projectId), (s) => s.messageListSchema),
+  files: (projectId: string) => keyQuery(fileKeys.list(projectId), (s) => s.projectFileListSchema),
+  fileContent: (projectId: string, fileId: string) => keyQuery(fileKeys.content(projectId, fileId), (s) => s.fileContentSchema),
+  sandboxUrl: (projectId: string) => keyQuery(sandboxKeys.url(projectId), (s) => s.sandboxUrlSchema),
+};
 
 export type StreamMessage = { projectId: string; content: string; attachments?: string[]; enableReasoning: boolean };
 

@@ -10,7 +10,7 @@
  *   onLive: (live) => console.log(live ? "subscribed" : "socket down"),
  * });
  */
-import { type ClientSocketMessage, type FileEvent, WS_PROTOCOL } from "@shared/events/file-events";
+import { type ClientSocketMessage, type FileEvent, fileEventTypes, WS_PROTOCOL } from "@shared/events/file-events";
 import { getAuthToken } from "./auth-token";
 import { api } from "./endpoints";
 
@@ -48,7 +48,7 @@ export function reconnectDelayMs(attempt: number, random: () => number = Math.ra
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
-const FILE_EVENT_TYPES = new Set(["file.created", "file.updated", "file.deleted", "file.renamed"]);
+const FILE_EVENT_TYPES: ReadonlySet<string> = new Set(fileEventTypes);
 
 function isFileEvent(message: { type?: unknown; projectId?: unknown; file?: unknown }): message is FileEvent {
   return typeof message.type === "string" && FILE_EVENT_TYPES.has(message.type) && typeof message.projectId === "string" && typeof message.file === "object" && message.file !== null;

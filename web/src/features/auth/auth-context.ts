@@ -9,8 +9,11 @@ export type AuthState = {
   loading: boolean;
   /** Opens the Google popup; rejects with the Firebase error when sign-in fails. */
   signInWithGoogle: () => Promise<void>;
-  /** Signs out; protected screens then send the user to the root (spec §2) rather than to /login. */
-  signOut: () => Promise<void>;
+  /**
+   * Signs out. Chosen by the user, protected screens then send them to the root (spec §2); with
+   * `{ expired: true }` (the API no longer accepts the session) to /login, to sign in again.
+   */
+  signOut: (options?: { expired?: boolean }) => Promise<void>;
   /** True once the user chose Sign Out, until the next sign-in. */
   signedOutByUser: boolean;
 };

@@ -58,9 +58,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signInWithGoogle = useCallback(() => signInWithGooglePopup(), []);
 
-  const signOut = useCallback(async () => {
+  const signOut = useCallback(async ({ expired = false }: { expired?: boolean } = {}) => {
     // Set before the user becomes null, so no render sees "signed out" without knowing it was chosen.
-    setSignedOutByUser(true);
+    setSignedOutByUser(!expired);
     await signOutUser();
     queryClient.clear();
   }, [queryClient]);

@@ -50,9 +50,10 @@ export function useChatSession(projectId: string) {
     (withProject = false) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: messageKeys.list(projectId) }),
-        queryClient.invalidateQueries({ queryKey: fileKeys.project(projectId) }),
-        // A run may have created the sandbox or set the workflow command.
-        withProject ? queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectId) }) : null,
+        queryClient.invalidateQueries({ queryKey: fileKeys.list(projectId) }),
+        // A run may have created the sandbox or set the workflow command, and it moved the project's
+        // "Updated" time: the project and the project list (its card) are refetched.
+        withProject ? queryClient.invalidateQueries({ queryKey: projectKeys.all }) : null,
       ]).catch(() => {}),
     [queryClient, projectId],
   );

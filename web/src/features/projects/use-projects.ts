@@ -1,11 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { api } from "../../api/endpoints";
-import { projectKeys } from "../../api/query-keys";
+import { queries } from "../../api/endpoints";
 
-/** The signed-in user's projects. */
+/** The signed-in user's projects; null when the API does not accept the session (401). */
 export function useProjects() {
-  return useQuery({
-    queryKey: projectKeys.all,
-    queryFn: api.projects.list,
-  });
+  return useQuery(queries.projects());
 }

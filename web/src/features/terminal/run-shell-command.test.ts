@@ -9,6 +9,7 @@ test("runs the command in the project's sandbox and formats the result", async (
   const out = await runShellCommand(
     "p 1",
     "echo hello",
+    {},
     signedIn(async (projectId, command) => {
       calls.push([projectId, command]);
       return { stdout: "hello\n", stderr: "", error: null };
@@ -20,7 +21,7 @@ test("runs the command in the project's sandbox and formats the result", async (
 
 test("signed out: prints 'Error: Not authenticated' and sends nothing", async () => {
   let sent = false;
-  const out = await runShellCommand("p", "ls", {
+  const out = await runShellCommand("p", "ls", {}, {
     getToken: async () => null,
     run: async () => {
       sent = true;
@@ -35,6 +36,7 @@ test("a non-OK answer prints its text in red", async () => {
   const out = await runShellCommand(
     "p",
     "ls",
+    {},
     signedIn(async () => {
       throw new ApiError(503, "dependency_unavailable", "Could not start a sandbox: no namespaces", "{}", "Service Unavailable");
     }),
@@ -46,6 +48,7 @@ test("a network failure prints its message, or 'Unknown error'", async () => {
   const failed = await runShellCommand(
     "p",
     "ls",
+    {},
     signedIn(async () => {
       throw new TypeError("Failed to fetch");
     }),
@@ -54,9 +57,20 @@ test("a network failure prints its message, or 'Unknown error'", async () => {
   const odd = await runShellCommand(
     "p",
     "ls",
+    {},
     signedIn(async () => {
       throw "nope";
     }),
   );
   expect(odd).toBe("\x1b[31mError: Unknown error\x1b[0m\r\n");
+});
+
+test("the abort signal reaches the request", async () => {
+  const controller = new AbortController();
+  let seen: AbortSignal | undefined;
+  await runShellCommand("p", "sleep 30", { signal: controller.signal }, signedIn(async (_p, _c, signal) => {
+    seen = signal;
+    return { stdout: "", stderr: "", error: null };
+  }));
+  expect(seen).toBe(controller.signal);
 });
