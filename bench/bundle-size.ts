@@ -20,18 +20,11 @@ const BUDGET_KB = 150;
 type Chunk = { file: string; src?: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[] };
 type Manifest = Record<string, Chunk>;
 
-const LAYOUT = "src/components/layout/signed-in-layout.tsx";
-const PROJECT_VIEW = "src/pages/project-view-page.tsx";
+const LAYOUT = "src/features/shell/signed-in-layout.tsx";
 
-/**
- * Each route and the lazy modules (manifest keys) rendering it loads, as wired in web/src/app.tsx. A project
- * view is its own page module (src/pages/{view}-page.tsx) once it is built, the shared placeholder until then.
- */
-function routes(manifest: Manifest): Array<{ path: string; lazy: string[] }> {
-  const view = (name: string) => {
-    const own = `src/pages/${name}-page.tsx`;
-    return { path: `/project/{id}/${name}`, lazy: [LAYOUT, manifest[own] ? own : PROJECT_VIEW] };
-  };
+/** Each route and the lazy modules (manifest keys) rendering it loads, as wired in web/src/app.tsx. */
+function routes(): Array<{ path: string; lazy: string[] }> {
+  const view = (name: string) => ({ path: `/project/{id}/${name}`, lazy: [LAYOUT, `src/pages/${name}-page.tsx`] });
   return [
     { path: "/", lazy: [] },
     { path: "/login", lazy: ["src/pages/login-page.tsx"] },
@@ -54,7 +47,7 @@ if (!existsSync(MANIFEST)) {
 }
 
 const manifest = JSON.parse(readFileSync(MANIFEST, "utf8")) as Manifest;
-const ROUTES = routes(manifest);
+const ROUTES = routes();
 // What app.tsx lazy-loads is route-level: it is counted in the routes that render it, not as "on demand".
 const routeModules = new Set([...ROUTES.flatMap((r) => r.lazy), ...(manifest["index.html"]?.dynamicImports ?? [])]);
 for (const key of routeModules) {

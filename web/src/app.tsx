@@ -6,13 +6,12 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, type ReactNode, Suspense } from "react";
 import { Route, Switch, useLocation } from "wouter";
 import { queryClient } from "./api/query-client";
-import { isSignedInPath } from "./components/layout/project-location";
 import { FullPageSpinner } from "./components/ui/spinner";
 import { Toaster } from "./components/ui/toast";
 import { AuthProvider } from "./features/auth/auth-provider";
 import { ProtectedRoute, PublicOnlyRoute } from "./features/auth/route-guards";
 import { useAuth } from "./features/auth/use-auth";
-import { projectViews } from "./features/projects/project-views";
+import { isSignedInPath } from "./features/shell/project-location";
 import { LandingPage } from "./pages/landing-page";
 import { NotFoundPage } from "./pages/not-found-page";
 
@@ -20,8 +19,7 @@ const named = <K extends string, T>(load: () => Promise<Record<K, T>>, name: K) 
 
 const LoginPage = lazy(named(() => import("./pages/login-page"), "LoginPage"));
 const ProjectsPage = lazy(named(() => import("./pages/projects-page"), "ProjectsPage"));
-const ProjectViewPage = lazy(named(() => import("./pages/project-view-page"), "ProjectViewPage"));
-const SignedInLayout = lazy(named(() => import("./components/layout/signed-in-layout"), "SignedInLayout"));
+const SignedInLayout = lazy(named(() => import("./features/shell/signed-in-layout"), "SignedInLayout"));
 // Lazy: the Files view (and, behind it, Monaco and jszip) loads only when opened.
 const FilesPage = lazy(() => import("./pages/files-page").then((m) => ({ default: m.FilesPage })));
 const PreviewPage = lazy(named(() => import("./pages/preview-page"), "PreviewPage"));
@@ -75,15 +73,6 @@ function AppRoutes() {
           </ProtectedRoute>
         )}
       </Route>
-      {projectViews.map((view) => (
-        <Route key={view} path={`/project/:id/${view}`}>
-          {(params) => (
-            <ProtectedRoute>
-              <ProjectViewPage key={params.id} id={params.id} view={view} />
-            </ProtectedRoute>
-          )}
-        </Route>
-      ))}
       <Route>
         <NotFoundPage />
       </Route>

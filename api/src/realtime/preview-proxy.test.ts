@@ -3,6 +3,7 @@
  * subprotocol (as Vite's HMR needs), a stopped sandbox, nothing listening, and no app headers on previews.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { isPreviewStatusMessage, PREVIEW_STATUS_TYPE } from "@shared/events/preview-status";
 import { createMemoryBus } from "../events/memory-bus";
 import { serveHttp } from "../http-server";
 import { silentLogger } from "../lib/logger";
@@ -70,5 +71,25 @@ describe("preview proxy", () => {
     const idle = await viaHost(`3000-abcdefgh12345678.localhost:${front.port}`);
     expect(idle.status).toBe(502);
     expect(await idle.text()).toContain("Nothing is answering on port 3000 yet");
+  });
+
+  test("each error page tells the Preview screen framing it what happened", async () => {
+    // Runs the page's script with a stand-in parent window, as a browser would inside the iframe.
+    const posted = async (host: string) => {
+      const html = await (await viaHost(host)).text();
+      const script = html.match(/<script>([\s\S]*?)<\/script>/)?.[1];
+      if (!script) throw new Error(`no script in ${html}`);
+      const messages: Array<{ data: unknown; origin: string }> = [];
+      const parent = { postMessage: (data: unknown, origin: string) => messages.push({ data, origin }) };
+      new Function("parent", "window", script)(parent, {});
+      return messages;
+    };
+    const gone = await posted(`5173-zzzzzzzz99999999.localhost:${front.port}`);
+    expect(gone).toEqual([{ data: { type: PREVIEW_STATUS_TYPE, status: "stopped" }, origin: "*" }]);
+    expect(isPreviewStatusMessage(gone[0]!.data)).toBe(true);
+    const idle = await posted(`3000-abcdefgh12345678.localhost:${front.port}`);
+    expect(idle).toEqual([{ data: { type: PREVIEW_STATUS_TYPE, status: "not-answering" }, origin: "*" }]);
+    // The app's own pages never carry the message.
+    expect(await (await viaHost(`5173-abcdefgh12345678.localhost:${front.port}`)).text()).not.toContain(PREVIEW_STATUS_TYPE);
   });
 });

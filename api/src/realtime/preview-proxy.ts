@@ -3,6 +3,7 @@
  * the sandbox, HTTP and WebSocket alike (Vite's hot reload is a WebSocket with subprotocol `vite-hmr`).
  * A preview is its own origin, so it cannot read the app's storage; the app's routes are never served here.
  */
+import { PREVIEW_STATUS_TYPE, type PreviewStatus, type PreviewStatusMessage } from "@shared/events/preview-status";
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { Logger } from "../lib/logger";
 import type { SandboxProvider } from "../sandbox/types";
@@ -26,10 +27,14 @@ export type PreviewProxy = {
 // Headers that describe one hop, not the message; never forwarded.
 const HOP_HEADERS = ["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer"];
 
-const page = (status: number, title: string, text: string) =>
+/**
+ * The proxy's own error page. Its script tells the Preview screen framing it what happened (the message of
+ * @shared/events/preview-status); it names no secret, so any parent may read it.
+ */
+const page = (previewStatus: PreviewStatus, title: string, text: string) =>
   new Response(
-    `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:system-ui;background:#0b0b0f;color:#e5e7eb;display:grid;place-items:center;height:100vh;margin:0"><div style="max-width:32rem;text-align:center"><h1 style="font-size:1.25rem">${title}</h1><p style="color:#9ca3af">${text}</p></div>`,
-    { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } },
+    `<!doctype html><meta charset="utf-8"><title>${title}</title><script>parent!==window&&parent.postMessage(${JSON.stringify({ type: PREVIEW_STATUS_TYPE, status: previewStatus } satisfies PreviewStatusMessage)},"*")</script><body style="font-family:system-ui;background:#0b0b0f;color:#e5e7eb;display:grid;place-items:center;height:100vh;margin:0"><div style="max-width:32rem;text-align:center"><h1 style="font-size:1.25rem">${title}</h1><p style="color:#9ca3af">${text}</p></div>`,
+    { status: 502, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } },
   );
 
 export function createPreviewProxy(deps: { provider: SandboxProvider; domain: string; logger: Logger }): PreviewProxy {
@@ -45,7 +50,7 @@ export function createPreviewProxy(deps: { provider: SandboxProvider; domain: st
       return null;
     });
     if (!t) {
-      return page(502, "This preview has stopped", "Its sandbox is no longer running. Open the project's Preview and choose Recreate sandbox.");
+      return page("stopped", "This preview has stopped", "Its sandbox is no longer running. Open the project's Preview and choose Recreate sandbox.");
     }
     const url = new URL(req.url);
     const upstream = `${t.hostname}:${t.port}${url.pathname}${url.search}`;
@@ -76,7 +81,7 @@ export function createPreviewProxy(deps: { provider: SandboxProvider; domain: st
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
     } catch {
       return page(
-        502,
+        "not-answering",
         `Nothing is answering on port ${port} yet`,
         "The app in the sandbox may still be starting. Refresh in a moment; if it stays like this, run the workflow again from the Preview toolbar.",
       );

@@ -8,6 +8,9 @@
 import { z } from "zod";
 import type { ProjectFile } from "../schemas/file";
 
+/** Every kind of file event, for clients that check what arrived. */
+export const fileEventTypes = ["file.created", "file.updated", "file.deleted", "file.renamed"] as const;
+
 export type FileEvent =
   | { type: "file.created"; projectId: string; file: ProjectFile }
   | { type: "file.updated"; projectId: string; file: ProjectFile }

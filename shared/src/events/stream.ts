@@ -8,6 +8,9 @@
  * if (event.type === "chunk") appendText(event.content);
  */
 import { z } from "zod";
+import { IMAGE_ONLY_CONTENT, MAX_IMAGES_PER_MESSAGE } from "../constants";
+
+export { IMAGE_ONLY_CONTENT, MAX_IMAGES_PER_MESSAGE };
 
 export const actionStepSchema = z.object({
   description: z.string(),
@@ -50,8 +53,6 @@ export type StreamEventType = StreamEvent["type"];
 export const streamEventTypes = ["chunk", "thinking", "action", "actions_completed", "tool_start", "tool_complete", "error", "done"] as const;
 
 /** The body of `POST /api/messages/stream`. */
-export const MAX_IMAGES_PER_MESSAGE = 5;
-export const IMAGE_ONLY_CONTENT = "(Image uploaded)";
 export const sendMessageSchema = z
   .object({
     projectId: z.string().min(1),

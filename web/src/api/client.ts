@@ -2,9 +2,10 @@
  * The one way the SPA calls its API: bearer token when signed in, cookies included, JSON in and out.
  * A non-OK answer throws ApiError.
  *
+ * Only api/endpoints.ts calls it: that module knows the paths and parses each answer.
+ *
  * @example
- * const projects = await apiFetch<Project[]>("/api/projects");
- * const created = await apiFetch<Project>("/api/projects", { method: "POST", body: { name } });
+ * const res = await apiRequest(apiPath("projects"), { method: "POST", body: { name } });
  */
 import { ApiError } from "./api-error";
 import { getAuthToken } from "./auth-token";
@@ -33,21 +34,4 @@ export async function apiRequest(path: string, init: ApiInit = {}): Promise<Resp
   const res = await fetch(path, { ...rest, headers, body: payload, credentials: "include" });
   if (!res.ok) throw await ApiError.fromResponse(res);
   return res;
-}
-
-/** apiRequest, then the JSON body (undefined for an empty answer such as 204). */
-export async function apiFetch<T>(path: string, init: ApiInit = {}): Promise<T> {
-  const res = await apiRequest(path, init);
-  const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-/** A GET that answers null on 401 instead of throwing (the spec's "return null on 401" fetch). */
-export async function apiFetchOrNullOn401<T>(path: string): Promise<T | null> {
-  try {
-    return await apiFetch<T>(path);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return null;
-    throw err;
-  }
 }

@@ -10,8 +10,9 @@
  *   onLive: (live) => console.log(live ? "subscribed" : "socket down"),
  * });
  */
-import { type ClientSocketMessage, type FileEvent, WS_PROTOCOL } from "@shared/events/file-events";
+import { type ClientSocketMessage, type FileEvent, fileEventTypes, WS_PROTOCOL } from "@shared/events/file-events";
 import { getAuthToken } from "./auth-token";
+import { api } from "./endpoints";
 
 export type FileEventListener = {
   onEvent: (event: FileEvent) => void;
@@ -47,7 +48,7 @@ export function reconnectDelayMs(attempt: number, random: () => number = Math.ra
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
-const FILE_EVENT_TYPES = new Set(["file.created", "file.updated", "file.deleted", "file.renamed"]);
+const FILE_EVENT_TYPES: ReadonlySet<string> = new Set(fileEventTypes);
 
 function isFileEvent(message: { type?: unknown; projectId?: unknown; file?: unknown }): message is FileEvent {
   return typeof message.type === "string" && FILE_EVENT_TYPES.has(message.type) && typeof message.projectId === "string" && typeof message.file === "object" && message.file !== null;
@@ -179,6 +180,6 @@ export type FileEventsClient = ReturnType<typeof createFileEventsClient>;
 
 /** The app's one client, on the same origin as the page (Vite's dev proxy carries the upgrade to the API). */
 export const fileEvents: FileEventsClient = createFileEventsClient({
-  url: () => `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/ws`,
+  url: () => api.files.eventsSocketUrl(),
   getToken: getAuthToken,
 });

@@ -1,13 +1,18 @@
 /**
  * The shared TanStack Query client. Spec §9: data is fresh forever, never refetched on its own, never
- * retried; screens refresh explicitly (invalidate, or polling where the spec asks for it).
+ * retried; screens refresh explicitly (invalidate, or polling where the spec asks for it). Spec §7: a query
+ * without a query function GETs the path its key spells (api/endpoints.ts, fetchQueryKey).
  */
+import type { Project } from "@shared/schemas/project";
 import { QueryClient } from "@tanstack/react-query";
+import { fetchQueryKey } from "./endpoints";
+import { projectKeys } from "./query-keys";
 
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const client = new QueryClient({
     defaultOptions: {
       queries: {
+        queryFn: fetchQueryKey,
         staleTime: Infinity,
         refetchInterval: false,
         refetchOnWindowFocus: false,
@@ -16,6 +21,28 @@ export function createQueryClient(): QueryClient {
       },
       mutations: { retry: false },
     },
+  });
+  keepProjectListInStep(client);
+  return client;
+}
+
+/**
+ * Whenever one project is fetched (a screen's own refetch, the wait for its sandbox), its card in the
+ * cached project list takes the fresh copy, so /projects never shows an older sandbox id or time than the
+ * project screens just did.
+ */
+function keepProjectListInStep(client: QueryClient): void {
+  client.getQueryCache().subscribe((event) => {
+    if (event.type !== "updated" || event.action.type !== "success") return;
+    const key = event.query.queryKey;
+    if (key.length !== 2 || key[0] !== projectKeys.all[0]) return;
+    const fresh = event.query.state.data as Project | undefined;
+    if (!fresh?.id) return;
+    client.setQueryData<Project[] | null>(projectKeys.all, (list) =>
+      list?.some((p) => p.id === fresh.id && (p.updatedAt !== fresh.updatedAt || p.sandboxId !== fresh.sandboxId))
+        ? list.map((p) => (p.id === fresh.id ? fresh : p))
+        : list,
+    );
   });
 }
 

@@ -4,7 +4,7 @@
  * Events are split on blank lines; a `data:` field may arrive cut anywhere across network chunks.
  *
  * @example
- * const res = await openSse("/api/messages/stream", { method: "POST", body: { projectId, content } });
+ * const res = await openSse(apiPath("messages", "stream"), { method: "POST", body: { projectId, content } });
  * const ended = await readSse(res.body!, (data) => handle(JSON.parse(data)), { signal });
  */
 import { type ApiInit, apiRequest } from "./client";

@@ -1,8 +1,10 @@
 /** /projects: the user's projects, and the New Project dialog (spec §2). */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { describeError } from "../api/api-error";
 import { Button } from "../components/ui/button";
 import { PlusIcon } from "../components/ui/icons";
+import { toast } from "../components/ui/use-toast";
+import { useAuth } from "../features/auth/use-auth";
 import { NewProjectDialog } from "../features/projects/components/new-project-dialog";
 import { ProjectGrid, ProjectGridSkeleton } from "../features/projects/components/project-grid";
 import { ProjectsEmptyState } from "../features/projects/components/projects-empty-state";
@@ -10,7 +12,15 @@ import { useProjects } from "../features/projects/use-projects";
 
 export function ProjectsPage() {
   const projects = useProjects();
+  const { signOut } = useAuth();
   const [dialogOpen, setDialogOpen] = useState(false);
+  // null: the API answered 401, it does not accept this session (revoked, or from another deployment).
+  const sessionRefused = projects.data === null;
+  useEffect(() => {
+    if (!sessionRefused) return;
+    toast({ title: "Session expired", description: "Please sign in again.", variant: "destructive" });
+    void signOut({ expired: true });
+  }, [sessionRefused, signOut]);
   const openDialog = () => setDialogOpen(true);
 
   return (
@@ -27,7 +37,7 @@ export function ProjectsPage() {
           </Button>
         </div>
 
-        {projects.isPending ? (
+        {projects.isPending || sessionRefused ? (
           <ProjectGridSkeleton />
         ) : projects.isError ? (
           <div role="alert" className="rounded-lg border border-destructive/50 p-6 text-sm">
@@ -37,10 +47,10 @@ export function ProjectsPage() {
               Try again
             </Button>
           </div>
-        ) : projects.data.length === 0 ? (
+        ) : projects.data?.length === 0 ? (
           <ProjectsEmptyState onCreate={openDialog} />
         ) : (
-          <ProjectGrid projects={projects.data} />
+          <ProjectGrid projects={projects.data ?? []} />
         )}
       </div>
       <NewProjectDialog open={dialogOpen} onClose={() => setDialogOpen(false)} />

@@ -3,75 +3,52 @@
  * a sandbox, else the dark xterm.js terminal running commands in the sandbox. This page is its own lazy
  * chunk, so xterm.js and its CSS load only when the terminal is opened.
  */
-import { describeError } from "../api/api-error";
-import { Button } from "../components/ui/button";
 import { TerminalIcon } from "../components/ui/icons";
-import { Spinner } from "../components/ui/spinner";
-import { usePollUntilSandbox } from "../features/preview/use-poll-until-sandbox";
-import { useProject } from "../features/projects/use-project";
+import { SandboxGate } from "../features/projects/components/sandbox-gate";
 import { SandboxTerminal } from "../features/terminal/components/sandbox-terminal";
 import { shortSandboxId } from "../features/terminal/terminal-output";
 import { TERMINAL_BACKGROUND } from "../features/terminal/terminal-theme";
 
 export function TerminalPage({ projectId }: { projectId: string }) {
-  const project = useProject(projectId);
-  usePollUntilSandbox(project);
-
-  if (project.isPending) {
-    return (
-      <div className="flex flex-1 items-center justify-center py-24 text-muted-foreground">
-        <Spinner className="size-8" />
-      </div>
-    );
-  }
-  if (project.isError) {
-    return (
-      <div role="alert" className="m-4 rounded-lg border border-destructive/50 p-6 text-sm md:m-6">
-        <p className="font-medium">Could not load the project.</p>
-        <p className="mt-1 text-muted-foreground">{describeError(project.error)}</p>
-        <Button variant="outline" size="sm" className="mt-4" onClick={() => project.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
-  }
-
-  const { sandboxId, name } = project.data;
-  if (!sandboxId) {
-    return (
-      <div className="flex flex-1 items-center justify-center px-4 py-24" data-testid="terminal-page">
-        <div className="flex max-w-sm flex-col items-center text-center">
-          <span className="mb-4 inline-flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground">
-            <TerminalIcon className="size-6" />
-          </span>
-          <h1 className="text-lg font-semibold">No Sandbox Available</h1>
-          <p className="mt-2 text-sm text-muted-foreground">Start chatting with the AI to create files and initialize the sandbox.</p>
-        </div>
-      </div>
-    );
-  }
-
   return (
-    <div className="flex min-h-0 flex-1 flex-col gap-3 px-3 py-4 sm:px-4 md:px-6 md:py-6" data-testid="terminal-page">
-      <header className="flex items-center gap-3">
-        <h1 className="text-2xl font-bold tracking-tight">Terminal</h1>
-        <span
-          className="rounded-md border bg-muted px-2 py-0.5 font-mono text-xs text-muted-foreground"
-          title="Sandbox id"
-          data-testid="terminal-sandbox-id"
-        >
-          {shortSandboxId(sandboxId)}
-        </span>
-      </header>
-      <div
-        className="flex min-h-[320px] flex-1 flex-col overflow-hidden rounded-xl border border-zinc-800 p-2 shadow-sm sm:p-3"
-        style={{ backgroundColor: TERMINAL_BACKGROUND }}
-      >
-        <div className="relative min-h-0 flex-1">
-          <div className="absolute inset-0">
-            <SandboxTerminal projectId={projectId} projectName={name} sandboxId={sandboxId} />
+    <SandboxGate projectId={projectId} noSandbox={<NoSandbox />}>
+      {({ sandboxId, name }) => (
+        <div className="flex min-h-0 flex-1 flex-col gap-3 px-3 py-4 sm:px-4 md:px-6 md:py-6" data-testid="terminal-page">
+          <header className="flex items-center gap-3">
+            <h1 className="text-2xl font-bold tracking-tight">Terminal</h1>
+            <span
+              className="rounded-md border bg-muted px-2 py-0.5 font-mono text-xs text-muted-foreground"
+              title="Sandbox id"
+              data-testid="terminal-sandbox-id"
+            >
+              {shortSandboxId(sandboxId)}
+            </span>
+          </header>
+          <div
+            className="flex min-h-[320px] flex-1 flex-col overflow-hidden rounded-xl border border-zinc-800 p-2 shadow-sm sm:p-3"
+            style={{ backgroundColor: TERMINAL_BACKGROUND }}
+          >
+            <div className="relative min-h-0 flex-1">
+              <div className="absolute inset-0">
+                <SandboxTerminal projectId={projectId} projectName={name} sandboxId={sandboxId} />
+              </div>
+            </div>
           </div>
         </div>
+      )}
+    </SandboxGate>
+  );
+}
+
+function NoSandbox() {
+  return (
+    <div className="flex flex-1 items-center justify-center px-4 py-24" data-testid="terminal-page">
+      <div className="flex max-w-sm flex-col items-center text-center">
+        <span className="mb-4 inline-flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground">
+          <TerminalIcon className="size-6" />
+        </span>
+        <h1 className="text-lg font-semibold">No Sandbox Available</h1>
+        <p className="mt-2 text-sm text-muted-foreground">Start chatting with the AI to create files and initialize the sandbox.</p>
       </div>
     </div>
   );

@@ -5,11 +5,15 @@
 import type { ReactNode } from "react";
 import { cn } from "../../lib/cn";
 
-export type IconProps = { className?: string };
+export type IconProps = {
+  className?: string;
+  /** Makes the icon an image with this accessible name (for an icon that is the only sign of a state). */
+  label?: string;
+};
 
-/** Makes an icon component from its SVG paths (feature folders add their own icons with it). */
+/** Makes an icon component from its SVG paths: the one icon factory, feature folders add theirs with it. */
 export function icon(paths: ReactNode) {
-  return function Icon({ className }: IconProps) {
+  return function Icon({ className, label }: IconProps) {
     return (
       <svg
         viewBox="0 0 24 24"
@@ -18,9 +22,12 @@ export function icon(paths: ReactNode) {
         strokeWidth={2}
         strokeLinecap="round"
         strokeLinejoin="round"
-        aria-hidden
+        aria-hidden={label ? undefined : true}
+        role={label ? "img" : undefined}
+        aria-label={label}
         focusable="false"
-        className={cn("size-4 shrink-0", className)}
+        // The default size only when the caller gives none: two size utilities would fight.
+        className={cn(!className?.includes("size-") && "size-4", "shrink-0", className)}
       >
         {paths}
       </svg>
@@ -63,9 +70,6 @@ export const PlusIcon = icon(<path d="M5 12h14M12 5v14" />);
 export const TrashIcon = icon(
   <path d="M3 6h18M19 6v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2M10 11v6M14 11v6" />,
 );
-export const SparklesIcon = icon(
-  <path d="M12 3 13.9 8.1 19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9zM19 15v4M21 17h-4M5 3v3M6.5 4.5h-3" />,
-);
 export const ShieldIcon = icon(
   <path d="M20 13c0 5-3.5 7.5-7.66 8.95a1 1 0 0 1-.67-.01C7.5 20.5 4 18 4 13V6a1 1 0 0 1 1-1c2 0 4.5-1.2 6.24-2.72a1.17 1.17 0 0 1 1.52 0C14.51 3.81 17 5 19 5a1 1 0 0 1 1 1z" />,
 );
@@ -103,7 +107,6 @@ export const ImageIcon = icon(
     <path d="m21 15-3.09-3.09a2 2 0 0 0-2.82 0L6 21" />
   </>,
 );
-export const CloudIcon = icon(<path d="M17.5 19H9a7 7 0 1 1 6.71-9h1.79a4.5 4.5 0 1 1 0 9Z" />);
 export const KeyIcon = icon(
   <>
     <circle cx="7.5" cy="15.5" r="5.5" />
@@ -137,3 +140,10 @@ export function BrandMark({ className }: IconProps) {
     </span>
   );
 }
+export const SunIcon = icon(
+  <>
+    <circle cx="12" cy="12" r="4" />
+    <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
+  </>,
+);
+export const MoonIcon = icon(<path d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z" />);

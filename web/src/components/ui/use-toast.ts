@@ -46,10 +46,6 @@ function removeToast(id: string): void {
   commit(toasts.filter((t) => t.id !== id));
 }
 
-export function updateToast(id: string, patch: Partial<ToastInput>): void {
-  commit(toasts.map((t) => (t.id === id ? { ...t, ...patch } : t)));
-}
-
 export function toast(input: ToastInput): { id: string; dismiss: () => void } {
   const id = String(++counter);
   for (const dropped of toasts.slice(TOAST_LIMIT - 1)) {

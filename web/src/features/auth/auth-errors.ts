@@ -1,7 +1,16 @@
-/** Readable sentences for Firebase Auth error codes, and which codes end the session. */
-import { FirebaseError } from "firebase/app";
+/** Readable sentences for the identity provider's error codes (every client code of spec §8), and which end the session. */
+import { authErrorCode } from "./firebase";
 
-const MESSAGES: Record<string, string> = {
+export const AUTH_ERROR_MESSAGES: Record<string, string> = {
+  "auth/wrong-password": "The password is wrong. Try again.",
+  "auth/invalid-credential": "The sign-in details were not accepted. Try again.",
+  "auth/email-already-in-use": "An account already uses this email address.",
+  "auth/user-not-found": "No account was found for these details.",
+  "auth/expired-action-code": "This link has expired. Ask for a new one.",
+  "auth/invalid-action-code": "This link is not valid; it may have been used already.",
+  "auth/requires-recent-login": "For your security, sign in again and then retry.",
+  "auth/password-does-not-meet-requirements": "The password does not meet the requirements.",
+  "auth/multi-factor-auth-required": "This account needs a second sign-in step, which this app does not support.",
   "auth/popup-closed-by-user": "The sign-in window was closed before sign-in finished.",
   "auth/cancelled-popup-request": "Another sign-in window was opened; finish or close that one first.",
   "auth/popup-blocked": "The browser blocked the sign-in window. Allow pop-ups for this site and try again.",
@@ -15,16 +24,12 @@ const MESSAGES: Record<string, string> = {
   "auth/internal-error": "The sign-in service hit an internal error. Try again.",
 };
 
-export function authErrorCode(err: unknown): string | null {
-  if (err instanceof FirebaseError) return err.code;
-  if (typeof err === "object" && err !== null && "code" in err && typeof err.code === "string") return err.code;
-  return null;
-}
-
 /** A sentence for a sign-in failure toast, or null when there is nothing better than the generic one. */
 export function describeAuthError(err: unknown): string | null {
   const code = authErrorCode(err);
-  if (code && MESSAGES[code]) return MESSAGES[code];
+  if (code && AUTH_ERROR_MESSAGES[code]) return AUTH_ERROR_MESSAGES[code];
+  // The SDK's own text ("Firebase: Error (auth/…).") is not for people: the generic sentence reads better.
+  if (code?.startsWith("auth/")) return null;
   return err instanceof Error && err.message ? err.message : null;
 }
 

@@ -3,17 +3,16 @@
  * the app treats them as signed in; on sign-out (manual or forced) the query cache is cleared.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { GoogleAuthProvider, onAuthStateChanged, signInWithPopup, signOut as firebaseSignOut, type User } from "firebase/auth";
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
 import { setTokenSource } from "../../api/auth-token";
 import { AuthContext, type AuthState } from "./auth-context";
-import { getFirebaseAuth } from "./firebase";
-import { tokenSourceFor } from "./session-token";
+import { type AuthUser, signInWithGooglePopup, signOutUser, startAuth, watchAuthUser } from "./firebase";
+import { sessionToken } from "./session-token";
 import { syncUser } from "./sync-user";
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const [user, setUser] = useState<User | null>(null);
+  const [user, setUser] = useState<AuthUser | null>(null);
   const [loading, setLoading] = useState(true);
   const [signedOutByUser, setSignedOutByUser] = useState(false);
 
@@ -23,11 +22,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     let latest = 0;
     let signedInUid: string | null = null;
 
-    getFirebaseAuth().then(
-      (auth) => {
+    startAuth()
+      .then(() => {
         if (!active) return;
-        setTokenSource(tokenSourceFor(auth));
-        unsubscribe = onAuthStateChanged(auth, async (next) => {
+        // Only now: before Auth is ready, asking for a token would wait on the config fetch it is part of.
+        setTokenSource(sessionToken);
+        return watchAuthUser(async (next) => {
           const event = ++latest;
           if (next) await syncUser(next);
           else if (signedInUid) queryClient.clear();
@@ -38,29 +38,30 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           if (next) setSignedOutByUser(false);
           setLoading(false);
         });
-      },
-      (err: unknown) => {
-        console.error("Sign-in is unavailable: could not load the auth configuration", err);
-        if (active) setLoading(false);
-      },
-    );
+      })
+      .then(
+        (stop) => {
+          if (!stop) return;
+          if (active) unsubscribe = stop;
+          else stop();
+        },
+        (err: unknown) => {
+          console.error("Sign-in is unavailable: could not load the auth configuration", err);
+          if (active) setLoading(false);
+        },
+      );
     return () => {
       active = false;
       unsubscribe();
     };
   }, [queryClient]);
 
-  const signInWithGoogle = useCallback(async () => {
-    const auth = await getFirebaseAuth();
-    const provider = new GoogleAuthProvider();
-    provider.setCustomParameters({ prompt: "select_account" });
-    await signInWithPopup(auth, provider);
-  }, []);
+  const signInWithGoogle = useCallback(() => signInWithGooglePopup(), []);
 
-  const signOut = useCallback(async () => {
+  const signOut = useCallback(async ({ expired = false }: { expired?: boolean } = {}) => {
     // Set before the user becomes null, so no render sees "signed out" without knowing it was chosen.
-    setSignedOutByUser(true);
-    await firebaseSignOut(await getFirebaseAuth());
+    setSignedOutByUser(!expired);
+    await signOutUser();
     queryClient.clear();
   }, [queryClient]);
 

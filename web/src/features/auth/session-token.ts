@@ -1,16 +1,13 @@
 /** The bearer token source the API client uses once Firebase is ready. */
-import { type Auth, signOut } from "firebase/auth";
 import { endsSession } from "./auth-errors";
+import { currentIdToken, signOutUser } from "./firebase";
 
-export function tokenSourceFor(auth: Auth): () => Promise<string | null> {
-  return async () => {
-    const user = auth.currentUser;
-    if (!user) return null;
-    try {
-      return await user.getIdToken();
-    } catch (err) {
-      if (endsSession(err)) await signOut(auth);
-      throw err;
-    }
-  };
+export async function sessionToken(): Promise<string | null> {
+  try {
+    return await currentIdToken();
+  } catch (err) {
+    // The provider says this session is over (user disabled, token expired): sign out (spec §4).
+    if (endsSession(err)) await signOutUser();
+    throw err;
+  }
 }

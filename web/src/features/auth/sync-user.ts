@@ -1,9 +1,14 @@
-/** Tells the API who signed in (spec §7 POST /api/auth/sync). A failure is only logged (spec §4). */
+/**
+ * Tells the API who signed in (spec §7 POST /api/auth/sync). A failure is only logged (spec §4), and so is
+ * a sync that takes too long: sign-in waits for it, and must not hang on a slow or stuck server.
+ */
 import type { SyncUser } from "@shared/schemas/user";
-import type { User } from "firebase/auth";
-import { apiFetch } from "../../api/client";
+import { api } from "../../api/endpoints";
+import type { AuthUser } from "./firebase";
 
-export async function syncUser(user: User): Promise<void> {
+export const SYNC_TIMEOUT_MS = 8_000;
+
+export async function syncUser(user: AuthUser, timeoutMs = SYNC_TIMEOUT_MS): Promise<void> {
   const body: SyncUser = {
     id: user.uid,
     email: user.email,
@@ -11,7 +16,7 @@ export async function syncUser(user: User): Promise<void> {
     photoURL: user.photoURL,
   };
   try {
-    await apiFetch("/api/auth/sync", { method: "POST", body });
+    await api.auth.sync(body, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     console.error("User sync failed", err);
   }

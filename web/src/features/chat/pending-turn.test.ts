@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { Message } from "@shared/schemas/message";
 import { emptyLiveRun } from "./live-run";
-import { IMAGE_ONLY_CONTENT, messageContent, type PendingTurn, visibleHistory } from "./pending-turn";
+import { IMAGE_ONLY_CONTENT } from "@shared/constants";
+import { messageContent, type PendingTurn, visibleHistory } from "./pending-turn";
 
 const msg = (id: string, role: Message["role"], extra: Partial<Message> = {}): Message => ({
   id,

@@ -4,6 +4,7 @@
  * tab), so the server's 'running' copy of the answer, and of the user message once it is there, are hidden
  * in favour of the live ones rather than shown twice.
  */
+import { IMAGE_ONLY_CONTENT } from "@shared/constants";
 import type { Message } from "@shared/schemas/message";
 import type { LiveRun } from "./live-run";
 
@@ -27,8 +28,6 @@ export function visibleHistory(history: Message[], pending: PendingTurn | null):
   const messages = history.filter((m) => !isRunning(m) && m.id !== pending.run.messageId);
   return { messages, showPendingUser: pending.user !== null && messages.length <= pending.baseline };
 }
-
-export const IMAGE_ONLY_CONTENT = "(Image uploaded)";
 
 /** Spec §5: trimmed text, or '(Image uploaded)' for images alone; null when there is nothing to send. */
 export function messageContent(text: string, imageCount: number): string | null {

@@ -12,9 +12,9 @@ import type { Message } from "@shared/schemas/message";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, describeError } from "../../api/api-error";
-import { apiFetch } from "../../api/client";
+import { api } from "../../api/endpoints";
 import { fileKeys, messageKeys, projectKeys } from "../../api/query-keys";
-import { openSse, readSse } from "../../api/sse";
+import { readSse } from "../../api/sse";
 import { type ToastInput, toast } from "../../components/ui/use-toast";
 import { applyStreamEvent, emptyLiveRun, type LiveRun } from "./live-run";
 import { messageContent, type PendingTurn, settledMessages } from "./pending-turn";
@@ -45,15 +45,15 @@ export function useChatSession(projectId: string) {
   /** Aborted when the page goes away; the run itself carries on at the server. */
   const life = useRef(new AbortController());
   const autoResumes = useRef(0);
-  const base = `/api/messages/${encodeURIComponent(projectId)}`;
 
   const refresh = useCallback(
     (withProject = false) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: messageKeys.list(projectId) }),
-        queryClient.invalidateQueries({ queryKey: fileKeys.project(projectId) }),
-        // A run may have created the sandbox or set the workflow command.
-        withProject ? queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectId) }) : null,
+        queryClient.invalidateQueries({ queryKey: fileKeys.list(projectId) }),
+        // A run may have created the sandbox or set the workflow command, and it moved the project's
+        // "Updated" time: the project and the project list (its card) are refetched.
+        withProject ? queryClient.invalidateQueries({ queryKey: projectKeys.all }) : null,
       ]).catch(() => {}),
     [queryClient, projectId],
   );
@@ -154,11 +154,10 @@ export function useChatSession(projectId: string) {
 
       let res: Response;
       try {
-        res = await openSse("/api/messages/stream", {
-          method: "POST",
-          body: { projectId, content, ...(attachments.length ? { attachments } : {}), enableReasoning },
-          signal: life.current.signal,
-        });
+        res = await api.messages.stream(
+          { projectId, content, ...(attachments.length ? { attachments } : {}), enableReasoning },
+          { signal: life.current.signal },
+        );
       } catch (err) {
         if (life.current.signal.aborted) {
           endTurn();
@@ -187,7 +186,7 @@ export function useChatSession(projectId: string) {
       const signal = life.current.signal;
       let res: Response;
       try {
-        res = await openSse(`${base}/active`, { signal });
+        res = await api.messages.active(projectId, { signal });
       } catch {
         return; // no active run to follow (or the API is unreachable): the history shows what was saved
       }
@@ -198,7 +197,7 @@ export function useChatSession(projectId: string) {
       startTurn({ user: null, baseline: 0, run: emptyLiveRun() });
       await follow(res);
     },
-    [base, startTurn, follow],
+    [projectId, startTurn, follow],
   );
   attachRef.current = attach;
 
@@ -206,15 +205,15 @@ export function useChatSession(projectId: string) {
     if (!busy.current) return;
     setStopping(true);
     try {
-      const res = await apiFetch<{ stopped?: boolean }>(`${base}/stop`, { method: "POST" });
+      const res = await api.messages.stop(projectId);
       // When it stopped, the stream ends with done { status: "stopped" }, the partial answer kept. When
       // there was nothing to stop yet (the run had not started), the button comes back.
-      if (!res?.stopped) setStopping(false);
+      if (!res.stopped) setStopping(false);
     } catch (err) {
       setStopping(false);
       toast({ title: "Failed to stop", description: describeError(err), variant: "destructive" });
     }
-  }, [base]);
+  }, [projectId]);
 
   useEffect(() => {
     const controller = new AbortController();

@@ -1,8 +1,10 @@
 /**
  * The images attached to the message being written (spec §2, §5): at most 5, each uploaded as soon as it
- * is added, so sending only waits for uploads still running. An upload that fails is dropped silently.
+ * is added, so sending only waits for uploads still running. An upload that fails is dropped (spec §7
+ * skips it), and counted in `failed` so the tray can say so instead of a tile vanishing unexplained.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
+import { MAX_IMAGES_PER_MESSAGE } from "@shared/constants";
 import { uploadImage } from "./upload-image";
 
 export type Attachment = {
@@ -13,11 +15,12 @@ export type Attachment = {
   url: string | null;
 };
 
-/** Spec §9 (the same number as the API's MAX_IMAGES_PER_MESSAGE, not imported: that module brings zod along). */
-export const MAX_IMAGES_PER_MESSAGE = 5;
+export { MAX_IMAGES_PER_MESSAGE };
 
 export function useImageAttachments(projectId: string) {
   const [attachments, setAttachments] = useState<Attachment[]>([]);
+  /** Images whose upload failed since the note was last dismissed or a message was sent. */
+  const [failed, setFailed] = useState(0);
   const countRef = useRef(0);
   const objectUrls = useRef(new Set<string>());
   countRef.current = attachments.length;
@@ -51,6 +54,7 @@ export function useImageAttachments(projectId: string) {
           setAttachments((list) => {
             if (!list.some((a) => a.id === attachment.id)) return list; // removed meanwhile
             if (!url) {
+              setFailed((n) => n + 1);
               revoke(attachment.previewUrl);
               return list.filter((a) => a.id !== attachment.id);
             }
@@ -71,14 +75,15 @@ export function useImageAttachments(projectId: string) {
   }, []);
 
   /** Empties the tray (the message was sent). */
-  const clear = useCallback(
-    () =>
-      setAttachments((list) => {
-        for (const a of list) revoke(a.previewUrl);
-        return [];
-      }),
-    [],
-  );
+  const clear = useCallback(() => {
+    setFailed(0);
+    setAttachments((list) => {
+      for (const a of list) revoke(a.previewUrl);
+      return [];
+    });
+  }, []);
+
+  const dismissFailed = useCallback(() => setFailed(0), []);
 
   /** Puts uploaded URLs back (a send the server refused). */
   const restore = useCallback((urls: string[]) => {
@@ -90,6 +95,8 @@ export function useImageAttachments(projectId: string) {
     attachments,
     uploading: attachments.some((a) => a.status === "uploading"),
     uploadedUrls: attachments.flatMap((a) => (a.url ? [a.url] : [])),
+    failed,
+    dismissFailed,
     add,
     remove,
     clear,

@@ -2,9 +2,7 @@
  * The Files download (spec §7): the server's path → content map zipped in the browser and saved as
  * `{projectName}-source.zip`. Binary files arrive base64-encoded and are listed in `binary`.
  */
-import type { DownloadMap } from "@shared/schemas/file";
-
-export type DownloadResponse = DownloadMap & { binary?: string[] };
+import type { DownloadResponse } from "@shared/schemas/responses";
 
 export function sourceZipName(projectName: string): string {
   return `${projectName}-source.zip`;
@@ -19,18 +17,4 @@ export async function buildSourceZip(download: DownloadResponse): Promise<Uint8A
     zip.file(path, content, { base64: binary.has(path), createFolders: false });
   }
   return zip.generateAsync({ type: "uint8array", compression: "DEFLATE", compressionOptions: { level: 6 } });
-}
-
-/** Hands the bytes to the browser as a file download. */
-export function saveBytes(bytes: Uint8Array, fileName: string, type = "application/zip"): void {
-  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.style.display = "none";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoking at once can cancel the download in some browsers.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

@@ -3,15 +3,16 @@
  * token, zipped in the browser, toasts of spec §8 along the way.
  */
 import { useMutation } from "@tanstack/react-query";
-import { apiFetch } from "../../api/client";
+import { api } from "../../api/endpoints";
 import { toast } from "../../components/ui/use-toast";
-import { buildSourceZip, type DownloadResponse, saveBytes, sourceZipName } from "./source-zip";
+import { saveDownload } from "../../lib/save-download";
+import { buildSourceZip, sourceZipName } from "./source-zip";
 
 export function useDownloadFiles(projectId: string) {
   return useMutation({
     mutationFn: async () => {
-      const download = await apiFetch<DownloadResponse>(`/api/files/${encodeURIComponent(projectId)}/download`);
-      saveBytes(await buildSourceZip(download), sourceZipName(download.projectName));
+      const download = await api.files.download(projectId);
+      saveDownload(new Blob([(await buildSourceZip(download)) as BlobPart], { type: "application/zip" }), sourceZipName(download.projectName));
       return download;
     },
     onMutate: () => {

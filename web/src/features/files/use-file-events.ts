@@ -7,7 +7,7 @@ import type { ProjectFile } from "@shared/schemas/file";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { fileEvents } from "../../api/file-events";
-import { fileKeys } from "../../api/query-keys";
+import { fileKeys, projectKeys } from "../../api/query-keys";
 import { applyFileEvent } from "./apply-file-event";
 
 export function useFileEvents(projectId: string): { live: boolean } {
@@ -21,6 +21,8 @@ export function useFileEvents(projectId: string): { live: boolean } {
     return fileEvents.subscribe(projectId, {
       onEvent: (event) => {
         queryClient.setQueryData<ProjectFile[]>(fileKeys.list(projectId), (list) => applyFileEvent(list, event));
+        // A file change is a change of the project: its card on /projects shows a new "Updated" time.
+        void queryClient.invalidateQueries({ queryKey: projectKeys.all, exact: true });
       },
       onLive: (next) => {
         setLive(next);

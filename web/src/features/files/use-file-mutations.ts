@@ -4,12 +4,9 @@
  */
 import type { ProjectFile } from "@shared/schemas/file";
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../api/client";
+import { api } from "../../api/endpoints";
 import { fileKeys } from "../../api/query-keys";
 import { applyFileEvent } from "./apply-file-event";
-
-const fileUrl = (fileId: string, action?: string) =>
-  `/api/files/${encodeURIComponent(fileId)}${action ? `/${action}` : ""}`;
 
 function putInList(queryClient: QueryClient, file: ProjectFile, type: "file.updated" | "file.deleted") {
   queryClient.setQueryData<ProjectFile[]>(fileKeys.list(file.projectId), (list) =>
@@ -21,7 +18,7 @@ export function useSaveFile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ file, content }: { file: ProjectFile; content: string }) =>
-      apiFetch<ProjectFile>(fileUrl(file.id, "content"), { method: "PATCH", body: { content } }),
+      api.files.save(file.id, content),
     onSuccess: (saved) => putInList(queryClient, saved, "file.updated"),
   });
 }
@@ -30,7 +27,7 @@ export function useRenameFile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ file, newPath }: { file: ProjectFile; newPath: string }) =>
-      apiFetch<ProjectFile>(fileUrl(file.id, "rename"), { method: "PATCH", body: { newPath } }),
+      api.files.rename(file.id, newPath),
     onSuccess: (renamed) => putInList(queryClient, renamed, "file.updated"),
   });
 }
@@ -39,7 +36,7 @@ export function useDeleteFile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (file: ProjectFile) => {
-      await apiFetch<unknown>(fileUrl(file.id), { method: "DELETE" });
+      await api.files.remove(file.id);
       return file;
     },
     onSuccess: (deleted) => putInList(queryClient, deleted, "file.deleted"),

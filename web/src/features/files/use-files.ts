@@ -1,16 +1,14 @@
-/** The project's file list, polled every 5 s (spec §7, §9); the WebSocket makes changes show sooner. */
-import type { ProjectFile } from "@shared/schemas/file";
+/** The project's file list, polled every 5 s in a hidden tab too (spec §7, §9); the WebSocket makes changes show sooner. */
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../api/client";
-import { fileKeys } from "../../api/query-keys";
+import { queries } from "../../api/endpoints";
 
 export const FILE_LIST_POLL_MS = 5_000;
 
 export function useFiles(projectId: string) {
   return useQuery({
-    queryKey: fileKeys.list(projectId),
-    queryFn: () => apiFetch<ProjectFile[]>(`/api/files/${encodeURIComponent(projectId)}`),
+    ...queries.files(projectId),
     enabled: Boolean(projectId),
     refetchInterval: FILE_LIST_POLL_MS,
+    refetchIntervalInBackground: true,
   });
 }

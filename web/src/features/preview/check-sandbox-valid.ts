@@ -4,21 +4,20 @@
  * answers isValid false — so this never throws, it answers false.
  */
 import type { SandboxValidation } from "@shared/schemas/sandbox";
-import { apiFetch } from "../../api/client";
 import { getAuthToken } from "../../api/auth-token";
+import { api } from "../../api/endpoints";
 
 export type ValidityDeps = {
   getToken: () => Promise<string | null>;
-  get: (path: string) => Promise<SandboxValidation>;
+  validate: (projectId: string) => Promise<SandboxValidation>;
 };
 
-const defaultDeps: ValidityDeps = { getToken: getAuthToken, get: (path) => apiFetch<SandboxValidation>(path) };
+const defaultDeps: ValidityDeps = { getToken: getAuthToken, validate: api.sandbox.validate };
 
 export async function checkSandboxValid(projectId: string, deps: ValidityDeps = defaultDeps): Promise<boolean> {
   try {
     if (!(await deps.getToken())) return false;
-    const answer = await deps.get(`/api/sandbox/${encodeURIComponent(projectId)}/validate`);
-    return answer?.isValid === true;
+    return (await deps.validate(projectId)).isValid === true;
   } catch {
     return false;
   }

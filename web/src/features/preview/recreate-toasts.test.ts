@@ -18,15 +18,17 @@ function run(result: Parameters<typeof showRecreateToasts>[0]) {
   return shown.map(({ at, toast }) => [at, toast.title, toast.description]);
 }
 
-test("without a workflow: only 'Sandbox recreated' with the file count", () => {
-  expect(run({ url: "u", filesSynced: 4, workflowCommand: null })).toEqual([[0, "Sandbox recreated", "New sandbox created with 4 files synced"]]);
+test("without a workflow: 'Sandbox recreated' with the file count, then 'App is starting' 1 s later", () => {
+  expect(run({ url: "u", filesSynced: 4, workflowCommand: null })).toEqual([
+    [0, "Sandbox recreated", "New sandbox created with 4 files synced"],
+    [1000, "App is starting", "The new sandbox is starting up. Refresh the preview if it stays empty."],
+  ]);
 });
 
-test("with a workflow: the command, then the advice to refresh, one second apart", () => {
+test("with a workflow: the command at once, then 'App is starting' with the advice to refresh 1 s later", () => {
   expect(run({ url: "u", filesSynced: 12, workflowCommand: "npm run dev" })).toEqual([
-    [0, "Sandbox recreated", "New sandbox created with 12 files synced"],
-    [1000, "Running workflow", "npm run dev"],
-    [2000, "App is starting", "Refresh the preview 2-3 times if the app doesn't show up right away."],
+    [0, "Running workflow", "npm run dev"],
+    [1000, "App is starting", "Refresh the preview 2-3 times if the app doesn't show up right away."],
   ]);
 });
 

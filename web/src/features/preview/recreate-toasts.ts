@@ -1,17 +1,17 @@
 /**
- * The toasts after a successful recreate (spec §4, §8, §9). The toast list holds one toast, so toasts
- * given at the same moment would replace each other unseen; each follows the one before by 1 s instead:
+ * The toasts after a successful recreate (spec §4, §8, §9). The toast list holds one toast, so two toasts
+ * given at the same moment would replace each other unseen; the spec's timings put them one second apart:
  *
- *   0 s  'Sandbox recreated' / 'New sandbox created with {n} files synced'
- *   1 s  'Running workflow' with the command            (only when a workflowCommand came back)
- *   2 s  'App is starting', advising to refresh the preview 2-3 times (1 s after the workflow toast)
- *
- * Without a workflowCommand nothing is started, so only the first toast is shown.
+ *   0 s  with a workflowCommand: 'Running workflow' with the command (as soon as the answer names it);
+ *        without one: 'Sandbox recreated' / 'New sandbox created with {n} files synced'
+ *   1 s  'App is starting' — with a workflow it carries the advice to refresh the preview 2-3 times, which
+ *        the spec times at 1 s after the workflow toast, the same moment
  */
 import type { RecreateResult } from "@shared/schemas/sandbox";
 import type { ToastInput } from "../../components/ui/use-toast";
 
 export const RECREATE_TOAST_STEP_MS = 1_000;
+export const REFRESH_ADVICE = "Refresh the preview 2-3 times if the app doesn't show up right away.";
 
 export type Scheduler = (run: () => void, ms: number) => void;
 
@@ -20,17 +20,16 @@ export function showRecreateToasts(
   toast: (input: ToastInput) => unknown,
   schedule: Scheduler = (run, ms) => void setTimeout(run, ms),
 ): void {
-  // Word for word from spec §8, "1 files" included.
-  toast({ title: "Sandbox recreated", description: `New sandbox created with ${result.filesSynced} files synced` });
   const command = result.workflowCommand;
-  if (!command) return;
-  schedule(() => toast({ title: "Running workflow", description: command }), RECREATE_TOAST_STEP_MS);
+  if (command) toast({ title: "Running workflow", description: command });
+  // Word for word from spec §8, "1 files" included.
+  else toast({ title: "Sandbox recreated", description: `New sandbox created with ${result.filesSynced} files synced` });
   schedule(
     () =>
       toast({
         title: "App is starting",
-        description: "Refresh the preview 2-3 times if the app doesn't show up right away.",
+        description: command ? REFRESH_ADVICE : "The new sandbox is starting up. Refresh the preview if it stays empty.",
       }),
-    2 * RECREATE_TOAST_STEP_MS,
+    RECREATE_TOAST_STEP_MS,
   );
 }

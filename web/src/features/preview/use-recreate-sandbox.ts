@@ -6,11 +6,10 @@
 import type { RecreateResult } from "@shared/schemas/sandbox";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { describeError } from "../../api/api-error";
-import { apiFetch } from "../../api/client";
-import { projectKeys } from "../../api/query-keys";
+import { api } from "../../api/endpoints";
 import { toast } from "../../components/ui/use-toast";
 import { showRecreateToasts } from "./recreate-toasts";
-import { sandboxKeys } from "./sandbox-keys";
+import { projectKeys, sandboxKeys } from "../../api/query-keys";
 
 export function useRecreateSandbox(
   projectId: string,
@@ -18,7 +17,7 @@ export function useRecreateSandbox(
 ) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiFetch<RecreateResult>(`/api/sandbox/${encodeURIComponent(projectId)}/recreate`, { method: "POST" }),
+    mutationFn: () => api.sandbox.recreate(projectId),
     onSuccess: (result) => {
       queryClient.setQueryData(sandboxKeys.url(projectId), { url: result.url });
       // The project now names the new sandbox; its validity is checked under the new key at once.

@@ -4,7 +4,7 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { describeError } from "../../api/api-error";
-import { apiFetch } from "../../api/client";
+import { api } from "../../api/endpoints";
 import { toast } from "../../components/ui/use-toast";
 
 export class NoWorkflowCommandError extends Error {
@@ -17,12 +17,10 @@ export function useRunWorkflow(projectId: string, workflowCommand: string | null
   return useMutation({
     mutationFn: async () => {
       if (!workflowCommand) throw new NoWorkflowCommandError();
-      return apiFetch<{ ok: boolean; workflowCommand: string }>(`/api/sandbox/${encodeURIComponent(projectId)}/run-workflow`, {
-        method: "POST",
-      });
+      return api.sandbox.runWorkflow(projectId);
     },
     onSuccess: (answer) => {
-      toast({ title: "Command started", description: answer?.workflowCommand ?? workflowCommand ?? undefined });
+      toast({ title: "Command started", description: answer.workflowCommand });
     },
     onError: (err) => {
       if (err instanceof NoWorkflowCommandError) {

@@ -1,14 +1,8 @@
 /** The project's preview URL (GET /api/sandbox/{id}/url), asked only while the project has a sandbox (spec §7). */
-import type { SandboxUrl } from "@shared/schemas/sandbox";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../api/client";
-import { sandboxKeys } from "./sandbox-keys";
+import { queries } from "../../api/endpoints";
 
 export function useSandboxUrl(projectId: string, sandboxId: string | null | undefined) {
-  return useQuery({
-    // Keyed by project only: recreate writes the new URL straight into this entry.
-    queryKey: sandboxKeys.url(projectId),
-    queryFn: () => apiFetch<SandboxUrl>(`/api/sandbox/${encodeURIComponent(projectId)}/url`),
-    enabled: Boolean(projectId && sandboxId),
-  });
+  // Keyed by project only: recreate writes the new URL straight into this entry.
+  return useQuery({ ...queries.sandboxUrl(projectId), enabled: Boolean(projectId && sandboxId) });
 }

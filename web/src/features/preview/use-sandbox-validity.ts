@@ -1,10 +1,11 @@
 /**
  * Whether the project's sandbox is alive: checked at once and then every 5 s while the project has a
- * sandboxId (spec §4, §9). `data` is true, false (expired), or undefined before the first answer.
+ * sandboxId (spec §4, §9), in a hidden tab too. Each visit to the Preview checks again at once rather than
+ * showing the last visit's answer. `data` is true, false (expired), or undefined before the first answer.
  */
 import { useQuery } from "@tanstack/react-query";
 import { checkSandboxValid } from "./check-sandbox-valid";
-import { sandboxKeys } from "./sandbox-keys";
+import { sandboxKeys } from "../../api/query-keys";
 
 export const SANDBOX_VALIDITY_POLL_MS = 5_000;
 
@@ -14,5 +15,7 @@ export function useSandboxValidity(projectId: string, sandboxId: string | null |
     queryFn: () => checkSandboxValid(projectId),
     enabled: Boolean(projectId && sandboxId),
     refetchInterval: SANDBOX_VALIDITY_POLL_MS,
+    refetchIntervalInBackground: true,
+    refetchOnMount: "always",
   });
 }

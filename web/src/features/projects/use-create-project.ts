@@ -1,13 +1,13 @@
 import type { CreateProject, Project } from "@shared/schemas/project";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "../../api/client";
+import { api } from "../../api/endpoints";
 import { projectKeys } from "../../api/query-keys";
 
 /** Creates a project and puts it into the cached list and detail, so no refetch is needed. */
 export function useCreateProject() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateProject) => apiFetch<Project>("/api/projects", { method: "POST", body: input }),
+    mutationFn: (input: CreateProject) => api.projects.create(input),
     onSuccess: (project) => {
       queryClient.setQueryData<Project[]>(projectKeys.all, (list) =>
         list ? [project, ...list.filter((p) => p.id !== project.id)] : list,

@@ -1,12 +1,7 @@
-import type { Project } from "@shared/schemas/project";
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../api/client";
-import { projectKeys } from "../../api/query-keys";
+import { queries } from "../../api/endpoints";
 
-/** The signed-in user's projects. */
+/** The signed-in user's projects; null when the API does not accept the session (401). */
 export function useProjects() {
-  return useQuery({
-    queryKey: projectKeys.all,
-    queryFn: () => apiFetch<Project[]>("/api/projects"),
-  });
+  return useQuery(queries.projects());
 }

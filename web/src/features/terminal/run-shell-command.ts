@@ -8,24 +8,30 @@
  */
 import type { ShellResult } from "@shared/schemas/sandbox";
 import { ApiError } from "../../api/api-error";
-import { apiFetch } from "../../api/client";
 import { getAuthToken } from "../../api/auth-token";
+import { api } from "../../api/endpoints";
 import { errorLine, formatShellResult } from "./terminal-output";
 
 export type ShellDeps = {
   getToken: () => Promise<string | null>;
-  post: (path: string, body: { command: string }) => Promise<ShellResult>;
+  run: (projectId: string, command: string, signal?: AbortSignal) => Promise<ShellResult>;
 };
 
 const defaultDeps: ShellDeps = {
   getToken: getAuthToken,
-  post: (path, body) => apiFetch<ShellResult>(path, { method: "POST", body }),
+  run: (projectId, command, signal) => api.sandbox.shell(projectId, command, { signal }),
 };
 
-export async function runShellCommand(projectId: string, command: string, deps: ShellDeps = defaultDeps): Promise<string> {
+/** `signal` aborts the request (Ctrl+C); the caller then ignores the answer, which is an error line. */
+export async function runShellCommand(
+  projectId: string,
+  command: string,
+  options: { signal?: AbortSignal } = {},
+  deps: ShellDeps = defaultDeps,
+): Promise<string> {
   try {
     if (!(await deps.getToken())) return errorLine("Not authenticated");
-    const result = await deps.post(`/api/sandbox/${encodeURIComponent(projectId)}/shell`, { command });
+    const result = await deps.run(projectId, command, options.signal);
     return formatShellResult(result);
   } catch (err) {
     // A non-OK answer: its readable text (the API's error sentence, else the body, else the status text).

@@ -27,7 +27,7 @@ export type LineStep = {
 
 const ENTER = new Set(["\r", "\n"]);
 const BACKSPACE = new Set(["\x7f", "\b"]);
-const CTRL_C = "\x03";
+export const CTRL_C = "\x03";
 const ESC = "\x1b";
 /** Moves the cursor back one cell, overwrites it with a space, and moves back again. */
 export const ERASE_ONE = "\b \b";

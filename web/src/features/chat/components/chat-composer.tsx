@@ -7,7 +7,7 @@ import { type ClipboardEvent, type KeyboardEvent, useLayoutEffect, useRef } from
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
 import type { Attachment } from "../use-image-attachments";
-import { AttachmentThumbs, ImageAddTile } from "./attachment-tray";
+import { AttachmentThumbs, FailedUploadsNote, ImageAddTile } from "./attachment-tray";
 import { SendIcon, StopIcon } from "./icons";
 import { ReasoningToggle } from "./reasoning-toggle";
 
@@ -18,6 +18,9 @@ export type ChatComposerProps = {
   onDraftChange: (text: string) => void;
   attachments: Attachment[];
   uploading: boolean;
+  /** Images whose upload failed (they left the tray); a note says so until dismissed. */
+  failedUploads: number;
+  onDismissFailedUploads: () => void;
   onAddImages: (files: Iterable<File>) => void;
   onRemoveImage: (id: string) => void;
   reasoning: boolean;
@@ -74,6 +77,7 @@ export function ChatComposer(props: ChatComposerProps) {
           {tile("size-14")}
         </div>
       )}
+      {props.failedUploads > 0 && <FailedUploadsNote count={props.failedUploads} onDismiss={props.onDismissFailedUploads} />}
       <label htmlFor="chat-input" className="sr-only">
         Message
       </label>

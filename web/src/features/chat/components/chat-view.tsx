@@ -111,6 +111,8 @@ export function ChatView({ projectId }: { projectId: string }) {
             onDraftChange={setDraft}
             attachments={images.attachments}
             uploading={images.uploading}
+            failedUploads={images.failed}
+            onDismissFailedUploads={images.dismissFailed}
             onAddImages={images.add}
             onRemoveImage={images.remove}
             reasoning={reasoning}

@@ -48,7 +48,7 @@ function ToolBadge({ call }: { call: ToolCall }) {
       {status === "in_progress" ? (
         <Spinner className="size-3.5 border-[1.5px] text-muted-foreground" />
       ) : (
-        <CheckCircleIcon className="size-4 shrink-0 text-emerald-500" aria-label="Completed" role="img" aria-hidden={false} />
+        <CheckCircleIcon className="size-4 shrink-0 text-emerald-500" label="Completed" />
       )}
       {result && <ChevronDownIcon className={cn("size-3.5 shrink-0 text-muted-foreground transition-transform", open && "rotate-180")} />}
     </>

@@ -1,8 +1,12 @@
 /**
  * The framed preview (spec §2): a browser-like bar with the URL over an iframe of the sandbox app. Width
  * is capped at 375 px on the narrowest screens and grows with the screen; fullscreen takes the full width.
- * The app runs on its own origin, so the frame cannot read this app's cookies or storage.
+ * The app runs on its own origin, so the frame cannot read this app's cookies or storage. A browser fires no
+ * error event for a frame whose page answered 502, so the preview proxy's own error pages post their status
+ * to this window instead (@shared/events/preview-status); only the current frame's messages count.
  */
+import { isPreviewStatusMessage, type PreviewStatus } from "@shared/events/preview-status";
+import { useEffect, useRef } from "react";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
 import { GlobeIcon } from "./icons";
@@ -13,7 +17,7 @@ export function PreviewFrame({
   title,
   fullscreen,
   expired,
-  onError,
+  onStatus,
 }: {
   /** The URL as shown and copied; null until it is known. */
   url: string | null;
@@ -23,8 +27,23 @@ export function PreviewFrame({
   fullscreen: boolean;
   /** Shows a notice over the top of the (possibly stale) page: the sandbox behind it has stopped. */
   expired: boolean;
-  onError: () => void;
+  /** The proxy's page in the frame said the sandbox is gone, or that nothing answers on its port yet. */
+  onStatus: (status: PreviewStatus) => void;
 }) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  const report = useRef(onStatus);
+  report.current = onStatus;
+
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      // A message from anywhere else (an older frame, another window) says nothing about this preview.
+      if (!frame.current || event.source !== frame.current.contentWindow) return;
+      if (isPreviewStatusMessage(event.data)) report.current(event.data.status);
+    };
+    window.addEventListener("message", onMessage);
+    return () => window.removeEventListener("message", onMessage);
+  }, []);
+
   return (
     <div className="flex min-h-0 flex-1 justify-center">
       <div
@@ -55,10 +74,11 @@ export function PreviewFrame({
         <div className="relative min-h-0 flex-1 bg-white">
           {frameUrl ? (
             <iframe
+              ref={frame}
               key={frameUrl}
               src={frameUrl}
               title={title}
-              onError={onError}
+              onError={() => report.current("stopped")}
               className="absolute inset-0 size-full border-0"
               sandbox="allow-forms allow-modals allow-popups allow-popups-to-escape-sandbox allow-same-origin allow-scripts allow-downloads"
               allow="clipboard-read; clipboard-write"

@@ -1,7 +1,7 @@
 /**
  * The Preview view of a project that has a sandbox (spec §2, §4): header with the Active/Expired badge,
  * the toolbar, and the framed app. Expired when a validity check says so (see useSandboxValidity) or the
- * frame reports an error; recreate shows the new URL at once through a ~3 s override.
+ * frame reports that its sandbox is gone; recreate shows the new URL at once through a ~3 s override.
  */
 import type { Project } from "@shared/schemas/project";
 import type { RecreateResult } from "@shared/schemas/sandbox";
@@ -11,7 +11,7 @@ import { toast } from "../../../components/ui/use-toast";
 import { cn } from "../../../lib/cn";
 import { copyToClipboard } from "../../../lib/copy-to-clipboard";
 import { withRefreshParam } from "../preview-url";
-import { sandboxKeys } from "../sandbox-keys";
+import { sandboxKeys } from "../../../api/query-keys";
 import { useDownloadSource } from "../use-download-source";
 import { useRecreateSandbox } from "../use-recreate-sandbox";
 import { useRunWorkflow } from "../use-run-workflow";
@@ -120,7 +120,12 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
         title={`Preview of ${project.name}`}
         fullscreen={fullscreen}
         expired={expired}
-        onError={() => setFrameError(true)}
+        onStatus={(status) => {
+          // The proxy says the sandbox is gone: Expired at once. Nothing answering yet is normal while the
+          // app starts (right after a recreate, say), so it only asks the validity check to look again now.
+          if (status === "stopped") setFrameError(true);
+          else void validity.refetch();
+        }}
       />
     </div>
   );

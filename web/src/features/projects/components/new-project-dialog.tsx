@@ -23,8 +23,12 @@ export function NewProjectDialog({ open, onClose }: { open: boolean; onClose: ()
   const createProject = useCreateProject();
   const [, navigate] = useLocation();
 
+  // Cancel, Escape or a click outside: the next open starts blank rather than with the abandoned draft.
   const close = () => {
-    if (!createProject.isPending) onClose();
+    if (createProject.isPending) return;
+    setName("");
+    setDescription("");
+    onClose();
   };
 
   const submit = (event: FormEvent) => {

@@ -1,14 +1,15 @@
 /**
  * The xterm.js terminal bound to the project's sandbox (spec §2 Terminal). Typing is handled by the pure
  * line editor (terminal-line.ts); Enter sends the command to the shell route while an 'Executing...'
- * animation runs, then prints the result and the prompt again.
+ * animation runs, then prints the result and the prompt again. Ctrl+C while a command runs aborts its
+ * request (the API ends the command when its request goes away), prints ^C and prompts again.
  */
 import "@xterm/xterm/css/xterm.css";
 import { FitAddon } from "@xterm/addon-fit";
 import { Terminal } from "@xterm/xterm";
 import { useEffect, useRef } from "react";
 import { runShellCommand } from "../run-shell-command";
-import { applyInput } from "../terminal-line";
+import { applyInput, CTRL_C } from "../terminal-line";
 import { CLEAR_LINE, EXECUTING_TICK_MS, executingFrame, greeting, prompt } from "../terminal-output";
 import { FIT_DELAY_MS, TERMINAL_FONT, terminalFontSize, terminalTheme } from "../terminal-theme";
 
@@ -38,7 +39,8 @@ export function SandboxTerminal({ projectId, projectName, sandboxId }: { project
 
     let disposed = false;
     let line = "";
-    let busy = false;
+    /** The running command's request, while one runs. */
+    let running: AbortController | null = null;
     let ticker: ReturnType<typeof setInterval> | undefined;
 
     const showPrompt = () => term.write(prompt(name.current));
@@ -67,21 +69,34 @@ export function SandboxTerminal({ projectId, projectName, sandboxId }: { project
     observer.observe(element);
 
     const run = async (command: string) => {
-      busy = true;
+      const controller = new AbortController();
+      running = controller;
       let frame = 0;
       term.write(HIDE_CURSOR + executingFrame(frame++));
       ticker = setInterval(() => term.write(executingFrame(frame++)), EXECUTING_TICK_MS);
-      const output = await runShellCommand(projectId, command);
+      const output = await runShellCommand(projectId, command, { signal: controller.signal });
+      // Cancelled: Ctrl+C already printed ^C and the prompt; the aborted request's error is not news.
+      if (disposed || controller.signal.aborted) return;
       clearInterval(ticker);
-      if (disposed) return;
       term.write(CLEAR_LINE + output + SHOW_CURSOR);
-      busy = false;
+      running = null;
+      showPrompt();
+    };
+
+    const cancelRunning = () => {
+      running?.abort();
+      running = null;
+      clearInterval(ticker);
+      term.write(CLEAR_LINE + "^C\r\n" + SHOW_CURSOR);
       showPrompt();
     };
 
     const input = term.onData((data) => {
-      // One command at a time: keys pressed while one runs are dropped, as the shell is not interactive.
-      if (busy) return;
+      // One command at a time, and the shell is not interactive: while one runs, only Ctrl+C counts.
+      if (running) {
+        if (data.includes(CTRL_C)) cancelRunning();
+        return;
+      }
       const step = applyInput(line, data);
       line = step.line;
       if (step.echo) term.write(step.echo);

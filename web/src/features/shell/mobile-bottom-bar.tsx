@@ -1,6 +1,6 @@
 /** Below 768 px inside a project: a bar at the bottom with the four views (spec §2). */
 import { Link } from "wouter";
-import { type ProjectView, projectPath, projectViews } from "../../features/projects/project-views";
+import { type ProjectView, projectPath, projectViews } from "../projects/project-views";
 import { cn } from "../../lib/cn";
 import { projectViewIcons } from "./app-sidebar";
 

@@ -3,9 +3,9 @@
  * project, and the user footer. The same content fills the desktop rail and the mobile sheet.
  */
 import { useLocation } from "wouter";
-import { type ProjectView, projectPath, projectViewLabels, projectViews } from "../../features/projects/project-views";
+import { type ProjectView, projectPath, projectViewLabels, projectViews } from "../projects/project-views";
 import { cn } from "../../lib/cn";
-import { BrandMark, ChatIcon, FileCodeIcon, FolderIcon, MonitorIcon, TerminalIcon } from "../ui/icons";
+import { BrandMark, ChatIcon, FileCodeIcon, FolderIcon, MonitorIcon, TerminalIcon } from "../../components/ui/icons";
 import { useProjectLocation } from "./project-location";
 import { SidebarGroup, type SidebarLink } from "./sidebar-nav";
 import { SidebarUser } from "./sidebar-user";

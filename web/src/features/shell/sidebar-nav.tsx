@@ -2,7 +2,7 @@
 import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { cn } from "../../lib/cn";
-import { Tooltip } from "../ui/tooltip";
+import { Tooltip } from "../../components/ui/tooltip";
 
 export type SidebarLink = { href: string; label: string; icon: ReactNode; active: boolean };
 

@@ -1,8 +1,8 @@
 /** The sidebar footer (spec §2): avatar, display name (default "User"), e-mail and Sign Out. */
-import { useAuth } from "../../features/auth/use-auth";
+import { useAuth } from "../auth/use-auth";
 import { cn } from "../../lib/cn";
-import { LogOutIcon } from "../ui/icons";
-import { Tooltip } from "../ui/tooltip";
+import { LogOutIcon } from "../../components/ui/icons";
+import { Tooltip } from "../../components/ui/tooltip";
 import { UserAvatar } from "./user-avatar";
 
 export function SidebarUser({ collapsed }: { collapsed: boolean }) {

@@ -5,14 +5,14 @@
  */
 import { type ReactNode, Suspense, useEffect } from "react";
 import { Link, useLocation } from "wouter";
-import { projectViewLabels } from "../../features/projects/project-views";
-import { useProject } from "../../features/projects/use-project";
+import { projectViewLabels } from "../projects/project-views";
+import { useProject } from "../projects/use-project";
 import { cn } from "../../lib/cn";
-import { ChevronRightIcon, PanelLeftIcon } from "../ui/icons";
-import { Sheet } from "../ui/sheet";
-import { Spinner } from "../ui/spinner";
-import { ThemeToggle } from "../ui/theme-toggle";
-import { Tooltip } from "../ui/tooltip";
+import { ChevronRightIcon, PanelLeftIcon } from "../../components/ui/icons";
+import { Sheet } from "../../components/ui/sheet";
+import { Spinner } from "../../components/ui/spinner";
+import { ThemeToggle } from "../../components/ui/theme-toggle";
+import { Tooltip } from "../../components/ui/tooltip";
 import { AppSidebarContent } from "./app-sidebar";
 import { MobileBottomBar } from "./mobile-bottom-bar";
 import { type ProjectLocation, useProjectLocation } from "./project-location";

@@ -1,6 +1,6 @@
 /** Which signed-in screen the address names: the project list, or one view of one project. */
 import { useRoute } from "wouter";
-import { type ProjectView, projectViews } from "../../features/projects/project-views";
+import { type ProjectView, projectViews } from "../projects/project-views";
 
 export type ProjectLocation = { id: string; view: ProjectView } | null;
 

@@ -1,0 +1,109 @@
+import { afterEach, expect, test } from "bun:test";
+import { ApiError } from "./api-error";
+import { setTokenSource } from "./auth-token";
+import { api, apiPath, fetchQueryKey, queries } from "./endpoints";
+
+type Seen = { url: string; method: string; auth: string | null; body: string | null; credentials?: RequestCredentials };
+const realFetch = globalThis.fetch;
+
+/** Answers every fetch with `answer` and records what was asked. */
+function stubFetch(answer: () => Response): Seen[] {
+  const seen: Seen[] = [];
+  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    seen.push({
+      url: String(input),
+      method: init.method ?? "GET",
+      auth: headers.get("Authorization"),
+      body: typeof init.body === "string" ? init.body : null,
+      credentials: init.credentials,
+    });
+    return answer();
+  }) as typeof fetch;
+  return seen;
+}
+
+const json = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status });
+
+afterEach(() => {
+  globalThis.fetch = realFetch;
+  setTokenSource(async () => null);
+});
+
+test("path parameters are encoded, so an id cannot add or change a path segment", () => {
+  expect(apiPath("files", "p/1", "a b?c")).toBe("/api/files/p%2F1/a%20b%3Fc");
+});
+
+test("a GET carries the bearer and cookies, and its answer is parsed with the shared schema", async () => {
+  setTokenSource(async () => "tok");
+  const project = {
+    id: "p/1",
+    name: "Demo",
+    description: null,
+    sandboxId: null,
+    sandboxUrl: null,
+    workflowCommand: null,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    updatedAt: "2026-01-01T00:00:00.000Z",
+    extra: "dropped",
+  };
+  const seen = stubFetch(() => json(project));
+  const got = await api.projects.get("p/1");
+  expect(seen).toEqual([{ url: "/api/projects/p%2F1", method: "GET", auth: "Bearer tok", body: null, credentials: "include" }]);
+  expect(got).toEqual({ ...project, extra: undefined } as never);
+  expect("extra" in got).toBe(false);
+});
+
+test("an answer that does not match its schema is an error, not a silently wrong value", async () => {
+  stubFetch(() => json({ isValid: "yes" }));
+  await expect(api.sandbox.validate("p")).rejects.toThrow();
+});
+
+test("a POST sends its JSON body to the right path", async () => {
+  const seen = stubFetch(() => json({ stdout: "hi\n", stderr: "", error: null }));
+  expect(await api.sandbox.shell("p 1", "echo hi")).toEqual({ stdout: "hi\n", stderr: "", error: null });
+  expect(seen[0]).toMatchObject({ url: "/api/sandbox/p%201/shell", method: "POST", body: '{"command":"echo hi"}' });
+});
+
+test("a non-OK answer throws ApiError with the server's sentence", async () => {
+  stubFetch(() => json({ error: "Project not found", code: "not_found" }, 404));
+  const err = await api.projects.remove("gone").catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(ApiError);
+  expect((err as ApiError).error).toBe("Project not found");
+});
+
+test("an empty answer (DELETE) is accepted", async () => {
+  const seen = stubFetch(() => new Response(null, { status: 204 }));
+  await api.files.remove("f1");
+  expect(seen[0]).toMatchObject({ url: "/api/files/f1", method: "DELETE" });
+});
+
+test("the file-events socket follows the page's scheme", () => {
+  expect(api.files.eventsSocketUrl({ protocol: "https:", host: "app.example" })).toBe("wss://app.example/api/ws");
+  expect(api.files.eventsSocketUrl({ protocol: "http:", host: "localhost:3000" })).toBe("ws://localhost:3000/api/ws");
+});
+
+test("the default query function GETs the path its key spells and parses with the query's schema", async () => {
+  const seen = stubFetch(() => json([]));
+  const query = queries.files("p/1");
+  const context = { queryKey: query.queryKey, meta: query.meta, signal: new AbortController().signal } as never;
+  expect(await fetchQueryKey(context)).toEqual([]);
+  expect(seen[0]).toMatchObject({ url: "/api/files/p%2F1", method: "GET" });
+});
+
+test("a 401 answers null where the query asks for it, and throws elsewhere", async () => {
+  stubFetch(() => json({ error: "Sign in first", code: "unauthorized" }, 401));
+  const list = queries.projects();
+  expect(await fetchQueryKey({ queryKey: list.queryKey, meta: list.meta, signal: new AbortController().signal } as never)).toBeNull();
+  const one = queries.project("p1");
+  const err = await fetchQueryKey({ queryKey: one.queryKey, meta: one.meta, signal: new AbortController().signal } as never).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(ApiError);
+  expect((err as ApiError).status).toBe(401);
+});
+
+test("a query without a schema is refused rather than passed through unchecked", async () => {
+  stubFetch(() => json({}));
+  await expect(fetchQueryKey({ queryKey: ["projects"], meta: undefined, signal: new AbortController().signal } as never)).rejects.toThrow(
+    "No response schema",
+  );
+});

@@ -1,0 +1,153 @@
+/**
+ * Every call the SPA makes to its API, one function each: the only web module that knows an `/api/` path.
+ * Path parameters are encoded here; each JSON answer is parsed with its schema from
+ * `@shared/schemas/responses`, so callers get checked data, never a cast. Streams (SSE) come back as the
+ * open Response for `api/sse.ts` to read.
+ *
+ * @example
+ * const projects = await api.projects.list();
+ * const res = await api.messages.stream({ projectId, content, enableReasoning: false }, { signal });
+ */
+import { parsePublicConfig } from "@shared/schemas/config";
+import type { CreateProject } from "@shared/schemas/project";
+import type { SyncUser } from "@shared/schemas/user";
+import type { QueryFunctionContext, QueryKey } from "@tanstack/react-query";
+import { ApiError } from "./api-error";
+import { type ApiInit, apiRequest } from "./client";
+import { fileKeys, messageKeys, projectKeys, sandboxKeys } from "./query-keys";
+import { openSse } from "./sse";
+
+/** The part of a zod schema this module needs. */
+type Schema<T> = { parse(value: unknown): T };
+type Schemas = typeof import("@shared/schemas/responses");
+/** A schema, or which one of the shared response schemas (loaded on first use, see below). */
+type SchemaRef<T> = Schema<T> | ((schemas: Schemas) => Schema<T>);
+
+let responseSchemas: Promise<Schemas> | null = null;
+/**
+ * The response schemas bring zod, which the landing page's 150 KB script budget has no room for; the
+ * landing page only asks for the config (checked by hand), so they load with the first other call.
+ */
+function loadSchemas(): Promise<Schemas> {
+  responseSchemas ??= import("@shared/schemas/responses").catch((err: unknown) => {
+    responseSchemas = null;
+    throw err;
+  });
+  return responseSchemas;
+}
+
+/** An answer whose body the client does not read (DELETE's `{ ok: true }`, the user sync). */
+const ignored: Schema<unknown> = { parse: () => undefined };
+const config: Schema<ReturnType<typeof parsePublicConfig>> = { parse: parsePublicConfig };
+
+/** `/api/` followed by each segment, encoded: ids can never add or change a path segment. */
+export function apiPath(...segments: string[]): string {
+  return `/api/${segments.map(encodeURIComponent).join("/")}`;
+}
+
+async function call<T>(ref: SchemaRef<T>, path: string, init: ApiInit = {}): Promise<T> {
+  const [res, schema] = await Promise.all([
+    apiRequest(path, init),
+    typeof ref === "function" ? loadSchemas().then(ref) : ref,
+  ]);
+  const text = await res.text();
+  return schema.parse(text ? JSON.parse(text) : undefined);
+}
+
+const get = <T>(schema: SchemaRef<T>, ...segments: string[]) => call(schema, apiPath(...segments));
+const send = <T>(method: "POST" | "PATCH" | "DELETE", schema: SchemaRef<T>, segments: string[], body?: unknown, init: ApiInit = {}) =>
+  call(schema, apiPath(...segments), { ...init, method, body });
+
+/** What a key-path query carries for the default query function: its answer's schema, and how a 401 reads. */
+export type KeyQueryMeta = { schema: (schemas: Schemas) => Schema<unknown>; on401: "throw" | "returnNull" };
+
+/**
+ * The default query function (spec §7): GET on the path the query key spells (`["files", id]` →
+ * `/api/files/{id}`), the answer parsed with the schema the query names in its meta. With `on401:
+ * "returnNull"` a 401 answers null (no session) instead of throwing.
+ */
+export async function fetchQueryKey({ queryKey, meta, signal }: QueryFunctionContext): Promise<unknown> {
+  const path = apiPath(...queryKey.map(String));
+  const options = meta as Partial<KeyQueryMeta> | undefined;
+  if (!options?.schema) throw new Error(`No response schema for the query ${path}`);
+  try {
+    return await call(options.schema, path, { signal });
+  } catch (err) {
+    if (options.on401 === "returnNull" && err instanceof ApiError && err.status === 401) return null;
+    throw err;
+  }
+}
+
+/** Query options for a GET on the key's path, typed by the schema that will parse the answer. */
+function keyQuery<T, K extends QueryKey>(queryKey: K, schema: (schemas: Schemas) => Schema<T>): { queryKey: K; meta: KeyQueryMeta; queryFn?: () => Promise<T> };
+function keyQuery<T, K extends QueryKey>(
+  queryKey: K,
+  schema: (schemas: Schemas) => Schema<T>,
+  on401: "returnNull",
+): { queryKey: K; meta: KeyQueryMeta; queryFn?: () => Promise<T | null> };
+function keyQuery<T, K extends QueryKey>(queryKey: K, schema: (schemas: Schemas) => Schema<T>, on401: KeyQueryMeta["on401"] = "throw") {
+  return { queryKey, meta: { schema, on401 } satisfies KeyQueryMeta };
+}
+
+/**
+ * The screens' queries, each a GET on its key's path through the default query function. The project list
+ * reads a 401 as "no session" (null), which the projects screen turns into a fresh sign-in.
+ */
+export const queries = {
+  projects: () => keyQuery(projectKeys.all, (s) => s.projectListSchema, "returnNull"),
+  project: (id: string) => keyQuery(projectKeys.detail(id), (s) => s.projectSchema),
+  messages: (projectId: string) => keyQuery(messageKeys.list(projectId), (s) => s.messageListSchema),
+  files: (projectId: string) => keyQuery(fileKeys.list(projectId), (s) => s.projectFileListSchema),
+  fileContent: (projectId: string, fileId: string) => keyQuery(fileKeys.content(projectId, fileId), (s) => s.fileContentSchema),
+  sandboxUrl: (projectId: string) => keyQuery(sandboxKeys.url(projectId), (s) => s.sandboxUrlSchema),
+};
+
+export type StreamMessage = { projectId: string; content: string; attachments?: string[]; enableReasoning: boolean };
+
+export const api = {
+  config: () => get(config, "config"),
+  auth: {
+    sync: (user: SyncUser, init: Pick<ApiInit, "signal"> = {}) => send("POST", ignored, ["auth", "sync"], user, init),
+  },
+  projects: {
+    list: () => get((s) => s.projectListSchema, "projects"),
+    get: (id: string) => get((s) => s.projectSchema, "projects", id),
+    create: (input: CreateProject) => send("POST", (s) => s.projectSchema, ["projects"], input),
+    remove: (id: string) => send("DELETE", ignored, ["projects", id]),
+  },
+  messages: {
+    list: (projectId: string) => get((s) => s.messageListSchema, "messages", projectId),
+    stream: (body: StreamMessage, init: Pick<ApiInit, "signal"> = {}) =>
+      openSse(apiPath("messages", "stream"), { ...init, method: "POST", body }),
+    /** Replays the project's running agent run, or answers 204 when none is going. */
+    active: (projectId: string, init: Pick<ApiInit, "signal"> = {}) => openSse(apiPath("messages", projectId, "active"), init),
+    stop: (projectId: string) => send("POST", (s) => s.stopRunSchema, ["messages", projectId, "stop"]),
+  },
+  images: {
+    upload: (projectId: string, file: File) => {
+      const form = new FormData();
+      form.append("file", file);
+      form.append("projectId", projectId);
+      return send("POST", (s) => s.uploadedImageSchema, ["upload", "image"], form);
+    },
+  },
+  files: {
+    list: (projectId: string) => get((s) => s.projectFileListSchema, "files", projectId),
+    content: (projectId: string, fileId: string) => get((s) => s.fileContentSchema, "files", projectId, fileId),
+    save: (fileId: string, content: string) => send("PATCH", (s) => s.projectFileSchema, ["files", fileId, "content"], { content }),
+    rename: (fileId: string, newPath: string) => send("PATCH", (s) => s.projectFileSchema, ["files", fileId, "rename"], { newPath }),
+    remove: (fileId: string) => send("DELETE", ignored, ["files", fileId]),
+    download: (projectId: string) => get((s) => s.downloadSchema, "files", projectId, "download"),
+    /** The WebSocket that pushes file events (api/file-events.ts). */
+    eventsSocketUrl: (loc: Pick<Location, "protocol" | "host"> = location) =>
+      `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}${apiPath("ws")}`,
+  },
+  sandbox: {
+    url: (projectId: string) => get((s) => s.sandboxUrlSchema, "sandbox", projectId, "url"),
+    validate: (projectId: string) => get((s) => s.sandboxValidationSchema, "sandbox", projectId, "validate"),
+    recreate: (projectId: string) => send("POST", (s) => s.recreateResultSchema, ["sandbox", projectId, "recreate"]),
+    runWorkflow: (projectId: string) => send("POST", (s) => s.runWorkflowSchema, ["sandbox", projectId, "run-workflow"]),
+    shell: (projectId: string, command: string, init: Pick<ApiInit, "signal"> = {}) =>
+      send("POST", (s) => s.shellResultSchema, ["sandbox", projectId, "shell"], { command }, init),
+  },
+};

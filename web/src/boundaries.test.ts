@@ -1,0 +1,123 @@
+/**
+ * The web's two boundaries, checked over every source file: only api/endpoints.ts knows the API's paths
+ * (no other file spells an `/api/` URL or calls the untyped fetch helpers), and only
+ * features/auth/firebase.ts imports the Firebase SDK. Files are parsed with the TypeScript compiler, so
+ * comments never count and strings are found however they are quoted.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import ts from "typescript";
+
+const SRC = import.meta.dir;
+const ENDPOINTS = "api/endpoints.ts";
+/** The transport under the endpoints module: it takes paths, it never spells one. */
+const TRANSPORT = new Set([ENDPOINTS, "api/client.ts", "api/sse.ts"]);
+const FIREBASE = "features/auth/firebase.ts";
+
+function sourceFiles(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [relative(SRC, path)] : [];
+  });
+}
+
+function walk(code: string, visit: (node: ts.Node) => void): void {
+  const file = ts.createSourceFile("x.tsx", code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const go = (node: ts.Node) => {
+    visit(node);
+    ts.forEachChild(node, go);
+  };
+  go(file);
+}
+
+/** `"../api/client"` in an import names a module of the web, not a URL. */
+function isModuleSpecifier(node: ts.Node): boolean {
+  const parent = node.parent;
+  return (
+    ts.isImportDeclaration(parent) ||
+    ts.isExportDeclaration(parent) ||
+    (ts.isCallExpression(parent) && parent.expression.kind === ts.SyntaxKind.ImportKeyword) ||
+    ts.isExternalModuleReference(parent) ||
+    ts.isLiteralTypeNode(parent)
+  );
+}
+
+/** What in this code builds an API URL by hand or fetches without a schema. */
+export function apiPathFindings(code: string): string[] {
+  const found: string[] = [];
+  walk(code, (node) => {
+    if ((ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node) || ts.isRegularExpressionLiteral(node)) && !isModuleSpecifier(node)) {
+      if (/(^|[^a-z])\/api(\/|$)/i.test(node.text)) found.push(`string ${JSON.stringify(node.text)}`);
+    }
+    if (ts.isIdentifier(node) && (node.text === "apiFetch" || node.text === "apiFetchOrNullOn401" || node.text === "apiRequest")) {
+      found.push(`identifier ${node.text}`);
+    }
+  });
+  return found;
+}
+
+/** The Firebase modules this code imports (static, dynamic or re-exported). */
+export function firebaseImports(code: string): string[] {
+  const found: string[] = [];
+  const check = (specifier: ts.Node | undefined) => {
+    if (specifier && ts.isStringLiteral(specifier) && /^(firebase|@firebase)(\/|$)/.test(specifier.text)) found.push(specifier.text);
+  };
+  walk(code, (node) => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) check(node.moduleSpecifier);
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) check(node.arguments[0]);
+  });
+  return found;
+}
+
+describe("the detectors", () => {
+  test("find hand-built API URLs and untyped fetches, not comments", () => {
+    expect(apiPathFindings('const a = "/api/projects";')).toEqual(['string "/api/projects"']);
+    expect(apiPathFindings("const a = `/api/files/${id}`;")).toEqual(['string "/api/files/"']);
+    expect(apiPathFindings("const a = `${base}/api/ws`;")).toEqual(['string "/api/ws"']);
+    expect(apiPathFindings("apiFetch<Project>(path);")).toEqual(["identifier apiFetch"]);
+    expect(apiPathFindings("// GET /api/projects\n/* POST /api/x */ const ok = 1;")).toEqual([]);
+    expect(apiPathFindings('const other = "/apix/y"; const img = "/images/api.png";')).toEqual([]);
+    expect(apiPathFindings('import { api } from "../api/endpoints"; const m = import("../../api/sse");')).toEqual([]);
+  });
+
+  test("find every way of importing Firebase", () => {
+    const code = [
+      'import { getAuth } from "firebase/auth";',
+      'import type { User } from "firebase/auth";',
+      'export { FirebaseError } from "firebase/app";',
+      'const m = await import("@firebase/auth");',
+      'import { api } from "./api";',
+    ].join("\n");
+    expect(firebaseImports(code)).toEqual(["firebase/auth", "firebase/auth", "firebase/app", "@firebase/auth"]);
+  });
+});
+
+describe("the web's boundaries", () => {
+  const files = sourceFiles();
+  const read = (file: string) => readFileSync(join(SRC, file), "utf8");
+
+  test("the walk sees the whole web source", () => {
+    expect(files).toContain(ENDPOINTS);
+    expect(files).toContain(FIREBASE);
+    expect(files.length).toBeGreaterThan(100);
+  });
+
+  test("only api/endpoints.ts builds /api/ URLs; no file outside the transport fetches without a schema", () => {
+    const offenders = files
+      .filter((file) => file !== ENDPOINTS)
+      .map((file) => ({
+        file,
+        // The transport may name its own helpers; it may not spell a path either.
+        findings: apiPathFindings(read(file)).filter((f) => !(TRANSPORT.has(file) && f.startsWith("identifier"))),
+      }))
+      .filter((o) => o.findings.length > 0);
+    expect(offenders).toEqual([]);
+  });
+
+  test("exactly one web file imports Firebase", () => {
+    const importers = files.filter((file) => firebaseImports(read(file)).length > 0);
+    expect(importers).toEqual([FIREBASE]);
+  });
+});
