@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { checkLayers, importsOf, judge, layerOf } from "./layers";
+import { checkLayers, importsOf, judge, judgeVendor, layerOf } from "./layers";
 
 describe("layer rules", () => {
   test("the repository keeps them", () => {
@@ -22,6 +22,15 @@ describe("layer rules", () => {
     expect(edge("web/src/api/endpoints.ts", "api/src/app", true)).toBeNull();
     expect(edge("api/src/services/chat-runs/index.ts", "api/src/agent/ports", true)).toBeNull();
     expect(edge("api/src/routes/files.test.ts", "api/src/test/test-app")).toBeNull();
+  });
+
+  test("each vendor SDK is imported by its one wrapping file", () => {
+    expect(judgeVendor("api/src/services/files.ts", "@aws-sdk/client-s3")?.rule).toContain("api/src/storage/s3.ts only");
+    expect(judgeVendor("web/src/features/auth/auth-provider.tsx", "firebase/auth")?.rule).toContain("web/src/features/auth/firebase.ts only");
+    expect(judgeVendor("api/src/agent/loop.ts", "openai/resources/chat/completions", true)?.rule).toContain("model-client.ts only");
+    expect(judgeVendor("api/src/auth/jwt.ts", "jose")).toBeNull();
+    expect(judgeVendor("api/src/agent/model-client.test.ts", "openai")).toBeNull();
+    expect(judgeVendor("api/src/routes/files.ts", "hono")).toBeNull();
   });
 
   test("imports are read with their type-only marks", () => {

@@ -38,6 +38,17 @@ export const RULES: Record<Layer, { may: Layer[]; types?: Layer[]; why: string }
   web: { may: ["web", "shared"], types: ["api:root"], why: "the web knows the API only by its types" },
 };
 
+/** Each vendor SDK behind one file of production code (tests and benches may use them directly). */
+export const VENDORS: Record<string, string> = {
+  jose: "api/src/auth/jwt.ts",
+  openai: "api/src/agent/model-client.ts",
+  e2b: "api/src/sandbox/e2b.ts",
+  "@aws-sdk/client-s3": "api/src/storage/s3.ts",
+  postgres: "api/src/db/client.ts",
+  "@electric-sql/pglite": "api/src/db/embedded.ts",
+  firebase: "web/src/features/auth/firebase.ts",
+};
+
 const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
 const isTest = (path: string) => /\.(test|e2e\.test|security\.test)\.(ts|tsx)$/.test(path) || path.includes("/src/test/");
 
@@ -100,6 +111,15 @@ export function judge(edge: Import): Violation | null {
   return { ...edge, fromLayer, toLayer, rule: `${fromLayer} may import ${allowed}: ${rule.why}` };
 }
 
+/** A vendor package imported by a production file other than the one that wraps it. */
+export function judgeVendor(from: string, specifier: string, typeOnly = false): Violation | null {
+  if (isTest(from) || layerOf(from) === null) return null;
+  const vendor = Object.keys(VENDORS).find((name) => specifier === name || specifier.startsWith(`${name}/`));
+  if (!vendor || VENDORS[vendor] === from) return null;
+  const rule = `${vendor} is used through ${VENDORS[vendor]} only, so a second provider or an upgrade touches one file`;
+  return { from, to: vendor, specifier, typeOnly, fromLayer: layerOf(from)!, toLayer: vendor, rule };
+}
+
 /** Every broken rule in the repository at `root`. */
 export function checkLayers(root: string): Violation[] {
   const files: string[] = [];
@@ -108,7 +128,11 @@ export function checkLayers(root: string): Violation[] {
   for (const from of files) {
     for (const { specifier, typeOnly } of importsOf(readFileSync(join(root, from), "utf8"))) {
       const to = resolveSpecifier(root, from, specifier);
-      if (!to) continue;
+      if (!to) {
+        const vendor = judgeVendor(from, specifier, typeOnly);
+        if (vendor) violations.push(vendor);
+        continue;
+      }
       const broken = judge({ from, to, specifier, typeOnly });
       if (broken) violations.push(broken);
     }
