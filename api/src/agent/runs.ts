@@ -20,6 +20,7 @@ import type { ProjectSandboxes } from "../sandbox/project-sandboxes-types";
 import type { ServiceContext } from "../services/context";
 import type { ImageSigner } from "../services/images";
 import { getOwnedProject } from "../services/projects";
+import { versionsAroundRun } from "../services/versions/hooks";
 import { buildConversation } from "./conversation";
 import { loadImageParts } from "./images";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
@@ -197,6 +198,7 @@ export function createRunManager(deps: RunDeps): RunManager {
     };
 
     let status: RunStatus;
+    const versions = await versionsAroundRun(deps, { projectId: run.projectId, label: input.content, messageId: run.messageId });
     try {
       if (!client || !deps.config.model.configured) {
         emit({ type: "error", message: MODEL_NOT_CONFIGURED });
@@ -242,6 +244,7 @@ export function createRunManager(deps: RunDeps): RunManager {
       clearInterval(heartbeat);
       clearTimeout(saveTimer);
     }
+    await versions.after();
 
     await saving;
     const final = state.final(status, run.stopNote);

@@ -144,7 +144,7 @@ for (const kind of STORE_KINDS) {
 
       expect(await ctx.store.get(blobKey(hashOf(text)))).toEqual(new TextEncoder().encode(text));
       expect(await referencedBlobsIntact(ctx, projectId)).toEqual({ total: 1, broken: [] });
-      expect(await ctx.sql`select stored from blobs where sha256 = ${hashOf(text)}`).toEqual([{ stored: true }]);
+      expect([...(await ctx.sql`select stored from blobs where sha256 = ${hashOf(text)}`)]).toEqual([{ stored: true }]);
     });
   });
 }
