@@ -24,6 +24,7 @@ import { createWsHub, type WsHub } from "./realtime/ws-hub";
 import { createSandboxProvider } from "./sandbox/index";
 import { createProjectSandboxes } from "./sandbox/project-sandboxes";
 import { createImageSigner } from "./services/images";
+import { startVersionRetention } from "./services/versions/retention";
 import { guardStore } from "./storage/guard";
 import { createObjectStore } from "./storage/index";
 
@@ -106,6 +107,8 @@ export async function startParts(config: Config, logger: Logger, options: { webD
     closers.push(() => runs.shutdown());
     const stopSweeper = startAbandonedRunSweeper({ sql: db.sql, logger, staleRunMs: config.runStaleMs });
     closers.push(async () => stopSweeper());
+    const stopRetention = startVersionRetention(deps, { keepDays: config.versionsKeepDays });
+    closers.push(async () => stopRetention());
     return {
       app: createApp(deps),
       deps,

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { blobKey } from "../../db/blobs";
 import { listVersions, pruneVersions } from "../../db/versions";
+import { ConfigError, loadConfig } from "../../lib/config";
 import type { ServiceContext } from "../context";
 import { writeFileAtPath } from "../files";
 import { runRetention, sweepBlobs } from "./retention";
@@ -33,6 +34,13 @@ async function unreferencedBlobs(ctx: ServiceContext, texts: string[]): Promise<
 }
 
 describe(`version retention (${dbLabel()})`, () => {
+  test("VERSIONS_KEEP_DAYS defaults to 30 and must be a positive whole number", () => {
+    expect(loadConfig({}).versionsKeepDays).toBe(30);
+    expect(loadConfig({ VERSIONS_KEEP_DAYS: "7" }).versionsKeepDays).toBe(7);
+    expect(() => loadConfig({ VERSIONS_KEEP_DAYS: "0" })).toThrow(ConfigError);
+    expect(() => loadConfig({ VERSIONS_KEEP_DAYS: "a week" })).toThrow("VERSIONS_KEEP_DAYS");
+  });
+
   test("versions past the keep period go, but each project's newest 20 stay", async () => {
     const ctx = await serviceContext(await openStore("local"));
     const { ownerId, projectId } = await newProject(ctx);
