@@ -19,6 +19,7 @@ import { authRoutes } from "./routes/auth";
 import { chatRoutes } from "./routes/chat";
 import { fileRoutes } from "./routes/files";
 import { messageRoutes } from "./routes/messages";
+import { projectZipRoutes } from "./routes/project-zip";
 import { projectRoutes } from "./routes/projects";
 import { sandboxRoutes } from "./routes/sandbox";
 import { systemRoutes } from "./routes/system";
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps) {
     .route("/projects", versionRoutes(deps))
     .route("/messages", messageRoutes(deps))
     .route("/messages", chatRoutes({ ...deps, runs }))
+    .route("/files", projectZipRoutes(deps))
     .route("/files", fileRoutes(deps))
     .route("/sandbox", sandboxRoutes(deps));
 
