@@ -49,6 +49,8 @@ describe(`versions routes (${db})`, () => {
     expect(file.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(await file.text()).toBe("const a = 1;\n");
     expect((await alice.request("GET", `/api/projects/${projectId}/versions/${version.id}/files/src/nope.ts`)).status).toBe(404);
+    const current = await alice.request("GET", `/api/projects/${projectId}/versions/current/files/src/app.ts`);
+    expect(await current.text()).toBe("const a = 2;\n");
 
     const diff = await json<VersionDiff>(alice.request("GET", `/api/projects/${projectId}/versions/${version.id}/diff/current?patch=1`));
     expect(diff.added.map((e) => e.path)).toEqual(["src/extra.ts"]);
@@ -90,6 +92,7 @@ describe(`versions routes (${db})`, () => {
       ["POST", base],
       ["GET", `${base}/${version.id}`],
       ["GET", `${base}/${version.id}/files/a.txt`],
+      ["GET", `${base}/current/files/a.txt`],
       ["GET", `${base}/${version.id}/diff/current`],
       ["POST", `${base}/${version.id}/restore`],
       ["POST", `/api/projects/${otherProject}/versions/${version.id}/restore`],

@@ -7,11 +7,14 @@
  */
 import type { VersionDetail, VersionSummary } from "@shared/schemas/versions";
 import { blobKey } from "../../db/blobs";
+import { findFileByPath } from "../../db/files";
 import * as versions from "../../db/versions";
 import { AppError, notFound } from "../../lib/errors";
 import { isUuid, type ServiceContext } from "../context";
 import { getOwnedProject } from "../projects";
 import { takeVersion } from "./snapshot";
+
+import { CURRENT } from "./diff";
 
 export { CURRENT, diffVersions } from "./diff";
 export { versionAfterUserEdit, versionsAroundRun } from "./hooks";
@@ -45,8 +48,15 @@ export async function getVersion(ctx: ServiceContext, ownerId: string, projectId
   return { ...versions.toSummary(version), files };
 }
 
-/** One file's bytes as they were in that version. */
+/** One file's bytes as they were in that version (or as they are now, for "current": a diff's other side). */
 export async function readVersionFile(ctx: ServiceContext, ownerId: string, projectId: string, versionId: string, path: string): Promise<Uint8Array> {
+  if (versionId === CURRENT) {
+    const project = await getOwnedProject(ctx, ownerId, projectId);
+    const file = await findFileByPath(ctx.sql, project.id, path);
+    const bytes = file && (await ctx.store.get(file.storageKey));
+    if (!bytes) throw notFound("File");
+    return bytes;
+  }
   const version = await ownedVersion(ctx, ownerId, projectId, versionId);
   const entry = Object.hasOwn(version.manifest, path) ? version.manifest[path] : undefined;
   if (!entry) throw notFound("File");
