@@ -60,7 +60,9 @@ export async function pruneFileHashes(sql: Sql): Promise<number> {
 export async function claimUnusedBlobs(tx: Sql, graceSeconds: number, limit: number): Promise<string[]> {
   const rows = await tx<{ sha256: string }[]>`
     with referenced as materialized (
-      select distinct e.value ->> 0 as sha256 from versions v cross join lateral jsonb_each(v.manifest) e
+      select e.value ->> 0 as sha256 from manifests m cross join lateral jsonb_each(m.entries) e
+      union
+      select e.value ->> 0 from versions v cross join lateral jsonb_each(v.delta) e where jsonb_typeof(e.value) = 'array'
     )
     update blobs set stored = false
     where sha256 in (

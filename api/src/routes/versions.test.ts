@@ -11,6 +11,11 @@ beforeAll(async () => {
 }, 60_000);
 
 const db = process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGlite";
+// Tests in one process share the database (and its record of stored blobs) but not their object stores:
+// contents unique to this file keep another file's blobs from being taken for this store's.
+const SALT = crypto.randomUUID();
+const A1 = `const a = 1; // ${SALT}\n`;
+const A2 = `const a = 2; // ${SALT}\n`;
 const json = async <T>(res: Response | Promise<Response>) => (await (await res).json()) as T;
 
 async function newProject(u: TestUser): Promise<string> {
@@ -24,15 +29,15 @@ describe(`versions routes (${db})`, () => {
   test("save, list, read a manifest and a file, diff, restore", async () => {
     const alice = t.user("alice");
     const projectId = await newProject(alice);
-    await writeFile(alice, projectId, "src/app.ts", "const a = 1;\n");
+    await writeFile(alice, projectId, "src/app.ts", A1);
     const saved = await alice.request("POST", `/api/projects/${projectId}/versions`, { label: "  Working app " });
     expect(saved.status).toBe(201);
     const version = (await saved.json()) as VersionSummary;
     expect(version).toMatchObject({ label: "Working app", source: "manual", filesChanged: 0, bytes: 0 });
 
     const app = (await fileList(alice, projectId)).find((f) => f.path === "src/app.ts")!;
-    expect((await alice.request("PATCH", `/api/files/${app.id}/content`, { content: "const a = 2;\n" })).status).toBe(200);
-    await writeFile(alice, projectId, "src/extra.ts", "export {};\n");
+    expect((await alice.request("PATCH", `/api/files/${app.id}/content`, { content: A2 })).status).toBe(200);
+    await writeFile(alice, projectId, "src/extra.ts", `export {}; // ${SALT}\n`);
 
     const list = await json<VersionSummary[]>(alice.request("GET", `/api/projects/${projectId}/versions`));
     // The first save in Files and the two later edits are each coalesced into the 'user' version of their minute.
@@ -44,18 +49,18 @@ describe(`versions routes (${db})`, () => {
     expect(Date.parse(list[0]!.createdAt)).toBeGreaterThanOrEqual(Date.parse(list[1]!.createdAt));
 
     const detail = await json<VersionDetail>(alice.request("GET", `/api/projects/${projectId}/versions/${version.id}`));
-    expect(detail.files.map((f) => [f.path, f.size, f.mode])).toEqual([["src/app.ts", 13, 0o644]]);
+    expect(detail.files.map((f) => [f.path, f.size, f.mode])).toEqual([["src/app.ts", A1.length, 0o644]]);
     const file = await alice.request("GET", `/api/projects/${projectId}/versions/${version.id}/files/src/app.ts`);
     expect(file.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-    expect(await file.text()).toBe("const a = 1;\n");
+    expect(await file.text()).toBe(A1);
     expect((await alice.request("GET", `/api/projects/${projectId}/versions/${version.id}/files/src/nope.ts`)).status).toBe(404);
     const current = await alice.request("GET", `/api/projects/${projectId}/versions/current/files/src/app.ts`);
-    expect(await current.text()).toBe("const a = 2;\n");
+    expect(await current.text()).toBe(A2);
 
     const diff = await json<VersionDiff>(alice.request("GET", `/api/projects/${projectId}/versions/${version.id}/diff/current?patch=1`));
     expect(diff.added.map((e) => e.path)).toEqual(["src/extra.ts"]);
     expect(diff.changed.map((e) => e.path)).toEqual(["src/app.ts"]);
-    expect(diff.patches?.find((p) => p.path === "src/app.ts")?.patch).toContain("-const a = 1;\n+const a = 2;\n");
+    expect(diff.patches?.find((p) => p.path === "src/app.ts")?.patch).toContain(`-${A1}+${A2}`);
 
     const restored = await alice.request("POST", `/api/projects/${projectId}/versions/${version.id}/restore`);
     expect(restored.status).toBe(200);
@@ -63,7 +68,7 @@ describe(`versions routes (${db})`, () => {
     const now = await fileList(alice, projectId);
     expect(now.map((f) => f.path)).toEqual(["src/app.ts"]);
     const content = await json<{ content: string }>(alice.request("GET", `/api/files/${projectId}/${now[0]!.id}`));
-    expect(content.content).toBe("const a = 1;\n");
+    expect(content.content).toBe(A1);
   });
 
   test("pages newest first with limit and before", async () => {
@@ -83,7 +88,7 @@ describe(`versions routes (${db})`, () => {
     const owner = t.user("owner");
     const other = t.user("other");
     const projectId = await newProject(owner);
-    await writeFile(owner, projectId, "a.txt", "secret");
+    await writeFile(owner, projectId, "a.txt", `secret ${SALT}`);
     const version = await json<VersionSummary>(owner.request("POST", `/api/projects/${projectId}/versions`, { label: "Mine" }));
     const otherProject = await newProject(other);
     const base = `/api/projects/${projectId}/versions`;
@@ -139,10 +144,10 @@ describe(`POST /api/projects/import (${db})`, () => {
 
   test("imports text and binary files, skips node_modules and .git, strips the common folder, and is the first version", async () => {
     const alice = t.user("alice");
-    const png = Uint8Array.from({ length: 300 }, (_, i) => (i * 31) % 256);
+    const png = Uint8Array.from([...Array.from({ length: 300 }, (_, i) => (i * 31) % 256), ...new TextEncoder().encode(SALT)]);
     const zip = await zipOf((z) => {
-      z.file("my-app/package.json", '{ "name": "my-app" }\n');
-      z.file("my-app/src/main.ts", "console.log('hi');\n");
+      z.file("my-app/package.json", `{ "name": "my-app", "salt": "${SALT}" }\n`);
+      z.file("my-app/src/main.ts", `console.log('${SALT}');\n`);
       z.file("my-app/public/logo.png", png);
       z.file("my-app/node_modules/left-pad/index.js", "module.exports = 1;\n");
       z.file("my-app/.git/HEAD", "ref: refs/heads/main\n");
@@ -230,9 +235,9 @@ describe(`versions around agent runs (${db})`, () => {
   test("a run that changes files is a version labelled with the message; restoring the one before undoes it", async () => {
     const alice = chat.user("alice");
     const projectId = await alice.project();
-    await alice.request("POST", `/api/files/${projectId}`, { path: "index.html", content: "<h1>Old</h1>\n" });
+    await alice.request("POST", `/api/files/${projectId}`, { path: "index.html", content: `<h1>Old ${SALT}</h1>\n` });
 
-    model.enqueue(turn.toolCalls([{ name: "write_file", arguments: { path: "index.html", content: "<h1>New</h1>\n" } }]), turn.text("Done."));
+    model.enqueue(turn.toolCalls([{ name: "write_file", arguments: { path: "index.html", content: `<h1>New ${SALT}</h1>\n` } }]), turn.text("Done."));
     const events = await readEvents(await alice.request("POST", "/api/messages/stream", { projectId, content: "Change the heading" }));
     const messageId = (events.at(-1) as { messageId: string }).messageId;
 
@@ -248,6 +253,6 @@ describe(`versions around agent runs (${db})`, () => {
     expect(undo.status).toBe(200);
     const [file] = (await (await alice.request("GET", `/api/files/${projectId}`)).json()) as { id: string }[];
     const content = (await (await alice.request("GET", `/api/files/${projectId}/${file!.id}`)).json()) as { content: string };
-    expect(content.content).toBe("<h1>Old</h1>\n");
+    expect(content.content).toBe(`<h1>Old ${SALT}</h1>\n`);
   });
 });

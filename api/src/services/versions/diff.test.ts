@@ -36,13 +36,13 @@ describe(`diffVersions (${dbLabel()}, local store)`, () => {
     const salt = crypto.randomUUID();
     await writeFileAtPath(ctx, ownerId, projectId, "src/app.ts", `const title = "Old";\nrender(title);\n// ${salt}\n`);
     await writeFileAtPath(ctx, ownerId, projectId, "notes.md", `notes ${salt}\n`);
-    await writeFileAtPath(ctx, ownerId, projectId, "image.bin", new Uint8Array([0, 9, 0, 9]));
+    await writeFileAtPath(ctx, ownerId, projectId, "image.bin", new TextEncoder().encode(`\u0000old image ${salt}`));
     const { file: gone } = await writeFileAtPath(ctx, ownerId, projectId, "gone.txt", `bye ${salt}\n`);
     const { version: older } = await takeVersion(ctx, { projectId, source: "manual", label: "Older" });
 
     await writeFileAtPath(ctx, ownerId, projectId, "src/app.ts", `const title = "New";\nrender(title);\n// ${salt}\n`);
-    await writeFileAtPath(ctx, ownerId, projectId, "image.bin", new Uint8Array([0, 8, 0, 8]));
-    await writeFileAtPath(ctx, ownerId, projectId, "src/added.ts", "export {};\n");
+    await writeFileAtPath(ctx, ownerId, projectId, "image.bin", new TextEncoder().encode(`\u0000new image ${salt}`));
+    await writeFileAtPath(ctx, ownerId, projectId, "src/added.ts", `export {}; // ${salt}\n`);
     await deleteProjectFile(ctx, ownerId, gone.id);
     const notes = (await fileRows.findFileByPath(ctx.sql, projectId, "notes.md"))!;
     await renameProjectFile(ctx, ownerId, notes.id, "docs/notes.md");
@@ -55,7 +55,7 @@ describe(`diffVersions (${dbLabel()}, local store)`, () => {
     expect(diff.renamed.map((e) => [e.from, e.to])).toEqual([["notes.md", "docs/notes.md"]]);
     expect(diff.patches).toEqual([
       { path: "gone.txt", patch: `--- a/gone.txt\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-bye ${salt}\n` },
-      { path: "src/added.ts", patch: "--- /dev/null\n+++ b/src/added.ts\n@@ -0,0 +1,1 @@\n+export {};\n" },
+      { path: "src/added.ts", patch: `--- /dev/null\n+++ b/src/added.ts\n@@ -0,0 +1,1 @@\n+export {}; // ${salt}\n` },
       {
         path: "src/app.ts",
         patch: `--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1,3 +1,3 @@\n-const title = "Old";\n+const title = "New";\n render(title);\n // ${salt}\n`,

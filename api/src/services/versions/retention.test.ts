@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { blobKey } from "../../db/blobs";
-import { listVersions, pruneVersions } from "../../db/versions";
+import { findVersion, listVersions, pruneVersions } from "../../db/versions";
 import { ConfigError, loadConfig } from "../../lib/config";
 import type { ServiceContext } from "../context";
 import { writeFileAtPath } from "../files";
@@ -14,8 +14,12 @@ const hashOf = (text: string) => sha256Hex(new TextEncoder().encode(text));
 
 /** Every blob any version of the project names, with whether its object is there and holds those bytes. */
 async function referencedBlobsIntact(ctx: ServiceContext, projectId: string): Promise<{ total: number; broken: string[] }> {
-  const rows = await ctx.sql<{ sha256: string }[]>`
-    select distinct e.value ->> 0 as sha256 from versions v cross join lateral jsonb_each(v.manifest) e where v.project_id = ${projectId}`;
+  const hashes = new Set<string>();
+  for (const { id } of await listVersions(ctx.sql, projectId, { limit: 1000 })) {
+    const version = await findVersion(ctx.sql, projectId, id);
+    for (const [sha256] of Object.values(version!.manifest)) hashes.add(sha256);
+  }
+  const rows = [...hashes].map((sha256) => ({ sha256 }));
   const broken: string[] = [];
   for (const { sha256 } of rows) {
     const bytes = await ctx.store.get(blobKey(sha256));
@@ -30,6 +34,7 @@ async function unreferencedBlobs(ctx: ServiceContext, texts: string[]): Promise<
   for (const [i, text] of texts.entries()) await writeFileAtPath(ctx, ownerId, projectId, `f${i}.txt`, text);
   await takeVersion(ctx, { projectId, source: "manual", label: "Scratch" });
   await ctx.sql`delete from versions where project_id = ${projectId}`;
+  await ctx.sql`delete from manifests where project_id = ${projectId}`;
   await ctx.sql`update blobs set last_used_at = now() - interval '1 day' where sha256 = any(${texts.map(hashOf)}::text[])`;
 }
 
@@ -56,6 +61,12 @@ describe(`version retention (${dbLabel()})`, () => {
     const left = await listVersions(ctx.sql, projectId, { limit: 50 });
     expect(left.map((v) => v.label)).toEqual(Array.from({ length: 20 }, (_, i) => `v${24 - i}`));
     expect(await listVersions(ctx.sql, young.projectId, { limit: 50 })).toHaveLength(1);
+    // Full manifests no kept version uses are gone; the kept versions still read whole.
+    const [orphans] = await ctx.sql<{ n: number }[]>`
+      select count(*)::int as n from manifests m where not exists (select 1 from versions v where v.base_manifest_id = m.id)`;
+    expect(orphans!.n).toBe(0);
+    const oldest = await findVersion(ctx.sql, projectId, left.at(-1)!.id);
+    expect(Object.keys(oldest!.manifest)).toEqual(["counter.txt"]);
   });
 });
 

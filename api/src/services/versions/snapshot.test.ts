@@ -70,6 +70,28 @@ for (const kind of STORE_KINDS) {
       const newBlobs = (await base.list("blobs/")).length - blobsBefore;
       expect(newBlobs).toBe(1);
       expect((await listVersions(ctx.sql, projectId, { limit: 10 })).length).toBe(2);
+      // One small row: the changed entry over the first version's full manifest, and no new full manifest.
+      const rows = await ctx.sql<{ delta: Record<string, unknown>; base: string }[]>`
+        select delta, base_manifest_id as base from versions where project_id = ${projectId} order by seq`;
+      expect(rows.map((r) => Object.keys(r.delta))).toEqual([[], ["src/file-7.ts"]]);
+      expect(rows[1]!.base).toBe(rows[0]!.base);
+      expect((await latestVersion(ctx.sql, projectId))!.manifest["src/file-7.ts"]![0]).toBe(sha256Hex(new TextEncoder().encode(changed)));
+    });
+
+    test("a version that changes much of the project starts a new full manifest; each version still reads whole", async () => {
+      const ctx = await serviceContext(await openStore(kind));
+      const { ownerId, projectId } = await newProject(ctx);
+      for (let i = 0; i < 40; i++) await writeFileAtPath(ctx, ownerId, projectId, `f${i}.txt`, `${i} ${salt}`);
+      const { version: first } = await takeVersion(ctx, { projectId, source: "manual", label: "First" });
+      for (let i = 0; i < 35; i++) await writeFileAtPath(ctx, ownerId, projectId, `f${i}.txt`, `${i} changed ${salt}`);
+      const { version: second } = await takeVersion(ctx, { projectId, source: "manual", label: "Most files changed" });
+      expect(second.baseManifestId).not.toBe(first.baseManifestId);
+      expect(second).toMatchObject({ filesChanged: 35 });
+      const [row] = await ctx.sql<{ delta: object }[]>`select delta from versions where id = ${second.id}`;
+      expect(row!.delta).toEqual({});
+      const { findVersion } = await import("../../db/versions");
+      expect((await findVersion(ctx.sql, projectId, first.id))!.manifest["f0.txt"]![0]).toBe(sha256Hex(new TextEncoder().encode(`0 ${salt}`)));
+      expect((await findVersion(ctx.sql, projectId, second.id))!.manifest["f0.txt"]![0]).toBe(sha256Hex(new TextEncoder().encode(`0 changed ${salt}`)));
     });
 
     test("the same bytes in two projects are stored once", async () => {

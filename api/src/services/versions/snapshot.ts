@@ -1,8 +1,9 @@
 /**
- * Taking a version: the project's files become a manifest (path → sha256, size, mode) in one `versions`
- * row, and any content not stored yet is written once to `blobs/sha256/<hash>`. Only content objects
- * never hashed before are read, and only blobs the newest version does not already hold are touched, so
- * a 1,000-file project with one changed file costs one row, one read and one new object.
+ * Taking a version: the project's files become a manifest (path → sha256, size, mode), stored as one
+ * `versions` row (a delta over a shared full manifest, see db/versions.ts), and any content not stored yet
+ * is written once to `blobs/sha256/<hash>`. Only content objects never hashed before are read, and only
+ * blobs the newest version does not already hold are touched, so a 1,000-file project with one changed
+ * file costs one small row, one read and one new object.
  *
  * @example
  * const { version } = await takeVersion(ctx, { projectId, source: "manual", label: "Before the redesign" });
@@ -136,7 +137,7 @@ export async function recordVersion(
       ...changeStats(parent?.manifest ?? null, captured),
       coalesceUntil: input.source !== "user" ? null : coalesce ? latest!.coalesceUntil : new Date(now + USER_COALESCE_MS),
     },
-    coalesce ? latest!.id : undefined,
+    { baseManifestId: latest?.baseManifestId ?? null, replaces: coalesce ? latest!.id : undefined },
   );
   return { version, created: true };
 }

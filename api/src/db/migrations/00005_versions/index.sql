@@ -22,23 +22,37 @@ create table file_hashes (
 );
 create index file_hashes_project_idx on file_hashes (project_id);
 
--- The manifest is the whole project in one JSONB value { path: [sha256, size, mode] }: taking a version
--- is one insert (TOAST compresses the repeated structure), and reading, diffing or restoring a version
--- needs that row alone. A parent-plus-delta chain would be smaller per row, but every read would walk
--- the chain and retention could not delete a version without rewriting its children.
-create table versions (
-  id             uuid primary key,
-  project_id     uuid not null references projects (id) on delete cascade,
-  parent_id      uuid references versions (id) on delete set null,
-  source         text not null check (source in ('agent', 'user', 'restore', 'manual')),
-  label          text not null,
-  message_id     uuid,
-  manifest       jsonb not null,
-  files_changed  integer not null,
-  bytes          bigint not null,
-  -- A 'user' version is replaced by the next user edit until then (edits within a minute are one version).
-  coalesce_until timestamptz,
-  created_at     timestamptz not null default now()
+-- A version's manifest is a full manifest (`manifests.entries`, { path: [sha256, size, mode] }) overlaid
+-- by the version's own `delta` ({ path: entry, or null for a removed path }). Versions share a full
+-- manifest until their delta grows past a tenth of it, then a new full one is written. So taking a version
+-- of a 1,000-file project with one changed file inserts one small row; reading any version needs its row
+-- and one full manifest (immutable, so the API caches it), never a chain; and retention can delete any
+-- version on its own, full manifests going once no version names them.
+create table manifests (
+  id         uuid primary key,
+  project_id uuid not null references projects (id) on delete cascade,
+  entries    jsonb not null,
+  created_at timestamptz not null default now()
 );
-create index versions_project_created_idx on versions (project_id, created_at desc, id desc);
+create index manifests_project_idx on manifests (project_id);
+
+create table versions (
+  id               uuid primary key,
+  -- Insertion order: versions are listed by it, as two versions may carry the same clock reading.
+  seq              bigint generated always as identity,
+  project_id       uuid not null references projects (id) on delete cascade,
+  parent_id        uuid references versions (id) on delete set null,
+  base_manifest_id uuid not null references manifests (id),
+  delta            jsonb not null,
+  source           text not null check (source in ('agent', 'user', 'restore', 'manual')),
+  label            text not null,
+  message_id       uuid,
+  files_changed    integer not null,
+  bytes            bigint not null,
+  -- A 'user' version is replaced by the next user edit until then (edits within a minute are one version).
+  coalesce_until   timestamptz,
+  created_at       timestamptz not null default now()
+);
+create index versions_project_seq_idx on versions (project_id, seq desc);
+create index versions_base_manifest_idx on versions (base_manifest_id);
 create index versions_message_idx on versions (message_id) where message_id is not null;
