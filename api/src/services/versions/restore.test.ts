@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import * as fileRows from "../../db/files";
-import { listVersions } from "../../db/versions";
+import { blobKey } from "../../db/blobs";
+import { findVersion, listVersions } from "../../db/versions";
 import { AppError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { deleteProjectFile, renameProjectFile, writeFileAtPath } from "../files";
@@ -66,6 +67,57 @@ for (const kind of STORE_KINDS) {
       // The state before the restore can itself be restored.
       await restoreVersion(ctx, ownerId, projectId, list[1]!.id);
       expect(Object.keys(await filesOf(ctx, projectId)).sort()).toEqual(["docs/README.md", "public/logo.png", "src/App.tsx", "src/new.ts"]);
+    });
+
+    test("a save racing the restore is not lost: it lands after, or is kept as its own version", async () => {
+      const base = await openStore(kind);
+      const ctx = await serviceContext(base);
+      const { ownerId, projectId } = await newProject(ctx);
+      await writeFileAtPath(ctx, ownerId, projectId, "a.txt", `a old ${salt}`);
+      await writeFileAtPath(ctx, ownerId, projectId, "b.txt", `b old ${salt}`);
+      const { version: target } = await takeVersion(ctx, { projectId, source: "manual", label: "Target" });
+      await writeFileAtPath(ctx, ownerId, projectId, "a.txt", `a new ${salt}`);
+      await writeFileAtPath(ctx, ownerId, projectId, "b.txt", `b new ${salt}`);
+      await writeFileAtPath(ctx, ownerId, projectId, "extra.txt", `extra ${salt}`);
+
+      // While the restore stores the blobs of its "before" version (the files are listed and read, none
+      // written yet), someone saves a.txt and extra.txt, which the restore then replaces and removes.
+      let raced = false;
+      const racing: ServiceContext = {
+        ...ctx,
+        store: {
+          ...base,
+          kind: base.kind,
+          async put(key, body) {
+            if (key.startsWith("blobs/") && !raced) {
+              raced = true;
+              await writeFileAtPath(ctx, ownerId, projectId, "a.txt", `a saved mid-restore ${salt}`);
+              await writeFileAtPath(ctx, ownerId, projectId, "extra.txt", `extra saved mid-restore ${salt}`);
+            }
+            return base.put(key, body);
+          },
+        },
+      };
+      await restoreVersion(racing, ownerId, projectId, target.id);
+      expect(raced).toBe(true);
+      const now = await filesOf(ctx, projectId);
+      expect(Object.fromEntries(Object.entries(now).map(([p, b]) => [p, new TextDecoder().decode(b)]))).toEqual({
+        "a.txt": `a old ${salt}`,
+        "b.txt": `b old ${salt}`,
+      });
+
+      const list = await listVersions(ctx.sql, projectId, { limit: 10 });
+      expect(list.map((v) => [v.source, v.label])).toEqual([
+        ["restore", 'Restored "Target"'],
+        ["user", "Saved during the restore"],
+        ["restore", 'Before restoring "Target"'],
+        ["manual", "Target"],
+      ]);
+      const saved = await findVersion(ctx.sql, projectId, list[1]!.id);
+      const text = async (path: string) => new TextDecoder().decode((await ctx.store.get(blobKey(saved!.manifest[path]![0])))!);
+      expect(await text("a.txt")).toBe(`a saved mid-restore ${salt}`);
+      expect(await text("extra.txt")).toBe(`extra saved mid-restore ${salt}`);
+      expect(await text("b.txt")).toBe(`b new ${salt}`);
     });
 
     test("another user's version, or another project's, is not found", async () => {

@@ -32,6 +32,8 @@ export type TakeVersion = {
   messageId?: string | null;
   /** Record a version even when nothing changed since the newest one (a named "Save version"). */
   force?: boolean;
+  /** false: a 'user' version that never replaces the one before it. */
+  coalesce?: false;
 };
 
 export type Captured = { manifest: Manifest; files: blobs.FileWithHash[] };
@@ -119,7 +121,11 @@ export async function recordVersion(
   if (latest && !input.force && sameManifest(latest.manifest, captured)) return { version: latest, created: false };
   const now = Date.now();
   const coalesce =
-    input.source === "user" && latest?.source === "user" && latest.coalesceUntil !== null && latest.coalesceUntil.getTime() > now;
+    input.source === "user" &&
+    input.coalesce !== false &&
+    latest?.source === "user" &&
+    latest.coalesceUntil !== null &&
+    latest.coalesceUntil.getTime() > now;
   let parent: { id: string; manifest: Manifest } | null = latest;
   if (coalesce) {
     parent = latest!.parentId ? await versions.findVersion(ctx.sql, input.projectId, latest!.parentId) : null;
@@ -135,7 +141,7 @@ export async function recordVersion(
       messageId: input.messageId ?? null,
       manifest: captured,
       ...changeStats(parent?.manifest ?? null, captured),
-      coalesceUntil: input.source !== "user" ? null : coalesce ? latest!.coalesceUntil : new Date(now + USER_COALESCE_MS),
+      coalesceUntil: input.source !== "user" || input.coalesce === false ? null : coalesce ? latest!.coalesceUntil : new Date(now + USER_COALESCE_MS),
     },
     { baseManifestId: latest?.baseManifestId ?? null, replaces: coalesce ? latest!.id : undefined },
   );
