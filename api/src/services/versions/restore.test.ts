@@ -7,7 +7,8 @@ import type { ServiceContext } from "../context";
 import { deleteProjectFile, renameProjectFile, writeFileAtPath } from "../files";
 import { deleteProject } from "../projects";
 import { RESTORE_DURING_RUN, restoreVersion } from "./restore";
-import { takeVersion } from "./snapshot";
+import { sweepBlobs } from "./retention";
+import { sha256Hex, takeVersion } from "./snapshot";
 import { dbLabel, newProject, openStore, serviceContext, STORE_KINDS, stopStores } from "./test-support";
 
 afterAll(() => stopStores());
@@ -118,6 +119,44 @@ for (const kind of STORE_KINDS) {
       expect(await text("a.txt")).toBe(`a saved mid-restore ${salt}`);
       expect(await text("extra.txt")).toBe(`extra saved mid-restore ${salt}`);
       expect(await text("b.txt")).toBe(`b new ${salt}`);
+    });
+
+    test("a version deleted by retention while it is restored still restores whole", async () => {
+      const base = await openStore(kind);
+      const ctx = await serviceContext(base);
+      const { ownerId, projectId } = await newProject(ctx);
+      await writeFileAtPath(ctx, ownerId, projectId, "old.txt", `from long ago ${salt}`);
+      const { version: target } = await takeVersion(ctx, { projectId, source: "manual", label: "Long ago" });
+      await writeFileAtPath(ctx, ownerId, projectId, "old.txt", `recent ${salt}`);
+      // Enough new files that the recent version gets a full manifest of its own (none shared with the target).
+      for (let i = 0; i < 40; i++) await writeFileAtPath(ctx, ownerId, projectId, `new/${i}.txt`, `${i} ${salt}`);
+      const { version: recent } = await takeVersion(ctx, { projectId, source: "manual", label: "Recent" });
+      expect(recent.baseManifestId).not.toBe(target.baseManifestId);
+      await ctx.sql`update blobs set last_used_at = now() - interval '1 day' where sha256 = ${sha256Hex(new TextEncoder().encode(`from long ago ${salt}`))}`;
+
+      // As the restore reads the version's first content, retention deletes that version and sweeps.
+      let swept = -1;
+      const racing: ServiceContext = {
+        ...ctx,
+        store: {
+          ...base,
+          kind: base.kind,
+          async get(key) {
+            if (key.startsWith("blobs/") && swept === -1) {
+              await ctx.sql`delete from versions where id = ${target.id}`;
+              await ctx.sql`delete from manifests where id = ${target.baseManifestId}`;
+              swept = await sweepBlobs(ctx, 60);
+            }
+            return base.get(key);
+          },
+        },
+      };
+      await restoreVersion(racing, ownerId, projectId, target.id);
+      expect(swept).not.toBe(-1); // the sweep ran mid-restore
+      expect(new TextDecoder().decode((await filesOf(ctx, projectId))["old.txt"])).toBe(`from long ago ${salt}`);
+      const latest = (await listVersions(ctx.sql, projectId, { limit: 1 }))[0]!;
+      const restored = await findVersion(ctx.sql, projectId, latest.id);
+      expect(await ctx.store.get(blobKey(restored!.manifest["old.txt"]![0]))).not.toBeNull();
     });
 
     test("another user's version, or another project's, is not found", async () => {

@@ -43,6 +43,10 @@ export async function restoreVersion(
   if (await versions.hasRunningAgent(ctx.sql, project.id)) throw conflict(RESTORE_DURING_RUN);
 
   const result = await withProjectLock(project.id, async () => {
+    // An old version may be deleted by retention while it is restored: marking its contents in use keeps
+    // the sweep off them until the restored files are a version of their own.
+    const missing = await blobs.touchBlobs(ctx.sql, Object.values(target.manifest).map(([sha256, size]) => ({ sha256, size })));
+    if (missing.size > 0) throw new AppError(500, "internal", `${missing.size} of this version's files are missing from storage; nothing was restored.`);
     const before = await takeVersionLocked(ctx, { projectId: project.id, source: "restore", label: versionLabel(`Before restoring "${target.label}"`) });
     const current = new Map(before.files.map((f) => [f.path, f]));
     const removals = before.files.filter((f) => !(f.path in target.manifest));
