@@ -18,10 +18,12 @@ import { authRoutes } from "./routes/auth";
 import { chatRoutes } from "./routes/chat";
 import { fileRoutes } from "./routes/files";
 import { messageRoutes } from "./routes/messages";
+import { projectZipRoutes } from "./routes/project-zip";
 import { projectRoutes } from "./routes/projects";
 import { sandboxRoutes } from "./routes/sandbox";
 import { systemRoutes } from "./routes/system";
 import { uploadRoutes } from "./routes/uploads";
+import { projectImportRoutes, versionRoutes } from "./routes/versions";
 import { createUserEnsurer } from "./services/users";
 import { serveSpa } from "./static";
 
@@ -42,6 +44,7 @@ export function createApp(deps: AppDeps) {
   const api = new Hono<AppEnv>()
     .route("/", systemRoutes(deps))
     .route("/upload", uploadRoutes(deps, auth, limits.uploads))
+    .route("/projects", projectImportRoutes(deps, auth))
     .use("/auth/*", auth, jsonBodyLimit)
     .use("/projects/*", auth, jsonBodyLimit)
     .use("/messages/*", auth, jsonBodyLimit)
@@ -51,8 +54,10 @@ export function createApp(deps: AppDeps) {
     .use("/sandbox/:projectId/shell", limits.shell)
     .route("/auth", authRoutes(deps))
     .route("/projects", projectRoutes(deps))
+    .route("/projects", versionRoutes(deps))
     .route("/messages", messageRoutes(deps))
     .route("/messages", chatRoutes(deps))
+    .route("/files", projectZipRoutes(deps))
     .route("/files", fileRoutes(deps))
     .route("/sandbox", sandboxRoutes(deps));
 

@@ -12,6 +12,7 @@ import type { Config } from "./lib/config";
 import { createChatRuns } from "./services/chat-runs";
 import type { ServiceContext } from "./services/context";
 import type { ImageSigner } from "./services/images";
+import { versionsAroundRun } from "./services/versions/hooks";
 
 export function createAgentRuns(
   deps: ServiceContext & {
@@ -27,6 +28,7 @@ export function createAgentRuns(
     store: chatRuns,
     conversations: chatRuns,
     workspaces: chatRuns,
+    checkpoints: { aroundRun: (run) => versionsAroundRun(deps, run) },
     model: model.configured ? { client: createModelClient(model), name: model.model } : null,
     search: deps.config.search,
     logger: deps.logger,

@@ -25,6 +25,7 @@ import { createSandboxProvider } from "./sandbox/index";
 import { createProjectSandboxes } from "./services/sandboxes";
 import { heartbeatFor, startAbandonedRunSweeper } from "./services/chat-runs";
 import { createImageSigner } from "./services/images";
+import { startVersionRetention } from "./services/versions/retention";
 import { guardStore } from "./storage/guard";
 import { createObjectStore } from "./storage/index";
 
@@ -108,6 +109,8 @@ export async function startParts(config: Config, logger: Logger, options: { webD
     };
     const stopSweeper = startAbandonedRunSweeper({ sql: db.sql, logger, staleRunMs: config.runStaleMs });
     closers.push(async () => stopSweeper());
+    const stopRetention = startVersionRetention(deps, { keepDays: config.versionsKeepDays });
+    closers.push(async () => stopRetention());
     return {
       app: createApp(deps),
       deps,

@@ -66,6 +66,14 @@ export interface RunStore {
   finish(messageId: string, projectId: string, message: RunMessage & { status: RunStatus }): Promise<void>;
 }
 
+/**
+ * Checkpoints around a run: `aroundRun` notes the files as they are before it; `after()` records versions of
+ * before and after when the run changed files, so the user can undo it. Never fails the run.
+ */
+export interface RunCheckpoints {
+  aroundRun(run: { projectId: string; label: string; messageId: string }): Promise<{ after(): Promise<void> }>;
+}
+
 /** The project as the system prompt describes it. */
 export type ConversationProject = { name: string; description: string | null; workflowCommand: string | null; files: FileEntry[] };
 

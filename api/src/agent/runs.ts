@@ -21,7 +21,7 @@ import type { ChatImage } from "./chat-message";
 import { buildConversation } from "./conversation";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
 import { MODEL_NOT_CONFIGURED, type ModelClient } from "./model";
-import type { ConversationSource, RunStore, Workspaces } from "./ports";
+import type { ConversationSource, RunCheckpoints, RunStore, Workspaces } from "./ports";
 import { RunState } from "./run-state";
 import type { SearchBackend } from "./tools/define-tool";
 import { availableTools } from "./tools/registry";
@@ -42,6 +42,8 @@ export type RunDeps = {
   store: RunStore;
   conversations: ConversationSource;
   workspaces: Workspaces;
+  /** Versions of the project's files around each run (none when absent). */
+  checkpoints?: RunCheckpoints;
   /** The model and its name, or null when none is configured (each run then says what to set). */
   model: { client: ModelClient; name: string } | null;
   search: SearchBackend;
@@ -195,6 +197,7 @@ export function createRunManager(deps: RunDeps): RunManager {
     };
 
     let status: RunStatus;
+    const checkpoint = await deps.checkpoints?.aroundRun({ projectId: run.projectId, label: input.content, messageId: run.messageId });
     try {
       if (!deps.model) {
         emit({ type: "error", message: MODEL_NOT_CONFIGURED });
@@ -233,6 +236,7 @@ export function createRunManager(deps: RunDeps): RunManager {
       clearInterval(heartbeat);
       clearTimeout(saveTimer);
     }
+    await checkpoint?.after();
 
     await saving;
     const final = state.final(status, run.stopNote);

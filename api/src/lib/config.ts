@@ -122,6 +122,7 @@ const envSchema = z.object({
   RATE_LIMIT_UPLOADS_PER_MINUTE: countOrOff(30),
   RATE_LIMIT_SHELL_PER_MINUTE: countOrOff(60),
   RUN_STALE_SECONDS: positiveInt(120),
+  VERSIONS_KEEP_DAYS: positiveInt(30),
   LOG_LEVEL: optionalString.pipe(z.enum(["debug", "info", "warn", "error"]).optional()),
 });
 
@@ -160,6 +161,8 @@ export type Config = {
   rateLimits: { windowSeconds: number; chat: number; uploads: number; shell: number };
   /** A 'running' answer not refreshed for this long belongs to a server that died: it is marked failed. */
   runStaleMs: number;
+  /** Versions older than this many days are deleted (each project's newest 20 always stay). */
+  versionsKeepDays: number;
   logLevel: "debug" | "info" | "warn" | "error";
 };
 
@@ -232,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       shell: e.RATE_LIMIT_SHELL_PER_MINUTE,
     },
     runStaleMs: e.RUN_STALE_SECONDS * 1000,
+    versionsKeepDays: e.VERSIONS_KEEP_DAYS,
     logLevel: e.LOG_LEVEL ?? "info",
   };
 }

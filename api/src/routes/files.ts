@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
 import * as files from "../services/files";
+import { versionAfterUserEdit } from "../services/versions/hooks";
 
 export const fileRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
@@ -14,6 +15,7 @@ export const fileRoutes = (deps: AppDeps) =>
     .post("/:projectId", validate("json", createFileSchema), async (c) => {
       const { path, content } = c.req.valid("json");
       const { file, created } = await files.writeFileAtPath(deps, c.var.caller.uid, c.req.param("projectId"), path, content);
+      await versionAfterUserEdit(deps, file.projectId);
       return c.json(file, created ? 201 : 200);
     })
     .get("/:projectId/download", async (c) =>
@@ -22,13 +24,18 @@ export const fileRoutes = (deps: AppDeps) =>
     .get("/:projectId/:fileId", async (c) =>
       c.json(await files.readFileContent(deps, c.var.caller.uid, c.req.param("projectId"), c.req.param("fileId"))),
     )
-    .patch("/:fileId/content", validate("json", saveFileContentSchema), async (c) =>
-      c.json(await files.saveFileContent(deps, c.var.caller.uid, c.req.param("fileId"), c.req.valid("json").content)),
-    )
-    .patch("/:fileId/rename", validate("json", renameFileSchema), async (c) =>
-      c.json(await files.renameProjectFile(deps, c.var.caller.uid, c.req.param("fileId"), c.req.valid("json").newPath)),
-    )
+    .patch("/:fileId/content", validate("json", saveFileContentSchema), async (c) => {
+      const file = await files.saveFileContent(deps, c.var.caller.uid, c.req.param("fileId"), c.req.valid("json").content);
+      await versionAfterUserEdit(deps, file.projectId);
+      return c.json(file);
+    })
+    .patch("/:fileId/rename", validate("json", renameFileSchema), async (c) => {
+      const file = await files.renameProjectFile(deps, c.var.caller.uid, c.req.param("fileId"), c.req.valid("json").newPath);
+      await versionAfterUserEdit(deps, file.projectId);
+      return c.json(file);
+    })
     .delete("/:fileId", async (c) => {
-      await files.deleteProjectFile(deps, c.var.caller.uid, c.req.param("fileId"));
+      const file = await files.deleteProjectFile(deps, c.var.caller.uid, c.req.param("fileId"));
+      await versionAfterUserEdit(deps, file.projectId);
       return c.json({ ok: true });
     });

@@ -1,0 +1,76 @@
+/**
+ * /api/projects/{id}/versions…: the project's history (list, manifest, a file at a version, diff), "Save
+ * version" and restore; and POST /api/projects/import, a new project from a .zip. Mounted under
+ * /projects; the import sub-app goes before the JSON body limit, as it takes a large multipart body.
+ */
+import { createVersionSchema, listVersionsQuerySchema } from "@shared/schemas/versions";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { AppDeps, AppEnv } from "../app-env";
+import type { requireAuth } from "../auth/middleware";
+import { badRequest, tooLarge } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { asText } from "../services/file-content";
+import { getOwnedProject } from "../services/projects";
+import * as versions from "../services/versions/index";
+import { importLimitsFrom } from "../services/versions/import-zip";
+
+export const versionRoutes = (deps: AppDeps) =>
+  new Hono<AppEnv>()
+    .get("/:id/versions", validate("query", listVersionsQuerySchema), async (c) => {
+      const page = await versions.listProjectVersions(deps, c.var.caller.uid, c.req.param("id"), c.req.valid("query"));
+      if (page.nextBefore) c.header("x-next-before", page.nextBefore);
+      return c.json(page.versions);
+    })
+    .post("/:id/versions", validate("json", createVersionSchema), async (c) =>
+      c.json(await versions.createManualVersion(deps, c.var.caller.uid, c.req.param("id"), c.req.valid("json").label), 201),
+    )
+    .get("/:id/versions/:versionId", async (c) =>
+      c.json(await versions.getVersion(deps, c.var.caller.uid, c.req.param("id"), c.req.param("versionId"))),
+    )
+    .get("/:id/versions/:versionId/files/:path{.+}", async (c) => {
+      const bytes = await versions.readVersionFile(deps, c.var.caller.uid, c.req.param("id"), c.req.param("versionId"), c.req.param("path"));
+      const type = asText(bytes) === null ? "application/octet-stream" : "text/plain; charset=utf-8";
+      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { "content-type": type, "x-content-type-options": "nosniff", "cache-control": "private, max-age=31536000, immutable" });
+    })
+    .get("/:id/versions/:from/diff/:to", async (c) => {
+      const patch = ["1", "true"].includes(c.req.query("patch") ?? "");
+      return c.json(await versions.diffVersions(deps, c.var.caller.uid, c.req.param("id"), c.req.param("from"), c.req.param("to"), { patch }));
+    })
+    .post("/:id/versions/:versionId/restore", async (c) => {
+      const uid = c.var.caller.uid;
+      const projectId = c.req.param("id");
+      const result = await versions.restoreVersion(deps, uid, projectId, c.req.param("versionId"), {
+        // The app restarts on the restored files, when it is running in a sandbox.
+        afterRestore: async () => {
+          const project = await getOwnedProject(deps, uid, projectId);
+          if (project.sandboxId && project.workflowCommand) await deps.sandboxes.runWorkflow(uid, projectId);
+        },
+      });
+      return c.json(result);
+    });
+
+/** POST /import, with its own sign-in check and a body limit sized for a whole project. */
+export const projectImportRoutes = (deps: AppDeps, auth: ReturnType<typeof requireAuth>) => {
+  const limits = importLimitsFrom(deps.config.limits);
+  return new Hono<AppEnv>().post(
+    "/import",
+    auth,
+    bodyLimit({
+      maxSize: limits.maxTotalBytes + 1024 * 1024,
+      onError: () => {
+        throw tooLarge(`The zip is larger than the ${Math.round(limits.maxTotalBytes / 1048576)} MB a project may hold.`);
+      },
+    }),
+    async (c) => {
+      const form = await c.req.parseBody().catch(() => {
+        throw badRequest("Send the zip as multipart/form-data in field file (and optionally a name).");
+      });
+      const file = form.file;
+      if (!(file instanceof File)) throw badRequest("file: a .zip file is required");
+      const name = typeof form.name === "string" ? form.name : undefined;
+      const zip = new Uint8Array(await file.arrayBuffer());
+      return c.json(await versions.importProjectZip(deps, c.var.caller.uid, { zip, fileName: file.name || undefined, name }, limits), 201);
+    },
+  );
+};

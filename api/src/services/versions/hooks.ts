@@ -1,0 +1,74 @@
+/**
+ * The automatic versions: around an agent run that changed files, and after a person's edits in Files.
+ * They never fail what they follow: a version that cannot be taken is logged and skipped.
+ *
+ * @example
+ * const around = await versionsAroundRun(ctx, { projectId, label: userMessage, messageId });
+ * await runAgent(…);
+ * await around.after();
+ */
+import * as blobs from "../../db/blobs";
+import * as versions from "../../db/versions";
+import type { Manifest } from "../../db/versions";
+import type { ServiceContext } from "../context";
+import { withProjectLock } from "./project-lock";
+import { captureManifest, recordVersion, sameManifest, takeVersion } from "./snapshot";
+import { MAX_VERSION_LABEL_LENGTH } from "@shared/schemas/versions";
+
+export const USER_EDIT_LABEL = "Edited in Files";
+
+export const versionLabel = (text: string) => {
+  const flat = text.replace(/\s+/g, " ").trim() || "Agent run";
+  return flat.length <= MAX_VERSION_LABEL_LENGTH ? flat : `${flat.slice(0, MAX_VERSION_LABEL_LENGTH - 1)}…`;
+};
+
+/**
+ * Notes the files as they are before an agent run; `after()` then records, only if the run changed
+ * files, a version of the state before it (unless the newest version already is that state) and one
+ * after it, both labelled with the user's message and carrying the run's message id.
+ */
+export async function versionsAroundRun(
+  ctx: ServiceContext,
+  run: { projectId: string; label: string; messageId: string },
+): Promise<{ after(): Promise<void> }> {
+  const label = versionLabel(run.label);
+  let before: Manifest;
+  try {
+    before = await withProjectLock(run.projectId, async () => {
+      const latest = await versions.latestVersion(ctx.sql, run.projectId);
+      return (await captureManifest(ctx, run.projectId, latest?.manifest)).manifest;
+    });
+  } catch (error) {
+    ctx.logger.warn("files before the agent run not captured", { projectId: run.projectId, error: String(error) });
+    return { after: async () => {} };
+  }
+  return {
+    after: () =>
+      withProjectLock(run.projectId, async () => {
+        const latest = await versions.latestVersion(ctx.sql, run.projectId);
+        const after = await captureManifest(ctx, run.projectId, latest?.manifest);
+        if (sameManifest(before, after.manifest)) return;
+        let parent = latest;
+        if (!latest || !sameManifest(latest.manifest, before)) {
+          // The run may have outlasted the sweep's grace period: refresh the blobs only `before` names.
+          const known = new Set(Object.values(latest?.manifest ?? {}).map(([sha256]) => sha256));
+          const own = Object.values(before).filter(([sha256]) => !known.has(sha256)).map(([sha256, size]) => ({ sha256, size }));
+          if ((await blobs.touchBlobs(ctx.sql, own)).size === 0) {
+            const input = { projectId: run.projectId, source: "agent" as const, label: `Before: ${label}`, messageId: run.messageId };
+            const taken = await recordVersion(ctx, input, before, latest);
+            parent = { ...taken.version, manifest: before };
+          }
+        }
+        await recordVersion(ctx, { projectId: run.projectId, source: "agent", label, messageId: run.messageId }, after.manifest, parent);
+      }).catch((error) => ctx.logger.warn("version after the agent run not taken", { projectId: run.projectId, error: String(error) })),
+  };
+}
+
+/** After a person saved, created, renamed or deleted a file in Files: the coalesced 'user' version. */
+export async function versionAfterUserEdit(ctx: ServiceContext, projectId: string): Promise<void> {
+  try {
+    await takeVersion(ctx, { projectId, source: "user", label: USER_EDIT_LABEL });
+  } catch (error) {
+    ctx.logger.warn("version after a file edit not taken", { projectId, error: String(error) });
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Taking a version: the project's files become a manifest (path → sha256, size, mode), stored as one
+ * `versions` row (a delta over a shared full manifest, see db/versions.ts), and any content not stored yet
+ * is written once to `blobs/sha256/<hash>`. Only content objects never hashed before are read, and only
+ * blobs the newest version does not already hold are touched, so a 1,000-file project with one changed
+ * file costs one small row, one read and one new object.
+ *
+ * @example
+ * const { version } = await takeVersion(ctx, { projectId, source: "manual", label: "Before the redesign" });
+ */
+import type { VersionSource } from "@shared/schemas/versions";
+import * as blobs from "../../db/blobs";
+import * as versions from "../../db/versions";
+import type { Manifest, VersionRow, VersionWithManifest } from "../../db/versions";
+import type { ObjectStore } from "../../storage/types";
+import type { ServiceContext } from "../context";
+import { forEachLimit, withProjectLock } from "./project-lock";
+
+/** Files have no permissions of their own yet; every entry records a plain, non-executable file. */
+export const DEFAULT_MODE = 0o644;
+/** User edits within this long of the first one are one version. */
+export const USER_COALESCE_MS = 60_000;
+/** New content up to this size is kept in memory between hashing and storing, instead of read twice. */
+const HOLD_BYTES = 32 * 1024 * 1024;
+
+export const sha256Hex = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+
+export type TakeVersion = {
+  projectId: string;
+  source: VersionSource;
+  label: string;
+  messageId?: string | null;
+  /** Record a version even when nothing changed since the newest one (a named "Save version"). */
+  force?: boolean;
+  /** false: a 'user' version that never replaces the one before it. */
+  coalesce?: false;
+};
+
+export type Captured = { manifest: Manifest; files: blobs.FileWithHash[] };
+export type Taken = { version: VersionRow; created: boolean };
+
+/**
+ * The project's files as a manifest, with every blob it names stored and marked in use. Blobs already in
+ * `baseline` (an existing version, which retention never deletes while it is the newest) are not touched.
+ */
+export async function captureManifest(ctx: ServiceContext, projectId: string, baseline?: Manifest | null): Promise<Captured> {
+  const rows = await blobs.listFilesWithHashes(ctx.sql, projectId);
+  const fresh: { storageKey: string; sha256: string }[] = [];
+  const held = new Map<string, Uint8Array>();
+  let heldBytes = 0;
+  const present: blobs.FileWithHash[] = [];
+
+  await forEachLimit(rows, 8, async (row) => {
+    if (row.sha256) {
+      present.push(row);
+      return;
+    }
+    const bytes = await ctx.store.get(row.storageKey);
+    if (!bytes) return; // replaced or deleted while we listed: the next version has it
+    row.sha256 = sha256Hex(bytes);
+    row.size = bytes.length;
+    fresh.push({ storageKey: row.storageKey, sha256: row.sha256 });
+    if (heldBytes + bytes.length <= HOLD_BYTES) {
+      held.set(row.sha256, bytes);
+      heldBytes += bytes.length;
+    }
+    present.push(row);
+  });
+
+  const known = new Set(Object.values(baseline ?? {}).map(([sha256]) => sha256));
+  const toTouch = present.filter((f) => !known.has(f.sha256!)).map((f) => ({ sha256: f.sha256!, size: f.size, storageKey: f.storageKey }));
+  const missing = await blobs.touchBlobs(ctx.sql, toTouch);
+  const keyOf = new Map(toTouch.map((f) => [f.sha256, f.storageKey]));
+  const stored: string[] = [];
+  await forEachLimit([...missing], 8, async (sha256) => {
+    const bytes = held.get(sha256) ?? (await ctx.store.get(keyOf.get(sha256)!));
+    if (!bytes || sha256Hex(bytes) !== sha256) return; // its file changed under us; the blob stays unstored
+    await ctx.store.put(blobs.blobKey(sha256), bytes);
+    stored.push(sha256);
+  });
+  await blobs.markStored(ctx.sql, stored);
+  await blobs.recordFileHashes(ctx.sql, projectId, fresh);
+
+  const unstored = new Set([...missing].filter((h) => !stored.includes(h)));
+  const files = present.filter((f) => !unstored.has(f.sha256!)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const manifest: Manifest = {};
+  for (const f of files) manifest[f.path] = [f.sha256!, f.size, DEFAULT_MODE];
+  return { manifest, files };
+}
+
+export function sameManifest(a: Manifest, b: Manifest): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((path) => b[path]?.[0] === a[path]![0] && b[path]?.[2] === a[path]![2]);
+}
+
+/** Files added, removed or changed from `before` to `after`, and the bytes of those added or changed. */
+export function changeStats(before: Manifest | null, after: Manifest): { filesChanged: number; bytes: number } {
+  let filesChanged = 0;
+  let bytes = 0;
+  for (const [path, [sha256, size]] of Object.entries(after)) {
+    if (before?.[path]?.[0] !== sha256) {
+      filesChanged++;
+      bytes += size;
+    }
+  }
+  if (before) for (const path of Object.keys(before)) if (!(path in after)) filesChanged++;
+  return { filesChanged, bytes };
+}
+
+/**
+ * Records `captured` as a new version after `latest`, unless nothing changed (then `latest` is answered).
+ * A user edit within a minute of the user version it follows replaces that version.
+ */
+export async function recordVersion(
+  ctx: ServiceContext,
+  input: TakeVersion,
+  captured: Manifest,
+  latest: VersionWithManifest | null,
+): Promise<Taken> {
+  if (latest && !input.force && sameManifest(latest.manifest, captured)) return { version: latest, created: false };
+  const now = Date.now();
+  const coalesce =
+    input.source === "user" &&
+    input.coalesce !== false &&
+    latest?.source === "user" &&
+    latest.coalesceUntil !== null &&
+    latest.coalesceUntil.getTime() > now;
+  let parent: { id: string; manifest: Manifest } | null = latest;
+  if (coalesce) {
+    parent = latest!.parentId ? await versions.findVersion(ctx.sql, input.projectId, latest!.parentId) : null;
+  }
+  const version = await versions.insertVersion(
+    ctx.sql,
+    {
+      id: crypto.randomUUID(),
+      projectId: input.projectId,
+      parentId: parent?.id ?? null,
+      source: input.source,
+      label: input.label,
+      messageId: input.messageId ?? null,
+      manifest: captured,
+      ...changeStats(parent?.manifest ?? null, captured),
+      coalesceUntil: input.source !== "user" || input.coalesce === false ? null : coalesce ? latest!.coalesceUntil : new Date(now + USER_COALESCE_MS),
+    },
+    { baseManifestId: latest?.baseManifestId ?? null, replaces: coalesce ? latest!.id : undefined },
+  );
+  return { version, created: true };
+}
+
+/** Takes a version of the project's files now (the caller has checked the project is the caller's). */
+export function takeVersion(ctx: ServiceContext, input: TakeVersion): Promise<Taken> {
+  return withProjectLock(input.projectId, () => takeVersionLocked(ctx, input));
+}
+
+/** `takeVersion` for callers already holding the project's lock (a restore). */
+export async function takeVersionLocked(ctx: ServiceContext, input: TakeVersion): Promise<Taken & Captured> {
+  const latest = await versions.latestVersion(ctx.sql, input.projectId);
+  const captured = await captureManifest(ctx, input.projectId, latest?.manifest);
+  return { ...(await recordVersion(ctx, input, captured.manifest, latest)), ...captured };
+}
+
+/**
+ * Wraps a store so the hash of every content object written through it is known at once: restores and
+ * imports pass it to the file service, then record the hashes, so the next version reads nothing back.
+ */
+export function hashingStore(store: ObjectStore): { store: ObjectStore; written: { storageKey: string; sha256: string }[] } {
+  const written: { storageKey: string; sha256: string }[] = [];
+  return {
+    written,
+    store: {
+      kind: store.kind,
+      async put(key, body, contentType) {
+        await store.put(key, body, contentType);
+        written.push({ storageKey: key, sha256: sha256Hex(body) });
+      },
+      get: (key) => store.get(key),
+      delete: (key) => store.delete(key),
+      deletePrefix: (prefix) => store.deletePrefix(prefix),
+      list: (prefix) => store.list(prefix),
+      ping: () => store.ping(),
+    },
+  };
+}
