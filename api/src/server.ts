@@ -55,7 +55,10 @@ export async function startParts(config: Config, logger: Logger, options: { webD
 
     const db = await connectWithRetry(config, logger);
     closers.push(() => db.close());
+    // Waiting on another instance's migration lock is no stall: the per-query bound applies once they are done.
+    db.setQueryTimeout(0);
     await migrate(db.sql, { lock: db.kind === "postgres" });
+    db.setQueryTimeout(config.database.queryTimeoutMs);
 
     const store = guardStore(createObjectStore(config.storage));
     await store.ping();

@@ -1,5 +1,6 @@
 /** Turns any thrown value into the AppError the client should see. */
 import { HTTPException } from "hono/http-exception";
+import { QUERY_TIMEOUT } from "../db/query-watchdog";
 import { AppError, dependencyDown } from "./errors";
 
 // postgres.js reports a lost or refused connection with these codes (not a PostgresError with a SQLSTATE).
@@ -14,6 +15,8 @@ const CONNECTION_CODES = new Set([
   "CONNECTION_CLOSED",
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
+  // query-watchdog.ts: the server kept the connection open but stopped answering.
+  QUERY_TIMEOUT,
 ]);
 
 export function toAppError(error: unknown): AppError {

@@ -74,6 +74,7 @@ const envSchema = z.object({
       .optional(),
   ),
   DATABASE_POOL_MAX: positiveInt(10),
+  DATABASE_QUERY_TIMEOUT_S: countOrOff(5),
   S3_BUCKET: optionalString,
   S3_ENDPOINT: optionalString.pipe(z.url({ message: "must be a full URL such as http://127.0.0.1:9000" }).optional()),
   S3_REGION: optionalString,
@@ -142,7 +143,8 @@ export type Config = {
   host: string;
   publicUrl: string | undefined;
   dataDir: string;
-  database: { kind: "postgres"; url: string; poolMax: number } | { kind: "embedded"; dir: string; poolMax: number };
+  /** queryTimeoutMs: how long a query waits for the server before its connection is discarded (0 = forever). */
+  database: { kind: "postgres"; url: string; poolMax: number; queryTimeoutMs: number } | { kind: "embedded"; dir: string; poolMax: number; queryTimeoutMs: number };
   storage:
     | { kind: "s3"; bucket: string; endpoint?: string; region: string; forcePathStyle: boolean; accessKeyId?: string; secretAccessKey?: string }
     | { kind: "local"; dir: string };
@@ -194,10 +196,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: e.PUBLIC_URL,
     dataDir,
     database: e.DATABASE_URL
-      ? { kind: "postgres", url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }
+      ? { kind: "postgres", url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX, queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_S * 1000 }
       : // PGlite is one database session behind every socket connection: interleaved connections corrupt each
         // other's extended-protocol state ("portal does not exist"), so embedded mode uses exactly one.
-        { kind: "embedded", dir: resolve(dataDir, "pg"), poolMax: 1 },
+        { kind: "embedded", dir: resolve(dataDir, "pg"), poolMax: 1, queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_S * 1000 },
     storage: e.S3_BUCKET
       ? {
           kind: "s3",
