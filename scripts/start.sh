@@ -22,4 +22,6 @@ fi
 
 bun install --frozen-lockfile
 bun run build
-exec bun run start
+# `bun run start` without the extra `bun run` process: exec hands this shell's pid to the server, so a
+# signal to the process group reaches it once, not a second time forwarded by `bun run`.
+exec bun api/src/index.ts
