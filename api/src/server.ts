@@ -2,7 +2,7 @@
  * Starts every part the configuration names (database, storage, sign-in) and returns the ready app.
  * Used by the `bun run start` entry point and by tests that need the whole server.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { heartbeatFor, startAbandonedRunSweeper } from "./agent/abandoned-runs";
 import { createRunManager, type RunManager } from "./agent/runs";
@@ -42,6 +42,9 @@ const DEFAULT_WEB_DIST = resolve(import.meta.dir, "../../web/dist");
 export async function startParts(config: Config, logger: Logger, options: { webDist?: string | null } = {}): Promise<RunningParts> {
   const closers: (() => Promise<unknown>)[] = [];
   try {
+    // Traverse-only for others: sandbox users must reach their folders under DATA_DIR/sandboxes, but nobody
+    // else may list it; each part below is 0700 (database, objects, emulator) or closes itself off.
+    if (!existsSync(config.dataDir)) mkdirSync(config.dataDir, { recursive: true, mode: 0o711 });
     const emulator =
       config.auth.mode === "emulator" && config.auth.startLocalEmulator
         ? startAuthEmulator({
