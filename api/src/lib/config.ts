@@ -266,6 +266,7 @@ function authConfig(e: z.infer<typeof envSchema>, host: string): AuthConfig {
     };
   };
   if (e.FIREBASE_AUTH_EMULATOR_HOST) {
+    refuseEmulatorMix(e);
     return emulated(e.FIREBASE_PROJECT_ID ?? LOCAL_EMULATOR_PROJECT, e.FIREBASE_AUTH_EMULATOR_HOST, false);
   }
   if (e.FIREBASE_PROJECT_ID) {
@@ -288,6 +289,31 @@ function authConfig(e: z.infer<typeof envSchema>, host: string): AuthConfig {
     throw new ConfigError("FIREBASE_API_KEY or FIREBASE_AUTH_DOMAIN is set without FIREBASE_PROJECT_ID: set FIREBASE_PROJECT_ID too.");
   }
   return emulated(LOCAL_EMULATOR_PROJECT, LOCAL_EMULATOR_HOST, true);
+}
+
+/**
+ * Emulator mode accepts unsigned tokens that anyone can mint. Beside a real Firebase project (an id without
+ * the `demo-` prefix the emulator reserves, or an API key) that would silently open real users' accounts to
+ * forged tokens; an emulator reached over the network could be anyone's. Both stop start-up.
+ */
+function refuseEmulatorMix(e: z.infer<typeof envSchema>): void {
+  const emulatorHost = e.FIREBASE_AUTH_EMULATOR_HOST!;
+  const projectId = e.FIREBASE_PROJECT_ID;
+  if ((projectId && !projectId.startsWith("demo-")) || e.FIREBASE_API_KEY) {
+    const real = projectId && !projectId.startsWith("demo-") ? `FIREBASE_PROJECT_ID=${projectId} (a real project)` : "FIREBASE_API_KEY";
+    throw new ConfigError(
+      `FIREBASE_AUTH_EMULATOR_HOST is set together with ${real}: emulator mode accepts unsigned tokens anyone can make, ` +
+        "so it is refused beside a real Firebase project. Unset FIREBASE_AUTH_EMULATOR_HOST for real Google sign-in, " +
+        "or use a demo- project id and no FIREBASE_API_KEY with the emulator.",
+    );
+  }
+  const host = emulatorHost.slice(0, emulatorHost.lastIndexOf(":")).replace(/^\[|\]$/g, "");
+  if (!(host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))) {
+    throw new ConfigError(
+      `FIREBASE_AUTH_EMULATOR_HOST=${emulatorHost} is not a loopback address: the emulator must run on this machine ` +
+        `(127.0.0.1 or localhost) for FIREBASE_PROJECT_ID=${projectId ?? LOCAL_EMULATOR_PROJECT}, since whoever answers there decides who is signed in.`,
+    );
+  }
 }
 
 /** One line per part, no secrets: printed at start so an operator sees what the server is using. */
