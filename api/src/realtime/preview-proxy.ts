@@ -32,6 +32,27 @@ const page = (status: number, title: string, text: string) =>
     { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } },
   );
 
+/**
+ * A preview is someone's code on a host under the app's domain, so a `Set-Cookie` with a `Domain` attribute
+ * would land on the app and every other preview alike (the domain and its previews are one site): cookie
+ * tossing, session fixation. Only host-only cookies (no Domain, or exactly the preview's own host) pass.
+ */
+export function keepCookiesOnHost(headers: Headers, hostHeader: string): void {
+  const cookies = headers.getSetCookie();
+  if (cookies.length === 0) return;
+  const host = hostHeader.toLowerCase().replace(/:\d+$/, "");
+  headers.delete("set-cookie");
+  for (const cookie of cookies) {
+    const domains = cookie
+      .split(";")
+      .slice(1)
+      .map((attr) => attr.trim().split("="))
+      .filter(([name]) => name!.trim().toLowerCase() === "domain")
+      .map(([, value = ""]) => value.trim().toLowerCase().replace(/^\./, ""));
+    if (domains.every((d) => d === host)) headers.append("set-cookie", cookie);
+  }
+}
+
 export function createPreviewProxy(deps: { provider: SandboxProvider; domain: string; logger: Logger }): PreviewProxy {
   async function target(sandboxId: string, port: number) {
     const sandbox = await deps.provider.connect(sandboxId);
@@ -73,6 +94,7 @@ export function createPreviewProxy(deps: { provider: SandboxProvider; domain: st
       for (const h of HOP_HEADERS) out.delete(h);
       out.delete("content-encoding");
       out.delete("content-length");
+      keepCookiesOnHost(out, host);
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
     } catch {
       return page(
