@@ -93,6 +93,7 @@ const envSchema = z.object({
       .optional(),
   ),
   SANDBOX_IDLE_MINUTES: positiveInt(30),
+  SANDBOX_MAX_LIFETIME_MINUTES: countOrOff(720),
   SANDBOX_WARM_TEMPLATES: optionalString.transform((v, ctx): TemplateName[] => {
     if (v === undefined) return ["react"];
     if (v === "none") return [];
@@ -154,6 +155,8 @@ export type Config = {
   /** Preview hosts are `<port>-<sandboxId>.<domain>`; scheme and port suffix come from PUBLIC_URL. */
   preview: { domain: string; scheme: "http" | "https"; portSuffix: string };
   sandboxIdleMs: number;
+  /** A local sandbox is stopped this long after it started, however busy (0 = never). */
+  sandboxMaxLifetimeMs: number;
   /** Templates whose dependency cache the local provider fills at start-up, in the background. */
   sandboxWarmTemplates: TemplateName[];
   auth: AuthConfig;
@@ -218,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : { configured: false },
     preview: previewConfig(e.PREVIEW_DOMAIN, e.PUBLIC_URL, e.PORT),
     sandboxIdleMs: e.SANDBOX_IDLE_MINUTES * 60_000,
+    sandboxMaxLifetimeMs: e.SANDBOX_MAX_LIFETIME_MINUTES * 60_000,
     sandboxWarmTemplates: e.SANDBOX_WARM_TEMPLATES,
     search: e.SEARXNG_URL ? { kind: "searxng", url: e.SEARXNG_URL } : { kind: "none" },
     auth: authConfig(e, host),

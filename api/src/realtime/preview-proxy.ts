@@ -5,7 +5,7 @@
  */
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { Logger } from "../lib/logger";
-import type { SandboxProvider } from "../sandbox/types";
+import { NothingListeningError, type SandboxProvider } from "../sandbox/types";
 import { parsePreviewHost } from "./preview-host";
 
 export type PreviewSocketData = {
@@ -53,6 +53,13 @@ export function keepCookiesOnHost(headers: Headers, hostHeader: string): void {
   }
 }
 
+const nothingAnswering = (port: number) =>
+  page(
+    502,
+    `Nothing is answering on port ${port} yet`,
+    "The app in the sandbox may still be starting. Refresh in a moment; if it stays like this, run the workflow again from the Preview toolbar.",
+  );
+
 export function createPreviewProxy(deps: { provider: SandboxProvider; domain: string; logger: Logger }): PreviewProxy {
   async function target(sandboxId: string, port: number) {
     const sandbox = await deps.provider.connect(sandboxId);
@@ -62,9 +69,11 @@ export function createPreviewProxy(deps: { provider: SandboxProvider; domain: st
 
   async function handle(req: Request, server: Server<unknown>, port: number, sandboxId: string): Promise<Response | undefined> {
     const t = await target(sandboxId, port).catch((error) => {
+      if (error instanceof NothingListeningError) return "not listening" as const;
       deps.logger.warn("preview target failed", { sandboxId, port, error: String(error) });
       return null;
     });
+    if (t === "not listening") return nothingAnswering(port);
     if (!t) {
       return page(502, "This preview has stopped", "Its sandbox is no longer running. Open the project's Preview and choose Recreate sandbox.");
     }
@@ -97,11 +106,7 @@ export function createPreviewProxy(deps: { provider: SandboxProvider; domain: st
       keepCookiesOnHost(out, host);
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
     } catch {
-      return page(
-        502,
-        `Nothing is answering on port ${port} yet`,
-        "The app in the sandbox may still be starting. Refresh in a moment; if it stays like this, run the workflow again from the Preview toolbar.",
-      );
+      return nothingAnswering(port);
     }
   }
 

@@ -12,6 +12,7 @@ export function createSandboxProvider(config: Config, logger: Logger): SandboxPr
     rootDir: join(config.dataDir, "sandboxes"),
     templateCacheDir: join(config.dataDir, "template-cache"),
     idleTimeoutMs: config.sandboxIdleMs,
+    maxLifetimeMs: config.sandboxMaxLifetimeMs,
     logger,
   });
 }

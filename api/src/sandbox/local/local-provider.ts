@@ -24,12 +24,15 @@ import { sweepStaleSandboxes, writeOwner } from "./sweep.ts";
 import { claimUid, releaseUid } from "./uids.ts";
 
 const SPARE_DELAY_MS = 50;
+const DEFAULT_MAX_LIFETIME_MS = 12 * 3_600_000;
 
 export type LocalProviderOptions = {
   /** Holds each sandbox's folders (`<rootDir>/<id>/project`, its package cache, its /etc files). */
   rootDir: string;
-  /** A sandbox with no `run` (or preview request) for this long is stopped and reads as expired. */
+  /** A sandbox with no `run` for this long is stopped and reads as expired (preview requests do not count). */
   idleTimeoutMs: number;
+  /** A sandbox is stopped this long after it was handed out, however busy (default 12 h; 0 = never). */
+  maxLifetimeMs?: number;
   limits?: Partial<Limits>;
   logger: Logger;
   /** Root-only runtime state (slirp4netns sockets, uid claims). Default `/run/app-sandbox`. */
@@ -105,7 +108,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       const files = createLocalFiles(layout.projectDir, { uid, gid: uid });
       sandbox = new LocalSandbox({
         layout, stateRoot, supervisor, network: net.value, limits: sandboxLimits, files,
-        idleTimeoutMs: options.idleTimeoutMs, logger, onGone: (gone) => sandboxes.delete(gone),
+        idleTimeoutMs: options.idleTimeoutMs, maxLifetimeMs: options.maxLifetimeMs ?? DEFAULT_MAX_LIFETIME_MS, logger, onGone: (gone) => sandboxes.delete(gone),
       });
       return sandbox;
     } catch (err) {

@@ -1,0 +1,137 @@
+/**
+ * Attacks a hostile user replays from inside their own local sandbox (or with its preview link), and the
+ * safe outcome for each. Real sandboxes (bubblewrap, as root); skipped with a message where impossible.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import fs from "node:fs";
+import { silentLogger } from "../api/src/lib/logger";
+import { createLocalProvider } from "../api/src/sandbox/local/local-provider";
+import type { LocalSandbox } from "../api/src/sandbox/local/local-sandbox";
+import { localSuiteGate, tempSandboxRoot } from "../api/src/sandbox/local/test-support";
+import { MAX_FILE_CONTENT_BYTES } from "@shared/schemas/file";
+import { FileTooLargeError, MAX_SANDBOX_READ_BYTES, NothingListeningError, type SandboxProvider } from "../api/src/sandbox/types";
+
+const LIMITS = { memoryMb: 512, pids: 128, cpuPercent: 100 };
+const rssMb = () => process.memoryUsage().rss / 1048576;
+
+/** Listening TCP sockets held by `pid` in its own network namespace (for slirp4netns: the host's). */
+function listeningSockets(pid: number): number {
+  const inodes = new Set<string>();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: "utf8" }) ?? "");
+    if (m) inodes.add(m[1]!);
+  }
+  let n = 0;
+  for (const file of ["tcp", "tcp6"]) {
+    for (const line of fs.readFileSync(`/proc/${pid}/net/${file}`, "utf8").split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols[3] === "0A" && inodes.has(cols[9]!)) n++;
+    }
+  }
+  return n;
+}
+
+if (await localSuiteGate("local sandbox security")) {
+  describe("local sandbox: attacks from inside", () => {
+    const rootDir = tempSandboxRoot("security");
+    let provider: SandboxProvider;
+    let s: LocalSandbox;
+    beforeAll(async () => {
+      provider = createLocalProvider({ rootDir, idleTimeoutMs: 120_000, limits: LIMITS, logger: silentLogger, spares: 0 });
+      s = (await provider.create("attacker")) as LocalSandbox;
+    }, 60_000);
+    afterAll(async () => {
+      await provider?.shutdown();
+      fs.rmSync(rootDir, { recursive: true, force: true });
+    }, 30_000);
+
+    test("a sparse 700 MB file (truncate -s 700M) is refused by size before it is read: API memory stays bounded", async () => {
+      expect((await s.run("truncate -s 700M big.bin && truncate -s 4M ok.bin && du -k big.bin")).exitCode).toBe(0);
+      Bun.gc(true);
+      const before = rssMb();
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 5);
+      try {
+        const reads = await Promise.allSettled(Array.from({ length: 4 }, () => s.files.read("big.bin")));
+        for (const r of reads) {
+          expect(r.status).toBe("rejected");
+          expect((r as PromiseRejectedResult).reason).toBeInstanceOf(FileTooLargeError);
+          expect((r as PromiseRejectedResult).reason.size).toBe(700 * 1048576);
+        }
+        expect((await s.files.read("ok.bin"))?.length).toBe(4 * 1048576); // files under the limit still read
+        expect(MAX_SANDBOX_READ_BYTES).toBe(MAX_FILE_CONTENT_BYTES); // the read limit is the project's file limit
+      } finally {
+        clearInterval(sampler);
+      }
+      // Four 700 MB reads would have added 2.8 GB; the 4 MB file and noise stay far below 100 MB.
+      expect(peak - before).toBeLessThan(100);
+    }, 30_000);
+
+    test("100 new preview ports do not add 100 host listening sockets", async () => {
+      // Twenty real servers inside, plus eighty port numbers nothing listens on.
+      await s.run(`node -e "for (let p = 3000; p < 3020; p++) require('net').createServer().listen(p, '0.0.0.0'); setInterval(() => {}, 1e6)"`, { background: true });
+      for (let i = 0; i < 100 && !(await s.run("grep -c ' 0A ' /proc/net/tcp")).stdout.trim().startsWith("2"); i++) await Bun.sleep(50);
+      const before = listeningSockets(s.host.slirpPid);
+      let refused = 0;
+      for (let port = 3000; port < 3100; port++) {
+        try {
+          await s.previewTarget(port);
+        } catch (error) {
+          expect(error).toBeInstanceOf(NothingListeningError);
+          refused++;
+        }
+      }
+      expect(refused).toBe(80);
+      const added = listeningSockets(s.host.slirpPid) - before;
+      expect(added).toBeGreaterThan(0); // forwards were made for the real servers…
+      expect(added).toBeLessThanOrEqual(8); // …but at most the cap, the oldest removed
+      // A reaped port is forwarded again on its next request, and answers.
+      const again = await s.previewTarget(3000);
+      const connected = await new Promise<boolean>((resolve) => {
+        void Bun.connect({ hostname: "127.0.0.1", port: again.port, socket: { open: (c) => (c.end(), resolve(true)), data() {}, connectError: () => resolve(false) } }).catch(() => resolve(false));
+      });
+      expect(connected).toBe(true);
+    }, 60_000);
+
+    test("hitting the process limit answers a readable error, not a silent null", async () => {
+      const res = await s.run("for i in $(seq 200); do sleep 3 & done; wait", { timeoutMs: 20_000 });
+      expect(res.stderr).toContain(`process limit (${LIMITS.pids} processes)`);
+      expect(res.exitCode).not.toBeNull();
+    }, 30_000);
+  });
+
+  describe("local sandbox: lifetime", () => {
+    const rootDir = tempSandboxRoot("lifetime");
+    afterAll(() => fs.rmSync(rootDir, { recursive: true, force: true }));
+
+    test("preview requests (anyone with the link) do not keep a sandbox alive; it stops when idle", async () => {
+      const provider = createLocalProvider({ rootDir, idleTimeoutMs: 1_500, limits: LIMITS, logger: silentLogger, spares: 0 });
+      try {
+        const s = (await provider.create("idle")) as LocalSandbox;
+        await s.run(`node -e "require('net').createServer().listen(5173, '0.0.0.0'); setInterval(() => {}, 1e6)"`, { background: true });
+        const started = Date.now();
+        while (Date.now() - started < 4_000 && !s.gone) {
+          await s.previewTarget(5173).catch(() => {});
+          await Bun.sleep(200);
+        }
+        expect(s.gone).toBe(true);
+        expect(await provider.connect(s.id)).toBeNull();
+      } finally {
+        await provider.shutdown();
+      }
+    }, 30_000);
+
+    test("a busy sandbox still stops at its maximum lifetime", async () => {
+      const provider = createLocalProvider({ rootDir, idleTimeoutMs: 60_000, maxLifetimeMs: 2_000, limits: LIMITS, logger: silentLogger, spares: 0 });
+      try {
+        const s = (await provider.create("busy")) as LocalSandbox;
+        const started = Date.now();
+        while (Date.now() - started < 5_000 && !s.gone) await s.run("true").catch(() => {});
+        expect(s.gone).toBe(true);
+        expect(Date.now() - started).toBeLessThan(4_000);
+      } finally {
+        await provider.shutdown();
+      }
+    }, 30_000);
+  });
+}
