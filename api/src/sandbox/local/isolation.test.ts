@@ -13,7 +13,7 @@ import { createLocalProvider } from "./local-provider.ts";
 import type { LocalSandbox } from "./local-sandbox.ts";
 import { pidAlive } from "./exec.ts";
 import { pidsOfUid } from "./procs.ts";
-import { waitFor } from "../sandbox.contract.ts";
+import { previewUrl, waitFor } from "../sandbox.contract.ts";
 import { localSuiteGate, tempSandboxRoot } from "./test-support.ts";
 
 const LIMITS = { memoryMb: 384, pids: 128, cpuPercent: 50 };
@@ -143,7 +143,8 @@ if (await localSuiteGate("isolation")) {
       test("cannot reach another sandbox's preview or servers", async () => {
         await b.files.write("srv.cjs", `require("http").createServer((q, r) => r.end("b")).listen(7002, "0.0.0.0");`);
         await b.run("node srv.cjs", { background: true });
-        const target = await b.previewTarget(7002);
+        // Waits until the server listens: only listening ports get a host forward.
+        const target = { port: Number(new URL(await previewUrl(b, 7002)).port) };
         const body = await (async () => {
           for (let i = 0; i < 50; i++) {
             try {

@@ -128,7 +128,7 @@ export function projectPath(cwd?: string): string {
  * The whole command line: cgroups are joined by `wrap` (limits.ts) before this runs. `templateCacheDir`, when
  * given, is bound read-only at TEMPLATE_CACHE_IN_SANDBOX (skipped if it does not exist).
  */
-export function sandboxArgv(l: Layout, tools: Tools, options: { templateCacheDir?: string } = {}): string[] {
+export function sandboxArgv(l: Layout, tools: Tools, options: { templateCacheDir?: string; seccompFile?: string } = {}): string[] {
   const uid = String(l.uid);
   const etcBinds = ["passwd", "group", "hosts", "resolv.conf"].flatMap((f) => ["--ro-bind", path.join(l.etcDir, f), `/etc/${f}`]);
   const hostEtc: string[] = [];
@@ -140,13 +140,17 @@ export function sandboxArgv(l: Layout, tools: Tools, options: { templateCacheDir
   } catch {
     // no time zone link: UTC
   }
+  // The filter reaches bwrap as fd 9, opened here by root: the file itself stays in the root-only state folder.
+  const seccomp = options.seccompFile ? ["/bin/sh", "-c", 'exec 9<"$1" || exit 125; shift; exec "$@"', "sh", options.seccompFile] : [];
   return [
+    ...seccomp,
     tools.nsenter, `--net=/run/netns/${l.netns}`,
     tools.setpriv, `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
     "--no-new-privs",
     tools.bwrap,
     "--unshare-all", "--share-net", "--uid", uid, "--gid", uid, "--hostname", "sandbox",
     "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
+    ...(options.seccompFile ? ["--seccomp", "9"] : []),
     "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/", "--setenv", "BUN_RUNTIME_TRANSPILER_CACHE_PATH", "0",
     "--ro-bind", "/usr", "/usr", ...mergedUsrLinks(),
     "--perms", "0755", "--dir", "/etc", ...etcBinds, ...hostEtc,

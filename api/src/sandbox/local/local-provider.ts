@@ -9,6 +9,7 @@
  * const sandbox = await provider.create(projectId);
  * await sandbox.run("echo hi"); // { exitCode: 0, stdout: "hi\n", … }
  */
+import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../../lib/logger.ts";
 import { SandboxUnavailableError, type Sandbox, type SandboxProvider, type SharedTemplateCache } from "../types.ts";
@@ -19,6 +20,7 @@ import { createLimits, DEFAULT_LIMITS, type Limits } from "./limits.ts";
 import { LocalSandbox } from "./local-sandbox.ts";
 import { addNetns, removeNetns, startNetwork, type SandboxNetwork } from "./network.ts";
 import { newSandboxId } from "./sandbox-id.ts";
+import { seccompProgram, seccompSupported } from "./seccomp.ts";
 import { startSupervisor, type Supervisor } from "./supervisor-client.ts";
 import { sweepStaleSandboxes, writeOwner } from "./sweep.ts";
 import { claimUid, releaseUid } from "./uids.ts";
@@ -49,6 +51,8 @@ export type LocalProviderOptions = {
    * /opt/template-cache in every sandbox. Only the host writes it (template-cache.ts). Omit for none.
    */
   templateCacheDir?: string;
+  /** Run sandboxes under the seccomp filter of seccomp.ts (default true; false only to measure its cost). */
+  seccomp?: boolean;
 };
 
 export function createLocalProvider(options: LocalProviderOptions): SandboxProvider {
@@ -58,12 +62,12 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const { logger } = options;
   const sandboxes = new Map<string, LocalSandbox>();
-  let prepared: Promise<{ tools: Tools; source: string }> | null = null;
+  let prepared: Promise<{ tools: Tools; source: string; seccompFile?: string }> | null = null;
   let spare: Promise<LocalSandbox> | null = null;
   let closed = false;
 
   /** Refuses (SandboxUnavailableError) unless this machine can isolate; once per provider. */
-  async function prepare(): Promise<{ tools: Tools; source: string }> {
+  async function prepare(): Promise<{ tools: Tools; source: string; seccompFile?: string }> {
     const support = await localSupport();
     if (!support.ok) {
       throw new SandboxUnavailableError(
@@ -77,10 +81,19 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     const cacheProblem = templateCacheDir ? prepareRoot(templateCacheDir) : null;
     if (cacheProblem) throw new SandboxUnavailableError(cacheProblem);
     const source = await Bun.file(new URL("./supervisor.js", import.meta.url)).text();
-    return { tools: support.tools, source };
+    let seccompFile: string | undefined;
+    if (options.seccomp !== false) {
+      if (!seccompSupported()) throw new SandboxUnavailableError(`Local sandboxes have no seccomp filter for ${process.arch}; nothing was run.`);
+      seccompFile = path.join(stateRoot, "seccomp.bpf");
+      fs.mkdirSync(stateRoot, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(seccompFile, seccompProgram(), { mode: 0o600 });
+    }
+    return { tools: support.tools, source, seccompFile };
   }
 
-  async function start({ tools, source }: { tools: Tools; source: string }): Promise<LocalSandbox> {
+  type Prepared = { tools: Tools; source: string; seccompFile?: string };
+
+  async function start({ tools, source, seccompFile }: Prepared): Promise<LocalSandbox> {
     const id = newSandboxId();
     const uid = claimUid(stateRoot, id);
     const layout = layoutFor(rootDir, stateRoot, id, uid);
@@ -97,7 +110,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       // The supervisor starts while the network comes up: until slirp4netns attaches there is no route
       // out at all, and commands are only sent once both are ready.
       const onExit = () => void sandbox?.kill();
-      supervisor = startSupervisor(sandboxLimits.wrap(sandboxArgv(layout, tools, { templateCacheDir })), { logger, onExit });
+      supervisor = startSupervisor(sandboxLimits.wrap(sandboxArgv(layout, tools, { templateCacheDir, seccompFile })), { logger, onExit });
       const [net, ready] = await Promise.allSettled([
         startNetwork({ name: layout.netns, apiSocket: layout.apiSocket, logger, onUnexpectedExit: onExit }),
         supervisor.ready,
@@ -135,7 +148,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     return sandbox ?? null;
   }
 
-  function replenish(ready: { tools: Tools; source: string }) {
+  function replenish(ready: Prepared) {
     if (closed || (options.spares ?? 1) < 1 || spare) return;
     spare = (async () => {
       // Not in the way of the sandbox just handed out, whose first command is likely on its way.

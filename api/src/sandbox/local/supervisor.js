@@ -55,12 +55,16 @@ function run(msg) {
     send({ t: "exit", id, code: 1, signal: null, trunc: [false, false] });
     return;
   }
-  const args = ["--user", `--map-user=${uid}`, `--map-group=${gid}`, "--pid", "--fork", "--kill-child", "--mount-proc"];
+  // --keep-caps: the namespace's pid 1 keeps its capabilities in the new user namespace just long enough to
+  // forbid further user namespaces in it (user.max_user_namespaces = 0), then runs the command without any.
+  const args = ["--user", `--map-user=${uid}`, `--map-group=${gid}`, "--keep-caps", "--pid", "--fork", "--kill-child", "--mount-proc"];
   let child;
   try {
     // The namespace's pid 1 is a small shell that runs the command (in bash) as its child: unshare cannot
     // report a pid 1 killed by a signal (an OOM kill would read as exit 1); a shell reports 128+signal.
-    const init = '/bin/bash -c "$1"; exit $?';
+    const init =
+      "echo 0 > /proc/sys/user/max_user_namespaces || { echo 'sandbox: could not forbid nested user namespaces; not running' >&2; exit 126; }; " +
+      '/usr/bin/setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all /bin/bash -c "$1"; exit $?';
     child = spawn("/usr/bin/unshare", [...args, "/bin/sh", "-c", init, "sandbox", cmd], {
       cwd,
       env,
