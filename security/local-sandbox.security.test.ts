@@ -135,6 +135,60 @@ if (await localSuiteGate("local sandbox security")) {
     }, 30_000);
   });
 
+  describe("local sandbox: disk", () => {
+    const rootDir = tempSandboxRoot("disk");
+    let free = 1e9;
+    let provider: SandboxProvider;
+    let s: LocalSandbox;
+    beforeAll(async () => {
+      fs.chmodSync(rootDir, 0o755);
+      provider = createLocalProvider({ rootDir, idleTimeoutMs: 120_000, limits: LIMITS, logger: silentLogger, spares: 0, diskMb: 256, diskReserveMb: 100, freeSpaceMb: () => free });
+      s = (await provider.create("filler")) as LocalSandbox;
+    }, 60_000);
+    afterAll(async () => {
+      await provider?.shutdown();
+      fs.rmSync(rootDir, { recursive: true, force: true });
+    }, 30_000);
+
+    test("fallocate -l 300M fails inside once over the quota (project and cache alike); the host disk and the API are untouched", async () => {
+      const hostFreeBefore = fs.statfsSync(rootDir).bavail * fs.statfsSync(rootDir).bsize;
+      const api = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("up") });
+      try {
+        let slowest = 0;
+        const pinger = setInterval(async () => {
+          const t = performance.now();
+          await fetch(`http://127.0.0.1:${api.port}/`);
+          slowest = Math.max(slowest, performance.now() - t);
+        }, 50);
+        const project = await s.run("fallocate -l 300M big.bin; echo rc=$?");
+        const cache = await s.run("rm -f big.bin; fallocate -l 300M /home/user/.cache/x; echo rc=$?");
+        clearInterval(pinger);
+        expect(project.stdout).toBe("rc=1\n");
+        expect(project.stderr).toContain("No space left on device");
+        expect(cache.stdout).toBe("rc=1\n");
+        expect(slowest).toBeLessThan(1_000);
+      } finally {
+        api.stop(true);
+      }
+      const hostFreeAfter = fs.statfsSync(rootDir).bavail * fs.statfsSync(rootDir).bsize;
+      expect(hostFreeBefore - hostFreeAfter).toBeLessThan(260 * 1048576); // never more than the volume
+      // Room again after deleting: the quota is a limit, not a trap.
+      expect((await s.run("rm -f /home/user/.cache/x && fallocate -l 100M ok.bin && echo fits")).stdout).toBe("fits\n");
+    }, 30_000);
+
+    test("host disk nearly full: no new sandbox starts, and running ones turn read-only until space returns", async () => {
+      free = 50; // below the 100 MB reserve
+      await expect(provider.create("refused")).rejects.toThrow(/disk is nearly full/);
+      await Bun.sleep(6_000); // the guard looks every 5 s
+      const write = await s.run("echo x > new.txt; echo rc=$?");
+      expect(write.stdout).toBe("rc=1\n");
+      expect(write.stderr).toContain("Read-only file system");
+      free = 1e9;
+      await Bun.sleep(6_000);
+      expect((await s.run("echo x > new.txt && echo written")).stdout).toBe("written\n");
+    }, 30_000);
+  });
+
   describe("local sandbox: lifetime", () => {
     const rootDir = tempSandboxRoot("lifetime");
     afterAll(() => fs.rmSync(rootDir, { recursive: true, force: true }));

@@ -94,6 +94,8 @@ const envSchema = z.object({
   ),
   SANDBOX_IDLE_MINUTES: positiveInt(30),
   SANDBOX_MAX_LIFETIME_MINUTES: countOrOff(720),
+  SANDBOX_DISK_MB: countOrOff(2048),
+  SANDBOX_DISK_RESERVE_MB: countOrOff(1024),
   SANDBOX_WARM_TEMPLATES: optionalString.transform((v, ctx): TemplateName[] => {
     if (v === undefined) return ["react"];
     if (v === "none") return [];
@@ -157,6 +159,8 @@ export type Config = {
   sandboxIdleMs: number;
   /** A local sandbox is stopped this long after it started, however busy (0 = never). */
   sandboxMaxLifetimeMs: number;
+  /** Local sandboxes: each one's own file system (MB, 0 = no quota) and the host space kept free (MB). */
+  sandboxDisk: { sizeMb: number; reserveMb: number };
   /** Templates whose dependency cache the local provider fills at start-up, in the background. */
   sandboxWarmTemplates: TemplateName[];
   auth: AuthConfig;
@@ -222,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     preview: previewConfig(e.PREVIEW_DOMAIN, e.PUBLIC_URL, e.PORT),
     sandboxIdleMs: e.SANDBOX_IDLE_MINUTES * 60_000,
     sandboxMaxLifetimeMs: e.SANDBOX_MAX_LIFETIME_MINUTES * 60_000,
+    sandboxDisk: { sizeMb: e.SANDBOX_DISK_MB, reserveMb: e.SANDBOX_DISK_RESERVE_MB },
     sandboxWarmTemplates: e.SANDBOX_WARM_TEMPLATES,
     search: e.SEARXNG_URL ? { kind: "searxng", url: e.SEARXNG_URL } : { kind: "none" },
     auth: authConfig(e, host),

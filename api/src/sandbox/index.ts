@@ -13,6 +13,8 @@ export function createSandboxProvider(config: Config, logger: Logger): SandboxPr
     templateCacheDir: join(config.dataDir, "template-cache"),
     idleTimeoutMs: config.sandboxIdleMs,
     maxLifetimeMs: config.sandboxMaxLifetimeMs,
+    diskMb: config.sandboxDisk.sizeMb,
+    diskReserveMb: config.sandboxDisk.reserveMb,
     logger,
   });
 }

@@ -272,7 +272,7 @@ if (await localSuiteGate("isolation")) {
       expect(fs.statSync(pkg).uid).toBe(a.host.uid);
       expect(fs.statSync(path.join(a.host.projectDir, "node_modules")).uid).toBe(a.host.uid);
       expect(fs.existsSync(path.join(a.host.projectDir, ".npm"))).toBe(false);
-      expect(fs.existsSync(path.join(a.host.baseDir, "cache", "npm"))).toBe(true);
+      expect(fs.existsSync(path.join(path.dirname(a.host.projectDir), "cache", "npm"))).toBe(true);
       const run = await a.run(`node -e 'console.log(require("is-number")(5))'`);
       expect(run.stdout).toBe("true\n");
     }, 70_000);

@@ -19,6 +19,7 @@ import { createLayout, layoutFor, prepareRoot, removeLayout, sandboxArgv, TEMPLA
 import { createLimits, DEFAULT_LIMITS, type Limits } from "./limits.ts";
 import { LocalSandbox } from "./local-sandbox.ts";
 import { addNetns, removeNetns, startNetwork, type SandboxNetwork } from "./network.ts";
+import { freeMb, prepareDiskTemplate, setVolumeReadOnly } from "./disk.ts";
 import { newSandboxId } from "./sandbox-id.ts";
 import { seccompProgram, seccompSupported } from "./seccomp.ts";
 import { startSupervisor, type Supervisor } from "./supervisor-client.ts";
@@ -27,6 +28,9 @@ import { claimUid, releaseUid } from "./uids.ts";
 
 const SPARE_DELAY_MS = 50;
 const DEFAULT_MAX_LIFETIME_MS = 12 * 3_600_000;
+const DEFAULT_DISK_MB = 2048;
+const DEFAULT_DISK_RESERVE_MB = 1024;
+const FREE_SPACE_CHECK_MS = 5_000;
 
 export type LocalProviderOptions = {
   /** Holds each sandbox's folders (`<rootDir>/<id>/project`, its package cache, its /etc files). */
@@ -53,6 +57,12 @@ export type LocalProviderOptions = {
   templateCacheDir?: string;
   /** Run sandboxes under the seccomp filter of seccomp.ts (default true; false only to measure its cost). */
   seccomp?: boolean;
+  /** Each sandbox's own file system for its project and caches, in MB (default 2048; 0 = no quota). */
+  diskMb?: number;
+  /** Host disk space kept free under rootDir: below it no sandbox starts and volumes turn read-only (default 1024 MB). */
+  diskReserveMb?: number;
+  /** Free host space under rootDir in MB (default: statfs); tests stand in a full disk with it. */
+  freeSpaceMb?: () => number;
 };
 
 export function createLocalProvider(options: LocalProviderOptions): SandboxProvider {
@@ -62,12 +72,17 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const { logger } = options;
   const sandboxes = new Map<string, LocalSandbox>();
-  let prepared: Promise<{ tools: Tools; source: string; seccompFile?: string }> | null = null;
+  let prepared: Promise<Prepared> | null = null;
+  const diskMb = options.diskMb ?? DEFAULT_DISK_MB;
+  const diskReserveMb = options.diskReserveMb ?? DEFAULT_DISK_RESERVE_MB;
+  let guardTimer: ReturnType<typeof setInterval> | null = null;
+  let readOnly = false;
+  const freeSpace = options.freeSpaceMb ?? (() => freeMb(rootDir));
   let spare: Promise<LocalSandbox> | null = null;
   let closed = false;
 
   /** Refuses (SandboxUnavailableError) unless this machine can isolate; once per provider. */
-  async function prepare(): Promise<{ tools: Tools; source: string; seccompFile?: string }> {
+  async function prepare(): Promise<Prepared> {
     const support = await localSupport();
     if (!support.ok) {
       throw new SandboxUnavailableError(
@@ -88,12 +103,43 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       fs.mkdirSync(stateRoot, { recursive: true, mode: 0o700 });
       fs.writeFileSync(seccompFile, seccompProgram(), { mode: 0o600 });
     }
-    return { tools: support.tools, source, seccompFile };
+    let diskTemplate: string | undefined;
+    if (diskMb > 0) {
+      try {
+        diskTemplate = prepareDiskTemplate(rootDir, diskMb);
+      } catch (err) {
+        throw new SandboxUnavailableError(`Cannot make the sandboxes' disk image (${String(err)}); set SANDBOX_DISK_MB=0 to run without a disk quota.`);
+      }
+    }
+    guardTimer ??= setInterval(guardFreeSpace, FREE_SPACE_CHECK_MS);
+    guardTimer.unref?.();
+    return { tools: support.tools, source, seccompFile, diskTemplate };
   }
 
-  type Prepared = { tools: Tools; source: string; seccompFile?: string };
+  type Prepared = { tools: Tools; source: string; seccompFile?: string; diskTemplate?: string };
 
-  async function start({ tools, source, seccompFile }: Prepared): Promise<LocalSandbox> {
+  /** Below the reserve, every volume turns read-only (and back once space returns). */
+  function guardFreeSpace() {
+    let low: boolean;
+    try {
+      low = freeSpace() < diskReserveMb;
+    } catch {
+      return;
+    }
+    if (low === readOnly) return;
+    readOnly = low;
+    if (low) logger.warn("host disk nearly full: sandbox volumes are read-only until space is freed", { rootDir, reserveMb: diskReserveMb });
+    else logger.info("host disk has room again: sandbox volumes are writable", { rootDir });
+    for (const s of sandboxes.values()) {
+      try {
+        setVolumeReadOnly(s.host.baseDir, low);
+      } catch (err) {
+        logger.error("could not change a sandbox volume", { sandboxId: s.id, error: String(err) });
+      }
+    }
+  }
+
+  async function start({ tools, source, seccompFile, diskTemplate }: Prepared): Promise<LocalSandbox> {
     const id = newSandboxId();
     const uid = claimUid(stateRoot, id);
     const layout = layoutFor(rootDir, stateRoot, id, uid);
@@ -103,7 +149,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     let sandbox: LocalSandbox | null = null;
     let netnsAdded = false;
     try {
-      createLayout(layout, source);
+      createLayout(layout, source, diskTemplate);
       writeOwner(layout, Object.values(sandboxLimits.cgroups));
       await addNetns(layout.netns);
       netnsAdded = true;
@@ -182,6 +228,12 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       prepared ??= prepare();
       prepared.catch(() => (prepared = null)); // a fixed machine is noticed on the next try
       const ready = await prepared;
+      const free = freeSpace();
+      if (free < diskReserveMb) {
+        throw new SandboxUnavailableError(
+          `The server's disk is nearly full (${Math.round(free)} MB free; ${diskReserveMb} MB are kept free): no new sandbox starts until space is freed.`,
+        );
+      }
       const sandbox = (await takeSpare()) ?? (await start(ready));
       replenish(ready);
       if (closed) {
@@ -204,6 +256,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     },
     async shutdown() {
       closed = true;
+      if (guardTimer) clearInterval(guardTimer);
       const pending = spare;
       spare = null;
       await Promise.all([

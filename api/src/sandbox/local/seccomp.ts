@@ -6,11 +6,11 @@
  * pivot_root/chroot, swap, reboot, clock setting, handle-based opens and the like. A process of a foreign
  * ABI (i386 `int 0x80` or x32 on x86_64) is killed, since its system call numbers would slip past the list.
  *
- * User namespaces: `clone` with CLONE_NEWUSER is refused, `clone3` answers ENOSYS (its flags live in memory
- * BPF cannot read; libc then falls back to `clone`), and `unshare`/`mount` are allowed only with the exact
- * arguments of the supervisor's per-command `unshare --user --pid --mount-proc`. Inside that per-command
- * namespace the supervisor sets `user.max_user_namespaces` to 0 before the command runs, so the command
- * itself cannot create one at all (`unshare -r id` fails).
+ * User namespaces: `clone` with CLONE_NEWUSER is refused, and `unshare`/`mount` are allowed only with the
+ * exact arguments of the supervisor's per-command `unshare --user --pid --mount-proc`. The real barrier is the
+ * kernel's: inside that per-command namespace the supervisor sets `user.max_user_namespaces` to 0 before the
+ * command runs, so the command cannot create one by any call (`unshare -r id` fails). `clone3` is allowed:
+ * its flags live in memory BPF cannot read, and answering it ENOSYS made Bun's spawn abort under a fork bomb.
  *
  * @example
  * fs.writeFileSync(file, seccompProgram()); // then: bwrap --seccomp 9 … with the file open on fd 9
@@ -21,7 +21,6 @@ const SECCOMP_RET_KILL_PROCESS = 0x80000000;
 const SECCOMP_RET_ALLOW = 0x7fff0000;
 const SECCOMP_RET_ERRNO = 0x00050000;
 const EPERM = 1;
-const ENOSYS = 38;
 
 const CLONE_NEWNS = 0x00020000;
 const CLONE_NEWUSER = 0x10000000;
@@ -41,7 +40,7 @@ const NR = 0;
 const ARCH = 4;
 const arg = (i: number) => 16 + 8 * i;
 
-type Table = { audit: number; x32: boolean; clone: number; clone3: number; unshare: number; mount: number; denied: number[] };
+type Table = { audit: number; x32: boolean; clone: number; unshare: number; mount: number; denied: number[] };
 
 // Numbers from the kernel's syscall tables (arch/x86/entry/syscalls/syscall_64.tbl; asm-generic for arm64).
 const TABLES: Record<string, Table> = {
@@ -49,7 +48,6 @@ const TABLES: Record<string, Table> = {
     audit: 0xc000003e,
     x32: true,
     clone: 56,
-    clone3: 435,
     unshare: 272,
     mount: 165,
     // ptrace, process_vm_readv/writev, kcmp, keyctl, add_key, request_key, bpf, perf_event_open, userfaultfd,
@@ -68,7 +66,6 @@ const TABLES: Record<string, Table> = {
     audit: 0xc00000b7,
     x32: false,
     clone: 220,
-    clone3: 435,
     unshare: 97,
     mount: 40,
     // The same list in the generic numbering (no iopl, ioperm, uselib, create_module… on arm64).
@@ -109,7 +106,6 @@ export function seccompProgram(machine = arch): Uint8Array {
     ret(SECCOMP_RET_KILL_PROCESS);
   }
   for (const nr of t.denied) when(nr, () => ret(errno(EPERM)));
-  when(t.clone3, () => ret(errno(ENOSYS)));
   when(t.clone, () => {
     ld(arg(0));
     jset(CLONE_NEWUSER, 0, 1);
