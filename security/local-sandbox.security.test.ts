@@ -128,11 +128,17 @@ if (await localSuiteGate("local sandbox security")) {
       expect(ok.stdout).toBe("node ok\n42\n");
     }, 30_000);
 
-    test("hitting the process limit answers a readable error, not a silent null", async () => {
+    test("hitting the process limit answers a readable error, not a silent null, and the sandbox lives on", async () => {
       const res = await s.run("for i in $(seq 200); do sleep 3 & done; wait", { timeoutMs: 20_000 });
-      expect(res.stderr).toContain(`process limit (${LIMITS.pids} processes)`);
+      expect(res.stderr).toContain(`process limit (${LIMITS.pids} processes`);
       expect(res.exitCode).not.toBeNull();
-    }, 30_000);
+      // A fork bomb, too, is its command's problem only: the sandbox still answers afterwards.
+      const bomb = await s.run("bomb() { bomb | bomb & }; bomb; sleep 30", { timeoutMs: 4_000 });
+      expect(bomb.timedOut).toBe(true);
+      expect(bomb.stderr).toContain("process limit");
+      expect(s.gone).toBe(false);
+      expect((await s.run("echo alive")).stdout).toBe("alive\n");
+    }, 40_000);
   });
 
   describe("local sandbox: disk", () => {

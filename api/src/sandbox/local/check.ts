@@ -43,9 +43,7 @@ export function findTools(): { tools: Partial<Tools>; missing: string[] } {
     if (found) tools[name] = found;
     else missing.push(`${name} not found: install ${pkg} (apt-get install ${pkg})`);
   }
-  // Node first: at the process limit (a fork bomb inside) Bun 1.4's spawn aborted the supervisor and the
-  // whole sandbox with it, where Node reports EAGAIN and the sandbox lives on.
-  const runtime = ["/usr/bin/node", "/usr/bin/bun", "/usr/local/bin/node", "/usr/local/bin/bun"].find((p) => {
+  const runtime = ["/usr/bin/bun", "/usr/bin/node", "/usr/local/bin/bun", "/usr/local/bin/node"].find((p) => {
     try {
       return fs.statSync(p).isFile();
     } catch {

@@ -144,7 +144,11 @@ export function projectPath(cwd?: string): string {
  * The whole command line: cgroups are joined by `wrap` (limits.ts) before this runs. `templateCacheDir`, when
  * given, is bound read-only at TEMPLATE_CACHE_IN_SANDBOX (skipped if it does not exist).
  */
-export function sandboxArgv(l: Layout, tools: Tools, options: { templateCacheDir?: string; seccompFile?: string } = {}): string[] {
+export function sandboxArgv(
+  l: Layout,
+  tools: Tools,
+  options: { templateCacheDir?: string; seccompFile?: string; commandProcs?: number } = {},
+): string[] {
   const uid = String(l.uid);
   const etcBinds = ["passwd", "group", "hosts", "resolv.conf"].flatMap((f) => ["--ro-bind", path.join(l.etcDir, f), `/etc/${f}`]);
   const hostEtc: string[] = [];
@@ -168,6 +172,7 @@ export function sandboxArgv(l: Layout, tools: Tools, options: { templateCacheDir
     "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
     ...(options.seccompFile ? ["--seccomp", "9"] : []),
     "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/", "--setenv", "BUN_RUNTIME_TRANSPILER_CACHE_PATH", "0",
+    ...(options.commandProcs ? ["--setenv", "SANDBOX_COMMAND_PROCS", String(options.commandProcs)] : []),
     "--ro-bind", "/usr", "/usr", ...mergedUsrLinks(),
     "--perms", "0755", "--dir", "/etc", ...etcBinds, ...hostEtc,
     "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm", "--tmpfs", "/tmp",

@@ -31,6 +31,8 @@ const DEFAULT_MAX_LIFETIME_MS = 12 * 3_600_000;
 const DEFAULT_DISK_MB = 2048;
 const DEFAULT_DISK_RESERVE_MB = 1024;
 const FREE_SPACE_CHECK_MS = 5_000;
+/** Processes (threads included) kept for the supervisor and its spawning when a command hits its limit. */
+const SUPERVISOR_PROCS = 32;
 
 export type LocalProviderOptions = {
   /** Holds each sandbox's folders (`<rootDir>/<id>/project`, its package cache, its /etc files). */
@@ -144,6 +146,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     const uid = claimUid(stateRoot, id);
     const layout = layoutFor(rootDir, stateRoot, id, uid);
     const sandboxLimits = createLimits(id, limits, logger, { prlimit: tools.prlimit, useCgroups: options.cgroups });
+    const commandProcs = Math.max(8, limits.pids - SUPERVISOR_PROCS);
     let supervisor: Supervisor | null = null;
     let network: SandboxNetwork | null = null;
     let sandbox: LocalSandbox | null = null;
@@ -156,7 +159,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       // The supervisor starts while the network comes up: until slirp4netns attaches there is no route
       // out at all, and commands are only sent once both are ready.
       const onExit = () => void sandbox?.kill();
-      supervisor = startSupervisor(sandboxLimits.wrap(sandboxArgv(layout, tools, { templateCacheDir, seccompFile })), { logger, onExit });
+      supervisor = startSupervisor(sandboxLimits.wrap(sandboxArgv(layout, tools, { templateCacheDir, seccompFile, commandProcs })), { logger, onExit });
       const [net, ready] = await Promise.allSettled([
         startNetwork({ name: layout.netns, apiSocket: layout.apiSocket, logger, onUnexpectedExit: onExit }),
         supervisor.ready,
@@ -167,7 +170,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       const files = createLocalFiles(layout.projectDir, { uid, gid: uid });
       sandbox = new LocalSandbox({
         layout, stateRoot, supervisor, network: net.value, limits: sandboxLimits, files,
-        idleTimeoutMs: options.idleTimeoutMs, maxLifetimeMs: options.maxLifetimeMs ?? DEFAULT_MAX_LIFETIME_MS, logger, onGone: (gone) => sandboxes.delete(gone),
+        idleTimeoutMs: options.idleTimeoutMs, commandProcs, maxLifetimeMs: options.maxLifetimeMs ?? DEFAULT_MAX_LIFETIME_MS, logger, onGone: (gone) => sandboxes.delete(gone),
       });
       return sandbox;
     } catch (err) {

@@ -24,6 +24,8 @@ export type LocalSandboxParts = {
   limits: SandboxLimits;
   files: ReturnType<typeof createLocalFiles>;
   idleTimeoutMs: number;
+  /** Processes one command may run (its cap, kept below the sandbox's so the supervisor always has room). */
+  commandProcs?: number;
   /** However busy, a sandbox is stopped this long after it was handed out (its project gets a fresh one). */
   maxLifetimeMs?: number;
   logger: Logger;
@@ -117,12 +119,20 @@ export class LocalSandbox implements Sandbox {
    * A command that ran into the sandbox's process or memory limit says so in its stderr, and one whose
    * sandbox died under it gets an exit code (137), so callers never report a failure as "no error".
    */
+  private get commandProcs(): number {
+    return this.parts.commandProcs ?? this.parts.limits.config.pids;
+  }
+
   private explainLimits(result: RunResult, before: { pids: number; memory: number }, options: RunOptions): RunResult {
     if (options.background) return result;
     const after = this.parts.limits.hits();
     const { pids, memoryMb } = this.parts.limits.config;
     const notes: string[] = [];
-    if (after.pids > before.pids) notes.push(`The sandbox hit its process limit (${pids} processes): some processes could not start.`);
+    // A command's own process cap (below the sandbox's, see supervisor.js) shows only as EAGAIN from fork.
+    const forkFailed = /fork: (retry: )?Resource temporarily unavailable|EAGAIN/.test(result.stderr);
+    if (after.pids > before.pids || forkFailed) {
+      notes.push(`The sandbox hit its process limit (${pids} processes, ${this.commandProcs} for one command): some processes could not start.`);
+    }
     if (after.memory > before.memory) notes.push(`The sandbox hit its memory limit (${memoryMb} MB): a process was killed.`);
     const died = result.exitCode === null && !result.timedOut && !options.signal?.aborted && this.gone;
     if (died) notes.push("The sandbox stopped while this command ran; it is recreated on the next command.");

@@ -20,6 +20,9 @@ const { StringDecoder } = require("node:string_decoder");
 
 const CAP = 1024 * 1024;
 const uid = process.getuid();
+// Processes one command may run, below the sandbox's own limit: a fork bomb in a command then fails its own
+// forks while the supervisor still has room to spawn (and Bun's spawn aborts when it has none).
+const commandProcs = Number(process.env.SANDBOX_COMMAND_PROCS) || 0;
 const gid = process.getgid();
 /** id → { child, paused } */
 const running = new Map();
@@ -64,6 +67,7 @@ function run(msg) {
     // report a pid 1 killed by a signal (an OOM kill would read as exit 1); a shell reports 128+signal.
     const init =
       "echo 0 > /proc/sys/user/max_user_namespaces || { echo 'sandbox: could not forbid nested user namespaces; not running' >&2; exit 126; }; " +
+      (commandProcs > 0 ? `ulimit -p ${commandProcs}; ` : "") +
       '/usr/bin/setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all /bin/bash -c "$1"; exit $?';
     child = spawn("/usr/bin/unshare", [...args, "/bin/sh", "-c", init, "sandbox", cmd], {
       cwd,
