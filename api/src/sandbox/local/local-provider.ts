@@ -33,6 +33,8 @@ const DEFAULT_DISK_RESERVE_MB = 1024;
 const FREE_SPACE_CHECK_MS = 5_000;
 /** Processes (threads included) kept for the supervisor and its spawning when a command hits its limit. */
 const SUPERVISOR_PROCS = 32;
+/** Project ids template-cache.ts gives the sandboxes that fill the cache. */
+const TEMPLATE_POPULATION = /^template-cache:/;
 
 export type LocalProviderOptions = {
   /** Holds each sandbox's folders (`<rootDir>/<id>/project`, its package cache, its /etc files). */
@@ -237,7 +239,11 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
           `The server's disk is nearly full (${Math.round(free)} MB free; ${diskReserveMb} MB are kept free): no new sandbox starts until space is freed.`,
         );
       }
-      const sandbox = (await takeSpare()) ?? (await start(ready));
+      // The template cache's own sandboxes install the repository's templates and hand node_modules over by
+      // rename (template-cache.ts), which cannot cross into another file system: they go without the volume.
+      const sandbox = TEMPLATE_POPULATION.test(projectId)
+        ? await start({ ...ready, diskTemplate: undefined })
+        : ((await takeSpare()) ?? (await start(ready)));
       replenish(ready);
       if (closed) {
         await sandbox.kill();
