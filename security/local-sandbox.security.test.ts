@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import { silentLogger } from "../api/src/lib/logger";
+import { testApp } from "../api/src/test/test-app";
 import { createLocalProvider } from "../api/src/sandbox/local/local-provider";
 import type { LocalSandbox } from "../api/src/sandbox/local/local-sandbox";
 import { localSuiteGate, tempSandboxRoot } from "../api/src/sandbox/local/test-support";
@@ -139,6 +140,41 @@ if (await localSuiteGate("local sandbox security")) {
       expect(s.gone).toBe(false);
       expect((await s.run("echo alive")).stdout).toBe("alive\n");
     }, 40_000);
+  });
+
+  describe("local sandbox: sync back to storage", () => {
+    test("a sparse 700 MB file made in a project's sandbox is not pulled into the API during sync; RSS stays bounded", async () => {
+      const t = await testApp({ env: { SANDBOX_WARM_TEMPLATES: "none", SANDBOX_DISK_MB: "1024" } });
+      const alice = t.user("alice");
+      const project = (await (await alice.request("POST", "/api/projects", { name: "Sparse" })).json()) as { id: string };
+      try {
+        const shell = (command: string) => alice.request("POST", `/api/sandbox/${project.id}/shell`, { command });
+        expect((await shell("true")).status).toBe(200); // the sandbox is up and synced
+        Bun.gc(true);
+        const before = rssMb();
+        let peak = before;
+        const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 5);
+        try {
+          const made = await (await shell("for i in 1 2 3; do truncate -s 700M big$i.bin; done; echo small > small.txt")).json();
+          expect(made.error).toBeNull();
+          // The small file syncs (the watcher and the sync work); the big ones never do.
+          let paths: string[] = [];
+          for (let i = 0; i < 60 && !paths.includes("small.txt"); i++) {
+            await Bun.sleep(100);
+            paths = ((await (await alice.request("GET", `/api/files/${project.id}`)).json()) as { path: string }[]).map((f) => f.path);
+          }
+          await Bun.sleep(500);
+          paths = ((await (await alice.request("GET", `/api/files/${project.id}`)).json()) as { path: string }[]).map((f) => f.path);
+          expect(paths).toContain("small.txt");
+          expect(paths.filter((p) => p.startsWith("big"))).toEqual([]);
+        } finally {
+          clearInterval(sampler);
+        }
+        expect(peak - before).toBeLessThan(150); // reading them would have cost 2.1 GB
+      } finally {
+        await t.deps.sandboxes.shutdown();
+      }
+    }, 60_000);
   });
 
   describe("local sandbox: disk", () => {
