@@ -173,7 +173,7 @@ describe("Caddyfile", () => {
   test("keeps /metrics off the public site", () => {
     const json = JSON.parse(run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN }).stdout);
     const site = JSON.stringify(json.apps.http.servers.srv0.routes[0]);
-    expect(site).toContain('{"handle":[{"handler":"static_response","status_code":404}],"match":[{"path":["/metrics"]}]}');
+    expect(site).toContain('{"handle":[{"handler":"static_response","status_code":404}],"match":[{"path":["/metrics","/metrics/*"]}]}');
   });
 
   test("with the port in DOMAIN and HTTP_PORT, serves plain HTTP on that port with no certificates (tests, another TLS terminator)", () => {

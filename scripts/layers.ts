@@ -31,7 +31,8 @@ export const RULES: Record<Layer, { may: Layer[]; types?: Layer[]; why: string }
   "api:db": { may: ["api:db", "api:lib", "shared"], why: "queries know nothing of the services using them" },
   "api:storage": { may: ["api:storage", "api:lib", "shared"], why: "object stores know nothing above them" },
   "api:events": { may: ["api:events", "api:lib", "shared"], types: ["api:db"], why: "event buses carry events, nothing more" },
-  "api:realtime": { may: ["api:realtime", "api:services", "api:events", "api:lib", "shared"], types: ["api:auth", "api:sandbox", "api:db", "api:storage"], why: "realtime delivers what services decide" },
+  // sandbox: the preview proxy forwards to the provider's sandboxes.
+  "api:realtime": { may: ["api:realtime", "api:services", "api:sandbox", "api:events", "api:lib", "shared"], types: ["api:auth", "api:db", "api:storage"], why: "realtime delivers what services decide" },
   "api:auth": { may: ["api:auth", "api:lib", "shared"], why: "token checks stand alone" },
   "api:lib": { may: ["api:lib", "shared"], why: "lib is the floor" },
   shared: { may: ["shared"], why: "shared is imported by api and web, never the reverse" },

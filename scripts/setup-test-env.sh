@@ -15,6 +15,8 @@ need_apt=()
 [ -x /usr/bin/slirp4netns ] || need_apt+=(slirp4netns)
 [ -x /usr/sbin/nft ] || need_apt+=(nftables)
 [ -x /usr/sbin/ip ] || [ -x /usr/bin/ip ] || need_apt+=(iproute2)
+# Each sandbox's disk quota is an ext4 image (mkfs.ext4) loop-mounted (mount, losetup).
+[ -x /usr/sbin/mkfs.ext4 ] || need_apt+=(e2fsprogs)
 # scripts/compose.test.ts validates docker-compose.yml and the Caddyfile offline with Debian's tools.
 command -v docker-compose >/dev/null 2>&1 || need_apt+=(docker-compose)
 command -v caddy >/dev/null 2>&1 || need_apt+=(caddy)

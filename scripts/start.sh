@@ -12,6 +12,8 @@ need_apt=()
 [ -x /usr/bin/slirp4netns ] || need_apt+=(slirp4netns)
 [ -x /usr/sbin/nft ] || need_apt+=(nftables)
 [ -x /usr/sbin/ip ] || [ -x /usr/bin/ip ] || need_apt+=(iproute2)
+# Each sandbox's disk quota is an ext4 image (mkfs.ext4) loop-mounted (mount, losetup).
+[ -x /usr/sbin/mkfs.ext4 ] || need_apt+=(e2fsprogs)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
@@ -22,4 +24,6 @@ fi
 
 bun install --frozen-lockfile
 bun run build
-exec bun run start
+# `bun run start` without the extra `bun run` process: exec hands this shell's pid to the server, so a
+# signal to the process group reaches it once, not a second time forwarded by `bun run`.
+exec bun api/src/index.ts

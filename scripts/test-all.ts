@@ -5,7 +5,8 @@
  * 1. Type-check (tsc) and build the web app (the browser tests use the build).
  * 2. Unit and integration tests. Suites that touch the database run twice: against real PostgreSQL when
  *    TEST_DATABASE_URL is set, and always against embedded PGlite.
- * 3. Browser end-to-end tests (Debian Chromium, the real Auth emulator, the real server).
+ * 3. The security suite (security/*.security.test.ts): each test replays an attack and asserts the safe outcome.
+ * 4. Browser end-to-end tests (Debian Chromium, the real Auth emulator, the real server).
  */
 import postgres from "postgres";
 
@@ -69,6 +70,7 @@ await check("typecheck", ["bunx", "tsc", "--noEmit", "-p", "tsconfig.json"]);
 await check("build", ["bun", "run", "build"]);
 if (pgUrl) await bunTest("unit (PostgreSQL)", ["api", "shared", "scripts", "web/src"], { TEST_DATABASE_URL: pgUrl });
 await bunTest("unit (PGlite)", pgUrl ? DB_SUITES : ["api", "shared", "scripts", "web/src"], { TEST_DATABASE_URL: undefined });
+await bunTest("security", ["security"], { TEST_DATABASE_URL: pgUrl });
 await bunTest("e2e", ["e2e"]);
 
 const passed = results.reduce((n, r) => n + r.passed, 0);

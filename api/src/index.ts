@@ -44,9 +44,12 @@ console.log(`Listening on http://${config.host === "0.0.0.0" ? "localhost" : con
 
 let stopping = false;
 async function shutdown(signal: string) {
+  // One shutdown however many signals arrive: a process-group SIGTERM (systemd, Ctrl-C) reaches this process
+  // and, forwarded by `bun run`, reaches it again. Taking a repeat as "exit now" would drop the running
+  // answers unsaved; the 25 s deadline below bounds a stuck shutdown instead (SIGKILL forces it sooner).
   if (stopping) {
-    logger.warn("second signal: exiting now", { signal });
-    process.exit(1);
+    logger.info("shutdown already under way; signal ignored", { signal });
+    return;
   }
   stopping = true;
   logger.info("shutting down", { signal });

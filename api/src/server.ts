@@ -2,7 +2,7 @@
  * Starts every part the configuration names (database, storage, sign-in) and returns the ready app.
  * Used by the `bun run start` entry point and by tests that need the whole server.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { RunManager } from "./agent/runs";
 import { createApp } from "./app";
@@ -44,6 +44,9 @@ const DEFAULT_WEB_DIST = resolve(import.meta.dir, "../../web/dist");
 export async function startParts(config: Config, logger: Logger, options: { webDist?: string | null } = {}): Promise<RunningParts> {
   const closers: (() => Promise<unknown>)[] = [];
   try {
+    // Traverse-only for others: sandbox users must reach their folders under DATA_DIR/sandboxes, but nobody
+    // else may list it; each part below is 0700 (database, objects, emulator) or closes itself off.
+    if (!existsSync(config.dataDir)) mkdirSync(config.dataDir, { recursive: true, mode: 0o711 });
     const emulator =
       config.auth.mode === "emulator" && config.auth.startLocalEmulator
         ? startAuthEmulator({
@@ -57,7 +60,10 @@ export async function startParts(config: Config, logger: Logger, options: { webD
 
     const db = await connectWithRetry(config, logger);
     closers.push(() => db.close());
+    // Waiting on another instance's migration lock is no stall: the per-query bound applies once they are done.
+    db.setQueryTimeout(0);
     await migrate(db.sql, { lock: db.kind === "postgres" });
+    db.setQueryTimeout(config.database.queryTimeoutMs);
 
     const store = guardStore(createObjectStore(config.storage));
     await store.ping();

@@ -50,7 +50,7 @@ export async function startAuthEmulator(options: AuthEmulatorOptions): Promise<A
   if (found === "other") throw new Error(`Port ${port} on 127.0.0.1 is taken by something that is not the Firebase Auth emulator: free it, or ${fixHint}.`);
 
   const folder = join(dataDir, "auth-emulator");
-  mkdirSync(folder, { recursive: true });
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
   const config = { emulators: { auth: { host: "127.0.0.1", port }, ui: { enabled: false } } };
   writeFileSync(join(folder, "firebase.json"), `${JSON.stringify(config, null, 2)}\n`);
   writeFileSync(join(folder, "watchdog.cjs"), WATCHDOG);

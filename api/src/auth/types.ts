@@ -4,6 +4,8 @@ export type Identity = {
   email: string | null;
   name: string | null;
   picture: string | null;
+  /** When the token stops being valid (ms since the epoch): long-lived connections end there. */
+  expiresAt?: number;
 };
 
 /**

@@ -128,6 +128,7 @@ function toIdentity(payload: JWTPayload, nowMs: number): Identity {
     email: stringOrNull(payload.email),
     name: stringOrNull(payload.name),
     picture: stringOrNull(payload.picture),
+    ...(typeof payload.exp === "number" ? { expiresAt: payload.exp * 1000 } : {}),
   };
 }
 

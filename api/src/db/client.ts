@@ -5,6 +5,7 @@
 import postgres from "postgres";
 import type { Config } from "../lib/config";
 import { startEmbeddedPostgres } from "./embedded";
+import { watchedSocket } from "./query-watchdog";
 
 export type Sql = postgres.Sql<Record<string, never>>;
 
@@ -13,7 +14,12 @@ export type Db = {
   /** A human description without secrets, for the start-up summary. */
   kind: "postgres" | "embedded";
   close(): Promise<void>;
+  /** The bounded wait per query (0 = none); start-up raises it while migrations wait on their lock. */
+  setQueryTimeout(ms: number): void;
 };
+
+/** How long a query may wait for the server's next byte before its connection is discarded. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 5_000;
 
 const connectionDefaults = {
   // Quiet NOTICEs such as "relation already exists, skipping".
@@ -24,22 +30,34 @@ const connectionDefaults = {
   transform: { undefined: null },
 } as const;
 
+/**
+ * A postgres.js client whose queries give up (503) when the server stops answering; see query-watchdog.ts.
+ * TLS connections (`sslmode`/`ssl` in the URL) cannot be watched on the wire and keep postgres.js's own socket.
+ */
+export function createSql(target: string | postgres.Options<Record<string, never>>, options: { max: number; queryTimeoutMs: () => number }): Sql {
+  const url = typeof target === "string" ? target : "";
+  const tls = /[?&](sslmode|ssl)=(?!disable)/i.test(url);
+  const socket = tls ? undefined : watchedSocket(options.queryTimeoutMs);
+  const settings = { ...connectionDefaults, max: options.max, ...(socket ? { socket } : {}) } as postgres.Options<Record<string, never>>;
+  return (typeof target === "string" ? postgres(target, settings) : postgres({ ...target, ...settings })) as unknown as Sql;
+}
+
 export async function connectDb(config: Config["database"]): Promise<Db> {
+  let queryTimeoutMs = config.queryTimeoutMs;
+  const setQueryTimeout = (ms: number) => void (queryTimeoutMs = ms);
   if (config.kind === "postgres") {
-    const sql = postgres(config.url, { ...connectionDefaults, max: config.poolMax }) as unknown as Sql;
-    return { sql, kind: "postgres", close: () => sql.end({ timeout: 5 }) };
+    const sql = createSql(config.url, { max: config.poolMax, queryTimeoutMs: () => queryTimeoutMs });
+    return { sql, kind: "postgres", close: () => sql.end({ timeout: 5 }), setQueryTimeout };
   }
   const embedded = await startEmbeddedPostgres({ dataDir: config.dir, maxConnections: config.poolMax + 2 });
-  const sql = postgres({
-    ...connectionDefaults,
-    path: embedded.socketPath,
-    database: "postgres",
-    username: "postgres",
-    max: config.poolMax,
-  }) as unknown as Sql;
+  const sql = createSql(
+    { path: embedded.socketPath, database: "postgres", username: "postgres" },
+    { max: config.poolMax, queryTimeoutMs: () => queryTimeoutMs },
+  );
   return {
     sql,
     kind: "embedded",
+    setQueryTimeout,
     close: async () => {
       await sql.end({ timeout: 5 });
       await embedded.stop();

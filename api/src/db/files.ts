@@ -29,6 +29,20 @@ export async function findFileByPath(sql: Sql, projectId: string, path: string):
   return row ? toRow(row) : null;
 }
 
+/**
+ * A file whose path is a folder of `path` ("a" for "a/b") or lies inside `path` as a folder ("a/b" for "a"):
+ * a file and a folder cannot share a path (on disk, in a ZIP, in the sandbox).
+ */
+export async function findPathClash(sql: Sql, projectId: string, path: string, exceptPath = ""): Promise<string | null> {
+  const parts = path.split("/");
+  const folders = parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
+  const [row] = await sql<{ path: string }[]>`
+    select path from files
+    where project_id = ${projectId} and path <> ${exceptPath} and (path = any(${folders}::text[]) or starts_with(path, ${`${path}/`}))
+    limit 1`;
+  return row?.path ?? null;
+}
+
 export async function insertFile(
   sql: Sql,
   f: { id: string; projectId: string; path: string; size: number; storageKey: string },

@@ -2,6 +2,9 @@
 import { HTTPException } from "hono/http-exception";
 import { AppError, dependencyDown } from "./errors";
 
+/** The error code db/query-watchdog.ts gives a query whose connection stopped answering. */
+export const QUERY_TIMEOUT = "QUERY_TIMEOUT";
+
 // postgres.js reports a lost or refused connection with these codes (not a PostgresError with a SQLSTATE).
 const CONNECTION_CODES = new Set([
   "ECONNREFUSED",
@@ -14,6 +17,8 @@ const CONNECTION_CODES = new Set([
   "CONNECTION_CLOSED",
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
+  // query-watchdog.ts: the server kept the connection open but stopped answering.
+  QUERY_TIMEOUT,
 ]);
 
 export function toAppError(error: unknown): AppError {

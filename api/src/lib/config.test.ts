@@ -44,7 +44,7 @@ describe("loadConfig", () => {
       FIREBASE_API_KEY: "AIza",
     });
     expect(c.port).toBe(8080);
-    expect(c.database).toEqual({ kind: "postgres", url: "postgres://u:pw@db:5432/app", poolMax: 10 });
+    expect(c.database).toEqual({ kind: "postgres", url: "postgres://u:pw@db:5432/app", poolMax: 10, queryTimeoutMs: 5000 });
     expect(c.storage).toMatchObject({ kind: "s3", bucket: "files", endpoint: "http://minio:9000", forcePathStyle: true, region: "us-east-1" });
     expect(c.sandbox).toEqual({ provider: "e2b", apiKey: "e2b_x" });
     expect(c.model).toEqual({ configured: true, baseUrl: "http://127.0.0.1:11434/v1", apiKey: "not-needed", model: "qwen2.5-coder" });
@@ -70,6 +70,17 @@ describe("loadConfig", () => {
     expect(failure({ FIREBASE_PROJECT_ID: "real-proj" })).toContain("FIREBASE_API_KEY");
     expect(failure({ FIREBASE_PROJECT_ID: "demo-x", FIREBASE_API_KEY: "k" })).toContain("FIREBASE_AUTH_EMULATOR_HOST");
     expect(failure({ FIREBASE_AUTH_EMULATOR_HOST: "http://127.0.0.1:9099" })).toContain("FIREBASE_AUTH_EMULATOR_HOST");
+    // Emulator mode beside a real project, or with an emulator elsewhere on the network, is refused.
+    for (const env of <Record<string, string>[]>[
+      { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", FIREBASE_PROJECT_ID: "my-real-project" },
+      { FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9099", FIREBASE_PROJECT_ID: "demo-x", FIREBASE_API_KEY: "AIza" },
+    ]) {
+      const message = failure(env);
+      expect(message).toContain("FIREBASE_AUTH_EMULATOR_HOST");
+      expect(message).toMatch(/FIREBASE_PROJECT_ID|FIREBASE_API_KEY/);
+    }
+    expect(failure({ FIREBASE_AUTH_EMULATOR_HOST: "10.0.0.5:9099", FIREBASE_PROJECT_ID: "demo-x" })).toMatch(/FIREBASE_AUTH_EMULATOR_HOST=10\.0\.0\.5:9099 is not a loopback[\s\S]*FIREBASE_PROJECT_ID/);
+    expect(load({ FIREBASE_AUTH_EMULATOR_HOST: "localhost:9099", FIREBASE_PROJECT_ID: "demo-x" }).auth.mode).toBe("emulator");
     expect(failure({ OPENAI_MODEL: "gpt-4o" })).toContain("OPENAI_API_KEY");
     expect(failure({ HOST: "0.0.0.0" })).toContain("HOST");
   });

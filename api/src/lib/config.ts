@@ -74,6 +74,7 @@ const envSchema = z.object({
       .optional(),
   ),
   DATABASE_POOL_MAX: positiveInt(10),
+  DATABASE_QUERY_TIMEOUT_S: countOrOff(5),
   S3_BUCKET: optionalString,
   S3_ENDPOINT: optionalString.pipe(z.url({ message: "must be a full URL such as http://127.0.0.1:9000" }).optional()),
   S3_REGION: optionalString,
@@ -92,6 +93,9 @@ const envSchema = z.object({
       .optional(),
   ),
   SANDBOX_IDLE_MINUTES: positiveInt(30),
+  SANDBOX_MAX_LIFETIME_MINUTES: countOrOff(720),
+  SANDBOX_DISK_MB: countOrOff(2048),
+  SANDBOX_DISK_RESERVE_MB: countOrOff(1024),
   SANDBOX_WARM_TEMPLATES: optionalString.transform((v, ctx): TemplateName[] => {
     if (v === undefined) return ["react"];
     if (v === "none") return [];
@@ -143,7 +147,8 @@ export type Config = {
   host: string;
   publicUrl: string | undefined;
   dataDir: string;
-  database: { kind: "postgres"; url: string; poolMax: number } | { kind: "embedded"; dir: string; poolMax: number };
+  /** queryTimeoutMs: how long a query waits for the server before its connection is discarded (0 = forever). */
+  database: { kind: "postgres"; url: string; poolMax: number; queryTimeoutMs: number } | { kind: "embedded"; dir: string; poolMax: number; queryTimeoutMs: number };
   storage:
     | { kind: "s3"; bucket: string; endpoint?: string; region: string; forcePathStyle: boolean; accessKeyId?: string; secretAccessKey?: string }
     | { kind: "local"; dir: string };
@@ -153,6 +158,10 @@ export type Config = {
   /** Preview hosts are `<port>-<sandboxId>.<domain>`; scheme and port suffix come from PUBLIC_URL. */
   preview: { domain: string; scheme: "http" | "https"; portSuffix: string };
   sandboxIdleMs: number;
+  /** A local sandbox is stopped this long after it started, however busy (0 = never). */
+  sandboxMaxLifetimeMs: number;
+  /** Local sandboxes: each one's own file system (MB, 0 = no quota) and the host space kept free (MB). */
+  sandboxDisk: { sizeMb: number; reserveMb: number };
   /** Templates whose dependency cache the local provider fills at start-up, in the background. */
   sandboxWarmTemplates: TemplateName[];
   auth: AuthConfig;
@@ -197,10 +206,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: e.PUBLIC_URL,
     dataDir,
     database: e.DATABASE_URL
-      ? { kind: "postgres", url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }
+      ? { kind: "postgres", url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX, queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_S * 1000 }
       : // PGlite is one database session behind every socket connection: interleaved connections corrupt each
         // other's extended-protocol state ("portal does not exist"), so embedded mode uses exactly one.
-        { kind: "embedded", dir: resolve(dataDir, "pg"), poolMax: 1 },
+        { kind: "embedded", dir: resolve(dataDir, "pg"), poolMax: 1, queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_S * 1000 },
     storage: e.S3_BUCKET
       ? {
           kind: "s3",
@@ -219,6 +228,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : { configured: false },
     preview: previewConfig(e.PREVIEW_DOMAIN, e.PUBLIC_URL, e.PORT),
     sandboxIdleMs: e.SANDBOX_IDLE_MINUTES * 60_000,
+    sandboxMaxLifetimeMs: e.SANDBOX_MAX_LIFETIME_MINUTES * 60_000,
+    sandboxDisk: { sizeMb: e.SANDBOX_DISK_MB, reserveMb: e.SANDBOX_DISK_RESERVE_MB },
     sandboxWarmTemplates: e.SANDBOX_WARM_TEMPLATES,
     search: e.SEARXNG_URL ? { kind: "searxng", url: e.SEARXNG_URL } : { kind: "none" },
     auth: authConfig(e, host),
@@ -268,6 +279,7 @@ function authConfig(e: z.infer<typeof envSchema>, host: string): AuthConfig {
     };
   };
   if (e.FIREBASE_AUTH_EMULATOR_HOST) {
+    refuseEmulatorMix(e);
     return emulated(e.FIREBASE_PROJECT_ID ?? LOCAL_EMULATOR_PROJECT, e.FIREBASE_AUTH_EMULATOR_HOST, false);
   }
   if (e.FIREBASE_PROJECT_ID) {
@@ -290,6 +302,31 @@ function authConfig(e: z.infer<typeof envSchema>, host: string): AuthConfig {
     throw new ConfigError("FIREBASE_API_KEY or FIREBASE_AUTH_DOMAIN is set without FIREBASE_PROJECT_ID: set FIREBASE_PROJECT_ID too.");
   }
   return emulated(LOCAL_EMULATOR_PROJECT, LOCAL_EMULATOR_HOST, true);
+}
+
+/**
+ * Emulator mode accepts unsigned tokens that anyone can mint. Beside a real Firebase project (an id without
+ * the `demo-` prefix the emulator reserves, or an API key) that would silently open real users' accounts to
+ * forged tokens; an emulator reached over the network could be anyone's. Both stop start-up.
+ */
+function refuseEmulatorMix(e: z.infer<typeof envSchema>): void {
+  const emulatorHost = e.FIREBASE_AUTH_EMULATOR_HOST!;
+  const projectId = e.FIREBASE_PROJECT_ID;
+  if ((projectId && !projectId.startsWith("demo-")) || e.FIREBASE_API_KEY) {
+    const real = projectId && !projectId.startsWith("demo-") ? `FIREBASE_PROJECT_ID=${projectId} (a real project)` : "FIREBASE_API_KEY";
+    throw new ConfigError(
+      `FIREBASE_AUTH_EMULATOR_HOST is set together with ${real}: emulator mode accepts unsigned tokens anyone can make, ` +
+        "so it is refused beside a real Firebase project. Unset FIREBASE_AUTH_EMULATOR_HOST for real Google sign-in, " +
+        "or use a demo- project id and no FIREBASE_API_KEY with the emulator.",
+    );
+  }
+  const host = emulatorHost.slice(0, emulatorHost.lastIndexOf(":")).replace(/^\[|\]$/g, "");
+  if (!(host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))) {
+    throw new ConfigError(
+      `FIREBASE_AUTH_EMULATOR_HOST=${emulatorHost} is not a loopback address: the emulator must run on this machine ` +
+        `(127.0.0.1 or localhost) for FIREBASE_PROJECT_ID=${projectId ?? LOCAL_EMULATOR_PROJECT}, since whoever answers there decides who is signed in.`,
+    );
+  }
 }
 
 /** One line per part, no secrets: printed at start so an operator sees what the server is using. */

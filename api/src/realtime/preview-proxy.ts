@@ -6,7 +6,7 @@
 import { PREVIEW_STATUS_TYPE, type PreviewStatus, type PreviewStatusMessage } from "@shared/events/preview-status";
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { Logger } from "../lib/logger";
-import type { SandboxProvider } from "../sandbox/types";
+import { NothingListeningError, type SandboxProvider } from "../sandbox/types";
 import { parsePreviewHost } from "./preview-host";
 
 export type PreviewSocketData = {
@@ -37,6 +37,34 @@ const page = (previewStatus: PreviewStatus, title: string, text: string) =>
     { status: 502, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } },
   );
 
+/**
+ * A preview is someone's code on a host under the app's domain, so a `Set-Cookie` with a `Domain` attribute
+ * would land on the app and every other preview alike (the domain and its previews are one site): cookie
+ * tossing, session fixation. Only host-only cookies (no Domain, or exactly the preview's own host) pass.
+ */
+export function keepCookiesOnHost(headers: Headers, hostHeader: string): void {
+  const cookies = headers.getSetCookie();
+  if (cookies.length === 0) return;
+  const host = hostHeader.toLowerCase().replace(/:\d+$/, "");
+  headers.delete("set-cookie");
+  for (const cookie of cookies) {
+    const domains = cookie
+      .split(";")
+      .slice(1)
+      .map((attr) => attr.trim().split("="))
+      .filter(([name]) => name!.trim().toLowerCase() === "domain")
+      .map(([, value = ""]) => value.trim().toLowerCase().replace(/^\./, ""));
+    if (domains.every((d) => d === host)) headers.append("set-cookie", cookie);
+  }
+}
+
+const nothingAnswering = (port: number) =>
+  page(
+    "not-answering",
+    `Nothing is answering on port ${port} yet`,
+    "The app in the sandbox may still be starting. Refresh in a moment; if it stays like this, run the workflow again from the Preview toolbar.",
+  );
+
 export function createPreviewProxy(deps: { provider: SandboxProvider; domain: string; logger: Logger }): PreviewProxy {
   async function target(sandboxId: string, port: number) {
     const sandbox = await deps.provider.connect(sandboxId);
@@ -46,9 +74,11 @@ export function createPreviewProxy(deps: { provider: SandboxProvider; domain: st
 
   async function handle(req: Request, server: Server<unknown>, port: number, sandboxId: string): Promise<Response | undefined> {
     const t = await target(sandboxId, port).catch((error) => {
+      if (error instanceof NothingListeningError) return "not listening" as const;
       deps.logger.warn("preview target failed", { sandboxId, port, error: String(error) });
       return null;
     });
+    if (t === "not listening") return nothingAnswering(port);
     if (!t) {
       return page("stopped", "This preview has stopped", "Its sandbox is no longer running. Open the project's Preview and choose Recreate sandbox.");
     }
@@ -78,13 +108,10 @@ export function createPreviewProxy(deps: { provider: SandboxProvider; domain: st
       for (const h of HOP_HEADERS) out.delete(h);
       out.delete("content-encoding");
       out.delete("content-length");
+      keepCookiesOnHost(out, host);
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
     } catch {
-      return page(
-        "not-answering",
-        `Nothing is answering on port ${port} yet`,
-        "The app in the sandbox may still be starting. Refresh in a moment; if it stays like this, run the workflow again from the Preview toolbar.",
-      );
+      return nothingAnswering(port);
     }
   }
 

@@ -12,7 +12,12 @@ import type { Logger } from "../lib/logger";
 import type { ServiceContext } from "../services/context";
 import { getOwnedProject } from "../services/projects";
 
-export type HubSocketData = { kind: "hub"; caller: Identity; projects: Set<string> };
+export type HubSocketData = { kind: "hub"; caller: Identity; projects: Set<string>; expiry?: ReturnType<typeof setTimeout> };
+
+/** Close code when the token a socket was opened with expires; the client reconnects with a fresh token. */
+export const TOKEN_EXPIRED_CLOSE = 4401;
+// setTimeout holds at most 2^31-1 ms (about 24.8 days); a longer wait would fire at once.
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export type WsHub = {
   /** Answers the upgrade (or an error response); undefined means Bun took the connection. */
@@ -63,6 +68,15 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
     handler: {
       open(ws) {
         all.add(ws);
+        // A socket is subscribed on the strength of its token, so only while that token is valid: at its `exp`
+        // the socket closes and the browser reconnects with a fresh one (or cannot, once signed out).
+        const expiresAt = ws.data.caller.expiresAt;
+        if (expiresAt !== undefined) {
+          const closeNow = () => ws.close(TOKEN_EXPIRED_CLOSE, "sign-in expired; reconnect with a fresh token");
+          const wait = expiresAt - Date.now();
+          if (wait <= 0) return closeNow();
+          ws.data.expiry = setTimeout(closeNow, Math.min(wait, MAX_TIMER_MS));
+        }
       },
       async message(ws, raw) {
         let parsed;
@@ -85,6 +99,7 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
         send(ws, { type: "subscribed", projectId });
       },
       close(ws) {
+        clearTimeout(ws.data.expiry);
         all.delete(ws);
         for (const projectId of [...ws.data.projects]) leave(ws, projectId);
       },

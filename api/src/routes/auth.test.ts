@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { testApp } from "../test/test-app";
+import { emulatorToken } from "../test/emulator-tokens";
+import { TEST_PROJECT_ID, testApp } from "../test/test-app";
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => {
@@ -7,12 +8,19 @@ beforeAll(async () => {
 }, 60_000);
 
 describe("POST /api/auth/sync", () => {
-  test("creates the user, then updates it", async () => {
+  test("creates the user, then updates it, from the token's claims", async () => {
     const alice = t.user("alice");
-    const first = await alice.request("POST", "/api/auth/sync", { id: alice.uid, email: "a@x.test", displayName: "Alice", photoURL: null });
+    const first = await alice.request("POST", "/api/auth/sync", { id: alice.uid, email: "alice@example.com", displayName: "alice", photoURL: null });
     expect(first.status).toBe(200);
-    expect(await first.json()).toEqual({ id: alice.uid, email: "a@x.test", displayName: "Alice", photoURL: null });
-    await alice.request("POST", "/api/auth/sync", { id: alice.uid, email: "a@x.test", displayName: "Alice B", photoURL: "https://p/x.png" });
+    expect(await first.json()).toEqual({ id: alice.uid, email: "alice@example.com", displayName: "alice", photoURL: null });
+    // A later sign-in whose token carries a new name and photo.
+    const renamed = emulatorToken(TEST_PROJECT_ID, { uid: alice.uid, email: "alice@example.com", name: "Alice B", picture: "https://p/x.png" });
+    const second = await t.app.request("/api/auth/sync", {
+      method: "POST",
+      headers: { authorization: `Bearer ${renamed}`, "content-type": "application/json" },
+      body: JSON.stringify({ id: alice.uid, displayName: "ignored" }),
+    });
+    expect(second.status).toBe(200);
     const [row] = await t.db.sql`select display_name, photo_url from users where id = ${alice.uid}`;
     expect(row).toEqual({ display_name: "Alice B", photo_url: "https://p/x.png" });
   });

@@ -6,7 +6,7 @@
 import { CommandExitError, FilesystemEventType, Sandbox as E2BSandbox, SandboxNotFoundError } from "e2b";
 import type { Logger } from "../lib/logger";
 import { isIgnoredPath } from "./ignored-paths";
-import type { RunOptions, RunResult, Sandbox, SandboxProvider } from "./types";
+import { FileTooLargeError, MAX_SANDBOX_READ_BYTES, type RunOptions, type RunResult, type Sandbox, type SandboxProvider } from "./types";
 
 const ROOT = "/home/user/project";
 /** How long E2B keeps a sandbox after the last use; every use pushes it out again. */
@@ -33,8 +33,12 @@ export function createE2BProvider(options: { apiKey: string; logger: Logger; tem
           const data = typeof content === "string" ? content : (content.buffer.slice(content.byteOffset, content.byteOffset + content.byteLength) as ArrayBuffer);
           await sbx.files.write(abs(path), data);
         },
-        async read(path) {
+        async read(path, options) {
           try {
+            // Size first: a sparse or huge file made in the sandbox must not be pulled into the API's memory.
+            const limit = options?.maxBytes ?? MAX_SANDBOX_READ_BYTES;
+            const info = await sbx.files.getInfo(abs(path));
+            if (info.size > limit) throw new FileTooLargeError(path, info.size, limit);
             return await sbx.files.read(abs(path), { format: "bytes" });
           } catch (error) {
             if ((error as Error).name === "NotFoundError") return null;

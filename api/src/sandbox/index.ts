@@ -12,6 +12,9 @@ export function createSandboxProvider(config: Config, logger: Logger): SandboxPr
     rootDir: join(config.dataDir, "sandboxes"),
     templateCacheDir: join(config.dataDir, "template-cache"),
     idleTimeoutMs: config.sandboxIdleMs,
+    maxLifetimeMs: config.sandboxMaxLifetimeMs,
+    diskMb: config.sandboxDisk.sizeMb,
+    diskReserveMb: config.sandboxDisk.reserveMb,
     logger,
   });
 }

@@ -32,8 +32,11 @@ export type FileChange = { type: "write" | "remove"; path: string };
 
 export interface SandboxFiles {
   write(path: string, content: Uint8Array | string): Promise<void>;
-  /** null when there is no such file. */
-  read(path: string): Promise<Uint8Array | null>;
+  /**
+   * null when there is no such file. A file over `maxBytes` (default: the largest file a project may hold)
+   * rejects with FileTooLargeError before its content is read, so a sparse 700 MB file costs nothing.
+   */
+  read(path: string, options?: { maxBytes?: number }): Promise<Uint8Array | null>;
   remove(path: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   /** Every regular file, excluding node_modules, .git, dist and caches. */
@@ -88,3 +91,23 @@ export interface SandboxProvider {
 
 /** The local provider cannot isolate code on this machine: the message says what is missing. */
 export class SandboxUnavailableError extends Error {}
+
+/** A preview asked for a port nothing in the sandbox listens on (no host forward is opened for it). */
+export class NothingListeningError extends Error {}
+
+/**
+ * The most a sandbox file read pulls into the API by default: the largest file a project may hold
+ * (MAX_FILE_CONTENT_BYTES in shared/, which this folder does not import: the local provider runs on its own).
+ */
+export const MAX_SANDBOX_READ_BYTES = 5 * 1024 * 1024;
+
+/** A sandbox file too large to read into the API (checked by its size before any byte is read). */
+export class FileTooLargeError extends Error {
+  constructor(
+    readonly path: string,
+    readonly size: number,
+    readonly limit: number,
+  ) {
+    super(`${path} in the sandbox is ${size} bytes, over the ${limit}-byte limit; not read`);
+  }
+}

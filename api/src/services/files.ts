@@ -80,6 +80,7 @@ export async function writeFileInProject(
   const existing = await files.findFileByPath(ctx.sql, projectId, path);
   if (existing) return { file: await replaceContent(ctx, ownerId, existing, bytes), created: false };
 
+  await refusePathClash(ctx, projectId, path);
   await checkProjectLimits(ctx, projectId, null, bytes.length);
   const id = crypto.randomUUID();
   const storageKey = contentKey(projectId, id);
@@ -95,6 +96,15 @@ export async function writeFileInProject(
     if (isUniqueViolation(error)) throw conflict(`A file at ${path} was created at the same moment; try again.`);
     throw error;
   }
+}
+
+/** Refuses (409) a file where a folder of that path exists, or inside a path that is a file. */
+async function refusePathClash(ctx: ServiceContext, projectId: string, path: string, renamedFrom?: string): Promise<void> {
+  const clash = await files.findPathClash(ctx.sql, projectId, path, renamedFrom);
+  if (!clash) return;
+  throw clash.startsWith(`${path}/`)
+    ? conflict(`${path} is a folder (it holds ${clash}); a file cannot have the same path as a folder.`)
+    : conflict(`${clash} is a file, so ${path} cannot be created inside it as a folder.`);
 }
 
 /**
@@ -161,6 +171,7 @@ export async function readFileContent(ctx: ServiceContext, ownerId: string, proj
 export async function renameProjectFile(ctx: ServiceContext, ownerId: string, fileId: string, newPath: string): Promise<ProjectFile> {
   const file = await getOwnedFile(ctx, ownerId, fileId);
   if (file.path === newPath) return files.toPublicFile(file);
+  await refusePathClash(ctx, file.projectId, newPath, file.path);
   try {
     const renamed = await files.renameFile(ctx.sql, file.id, newPath);
     if (!renamed) throw notFound("File");
@@ -200,7 +211,8 @@ export async function downloadProject(
 ): Promise<DownloadMap & { binary: string[] }> {
   const project = await getOwnedProject(ctx, ownerId, projectId);
   const rows = await files.listFiles(ctx.sql, projectId);
-  const map: Record<string, string> = {};
+  // No prototype: a file named "__proto__" must be an entry like any other, not replace the map's prototype.
+  const map: Record<string, string> = Object.create(null);
   const binary: string[] = [];
   // A few reads at a time: fast on S3 without opening hundreds of connections at once.
   for (let i = 0; i < rows.length; i += 8) {

@@ -1,4 +1,4 @@
-/** The users service on the real database: sync stores what the client says, only for the caller's own id. */
+/** The users service on the real database: sync stores what the verified token says, only for the caller's own id. */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { AppError } from "../lib/errors";
 import { serviceContext } from "../test/service-context";
@@ -14,16 +14,17 @@ const row = async (uid: string) =>
   (await ctx.sql`select email, display_name as "displayName", photo_url as "photoURL" from users where id = ${uid}`)[0];
 
 describe("users service", () => {
-  test("sync stores the client's fields, falling back to the token's, and updates on a second sync", async () => {
+  test("sync stores the token's fields whatever the body claims, and follows the token on a second sync", async () => {
     const uid = `u-${crypto.randomUUID()}`;
-    expect(await syncUser(ctx, identity(uid), { id: uid, displayName: "Chosen Name" })).toEqual({
+    const claimed = { id: uid, email: "someone.else@example.com", displayName: "Chosen Name", photoURL: "javascript:alert(1)" };
+    expect(await syncUser(ctx, identity(uid), claimed)).toEqual({
       id: uid,
       email: "token@example.com",
-      displayName: "Chosen Name",
+      displayName: "From Token",
       photoURL: "https://example.com/t.png",
     });
-    await syncUser(ctx, identity(uid), { id: uid, email: "new@example.com" });
-    expect(await row(uid)).toEqual({ email: "new@example.com", displayName: "From Token", photoURL: "https://example.com/t.png" });
+    await syncUser(ctx, { ...identity(uid), email: "new@example.com", picture: "javascript:alert(1)" }, { id: uid });
+    expect(await row(uid)).toEqual({ email: "new@example.com", displayName: "From Token", photoURL: null });
   });
 
   test("sync for another id is a 400 and writes nothing", async () => {
@@ -39,7 +40,7 @@ describe("users service", () => {
     const ensure = createUserEnsurer(ctx);
     await ensure(identity(uid));
     expect(await row(uid)).toEqual({ email: "token@example.com", displayName: "From Token", photoURL: "https://example.com/t.png" });
-    await syncUser(ctx, identity(uid), { id: uid, displayName: "Synced" });
+    await syncUser(ctx, { ...identity(uid), name: "Synced" }, { id: uid });
     await createUserEnsurer(ctx)({ ...identity(uid), name: "Other Token Name" });
     expect((await row(uid))!.displayName).toBe("Synced");
   });

@@ -5,15 +5,30 @@ import * as users from "../db/users";
 import { badRequest } from "../lib/errors";
 import type { ServiceContext } from "./context";
 
-/** Stores what the client says about the signed-in user; the id must be the caller's own. */
+/**
+ * Stores the signed-in user's profile as the verified ID token states it. The body only names the caller:
+ * an e-mail, name or photo URL in it is ignored, since a client could claim anyone's e-mail address or
+ * plant a `javascript:` URL that other screens would later render.
+ */
 export async function syncUser(ctx: ServiceContext, caller: Identity, input: SyncUser): Promise<User> {
   if (input.id !== caller.uid) throw badRequest("id does not match the signed-in user");
-  return users.upsertUser(ctx.sql, {
-    id: caller.uid,
-    email: input.email ?? caller.email,
-    displayName: input.displayName ?? caller.name,
-    photoURL: input.photoURL ?? caller.picture,
-  });
+  return users.upsertUser(ctx.sql, profileOf(caller));
+}
+
+/** The row for a caller: the token's claims, with a photo URL kept only when it is http(s). */
+export function profileOf(caller: Identity): User {
+  return { id: caller.uid, email: caller.email, displayName: caller.name, photoURL: webUrlOrNull(caller.picture) };
+}
+
+/** `url` when it is an absolute http: or https: URL, else null (javascript:, data:, relative…). */
+export function webUrlOrNull(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.toString() : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -24,7 +39,7 @@ export function createUserEnsurer(ctx: Pick<ServiceContext, "sql">, maxRemembere
   const known = new Set<string>();
   return async (caller: Identity): Promise<void> => {
     if (known.has(caller.uid)) return;
-    await users.ensureUser(ctx.sql, { id: caller.uid, email: caller.email, displayName: caller.name, photoURL: caller.picture });
+    await users.ensureUser(ctx.sql, profileOf(caller));
     if (known.size >= maxRemembered) known.clear();
     known.add(caller.uid);
   };

@@ -9,8 +9,9 @@
  * await store.put("projects/p1/files/src/App.tsx", new TextEncoder().encode("…"));
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm, rmdir, unlink } from "node:fs/promises";
+import { chmod, mkdir, open, readdir, readFile, rename, rm, rmdir, unlink } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
+import { PRIVATE_DIR, PRIVATE_FILE } from "../lib/private-files";
 import type { ObjectStore } from "./types";
 
 /** Temp files (interrupted writes, ping probes) are named like this and never listed as objects. */
@@ -66,7 +67,8 @@ export function createLocalStore(dir: string): ObjectStore {
   /** Writes `body` to a temp file in `folder`, flushed to disk, and returns its path. */
   const writeTemp = async (folder: string, body: Uint8Array): Promise<string> => {
     const tmp = join(folder, tempName());
-    const handle = await open(tmp, "wx");
+    // Stored files are users' project files and images: the app's user alone reads them.
+    const handle = await open(tmp, "wx", PRIVATE_FILE);
     try {
       await handle.writeFile(body);
       await handle.datasync();
@@ -92,14 +94,14 @@ export function createLocalStore(dir: string): ObjectStore {
     async put(key, body) {
       const file = pathOf(key);
       const folder = dirname(file);
-      await mkdir(folder, { recursive: true });
+      await mkdir(folder, { recursive: true, mode: PRIVATE_DIR });
       let tmp: string;
       try {
         tmp = await writeTemp(folder, body);
       } catch (err) {
         // A concurrent deletePrefix may have pruned the folder between mkdir and open: make it again once.
         if (!isCode(err, "ENOENT")) throw err;
-        await mkdir(folder, { recursive: true });
+        await mkdir(folder, { recursive: true, mode: PRIVATE_DIR });
         tmp = await writeTemp(folder, body);
       }
       try {
@@ -155,7 +157,8 @@ export function createLocalStore(dir: string): ObjectStore {
     list,
 
     async ping() {
-      await mkdir(root, { recursive: true });
+      await mkdir(root, { recursive: true, mode: PRIVATE_DIR });
+      await chmod(root, PRIVATE_DIR);
       const probe = join(root, tempName());
       await (await open(probe, "wx")).close();
       await rm(probe, { force: true });

@@ -28,6 +28,8 @@ export type AppProcess = {
   lines: string[];
   exited: Promise<number>;
   kill(signal: NodeJS.Signals): void;
+  /** Signals the whole process group (as systemd or Ctrl-C do); only with `ownGroup`. */
+  killGroup(signal: NodeJS.Signals): void;
   /** Resolves with the first line (already printed or to come) that `pred` accepts. */
   waitForLine(pred: (line: string) => boolean, ms?: number): Promise<string>;
 };
@@ -40,11 +42,30 @@ export function unusedPort(): number {
   return port;
 }
 
-export async function startAppProcess(env: Record<string, string> = {}, options: { dataDir?: string; startMs?: number } = {}): Promise<AppProcess> {
+export async function startAppProcess(
+  env: Record<string, string> = {},
+  options: {
+    dataDir?: string;
+    startMs?: number;
+    /** Start through `bun run start` (a package.json script, as the README does) instead of `bun index.ts`. */
+    viaBunRun?: boolean;
+    /** In a process group of its own (setsid), so `killGroup` reaches every process of it at once. */
+    ownGroup?: boolean;
+  } = {},
+): Promise<AppProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "app-process-"));
   // Local sandboxes run as other uids, which must be able to reach their folders under it.
   chmodSync(dataDir, 0o711);
-  const proc = Bun.spawn(["bun", ENTRY], {
+  let command = ["bun", ENTRY];
+  if (options.viaBunRun) {
+    // The repository's own start script, run from a folder holding only a package.json that names it.
+    const start = (await Bun.file(resolve(import.meta.dir, "../../../package.json")).json()).scripts.start as string;
+    await Bun.write(join(dataDir, "package.json"), JSON.stringify({ scripts: { start: start.replace("api/src/index.ts", ENTRY) } }));
+    command = ["bun", "run", "start"];
+  }
+  // setsid execs in place (the child is not a group leader), so the pid stays the group's id.
+  if (options.ownGroup) command = ["setsid", ...command];
+  const proc = Bun.spawn(command, {
     // Not the repository: Bun would load a developer's .env from there.
     cwd: dataDir,
     // Only what the app needs: variables of the shell running the tests (DATABASE_URL…) must not leak in.
@@ -110,7 +131,13 @@ export async function startAppProcess(env: Record<string, string> = {}, options:
     }),
   ]);
   const port = Number(/:(\d+)\s*$/.exec(listening)![1]);
-  return { url: `http://127.0.0.1:${port}`, port, dataDir, proc, lines, exited, kill: (signal) => proc.kill(signal), waitForLine };
+  return { url: `http://127.0.0.1:${port}`, port, dataDir, proc, lines, exited, kill: (signal) => proc.kill(signal),
+    killGroup: (signal) => {
+      if (!options.ownGroup) throw new Error("killGroup needs startAppProcess(…, { ownGroup: true })");
+      process.kill(-proc.pid, signal);
+    },
+    waitForLine,
+  };
 }
 
 /** An ID token the child processes accept, and the uid it names. */

@@ -6,7 +6,7 @@
  * sandboxContract("local", () => createLocalProvider({ rootDir, idleTimeoutMs: 60_000, logger }));
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { FileChange, Sandbox, SandboxProvider } from "../sandbox/types.ts";
+import { NothingListeningError, type FileChange, type Sandbox, type SandboxProvider } from "../sandbox/types.ts";
 
 /** Per-test limit: generous, because a remote provider answers over the network. */
 const TEST_MS = 30_000;
@@ -28,7 +28,16 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
 
 /** The URL where the host reaches `port` of the sandbox, whichever way the provider serves previews. */
 export async function previewUrl(sandbox: Sandbox, port: number): Promise<string> {
-  const target = await sandbox.previewTarget(port);
+  // A local sandbox forwards only ports something listens on: a server just started may need a moment.
+  let target: Awaited<ReturnType<Sandbox["previewTarget"]>> = null;
+  for (let started = Date.now(); ; await Bun.sleep(50)) {
+    try {
+      target = await sandbox.previewTarget(port);
+      break;
+    } catch (error) {
+      if (!(error instanceof NothingListeningError) || Date.now() - started > 10_000) throw error;
+    }
+  }
   if (target) return `http://${target.hostname}:${target.port}/`;
   const host = sandbox.publicPreviewHost(port);
   if (!host) throw new Error("the provider gave neither a preview target nor a public host");

@@ -1,13 +1,17 @@
 /**
  * A TCP proxy on a loopback port that tests can cut and restore, to show how the app behaves while a
- * dependency (the database) is unreachable and after it comes back.
+ * dependency (the database) is unreachable and after it comes back. `stall()` keeps every connection open
+ * but holds the bytes (a partitioned or frozen server); `resume()` delivers what was held.
  */
 import type { Socket } from "bun";
 
-export type CuttableProxy = { port: number; cut(): void; restore(): void; stop(): void };
+export type CuttableProxy = { port: number; cut(): void; restore(): void; stall(): void; resume(): void; stop(): void };
 
 export function startCuttableProxy(target: { hostname: string; port: number } | { unix: string }): CuttableProxy {
   let open = true;
+  let stalled = false;
+  const held: (() => void)[] = [];
+  const send = (write: () => void) => (stalled ? held.push(write) : write());
   const live = new Set<Socket<{ upstream?: Socket<unknown>; pending: Uint8Array[] }>>();
   const server = Bun.listen<{ upstream?: Socket<unknown>; pending: Uint8Array[] }>({
     hostname: "127.0.0.1",
@@ -28,8 +32,11 @@ export function startCuttableProxy(target: { hostname: string; port: number } | 
         );
       },
       data(client, chunk) {
-        if (client.data.upstream) client.data.upstream.write(chunk);
-        else client.data.pending.push(new Uint8Array(chunk));
+        const copy = new Uint8Array(chunk);
+        send(() => {
+          if (client.data.upstream) client.data.upstream.write(copy);
+          else client.data.pending.push(copy);
+        });
       },
       close(client) {
         live.delete(client);
@@ -38,7 +45,10 @@ export function startCuttableProxy(target: { hostname: string; port: number } | 
     },
   });
   const relay = (client: Socket<{ upstream?: Socket<unknown>; pending: Uint8Array[] }>) => ({
-    data: (_: Socket<unknown>, chunk: Uint8Array) => void client.write(chunk),
+    data: (_: Socket<unknown>, chunk: Uint8Array) => {
+      const copy = new Uint8Array(chunk);
+      send(() => void client.write(copy));
+    },
     close: () => void client.end(),
     error: () => void client.end(),
   });
@@ -54,6 +64,13 @@ export function startCuttableProxy(target: { hostname: string; port: number } | 
     },
     restore() {
       open = true;
+    },
+    stall() {
+      stalled = true;
+    },
+    resume() {
+      stalled = false;
+      for (const write of held.splice(0)) write();
     },
     stop() {
       this.cut();

@@ -11,7 +11,7 @@
  * const stop = await files.watch((c) => console.log(c.type, c.path));
  */
 import fs from "node:fs";
-import type { FileChange, SandboxFiles } from "../types.ts";
+import { MAX_SANDBOX_READ_BYTES, type FileChange, type SandboxFiles } from "../types.ts";
 import { listAt, readAt, removeAt, renameAt, signature, statAt, writeAt, type Owner } from "./safe-fs.ts";
 
 /** Folders never listed nor watched: dependencies, VCS, build output and tool caches. */
@@ -114,8 +114,8 @@ export function createLocalFiles(projectDir: string, owner: Owner): SandboxFiles
       const st = writeAt(projectDir, rel, data, owner);
       known?.set(rel, signature(st));
     },
-    async read(rel) {
-      return readAt(projectDir, rel);
+    async read(rel, options) {
+      return readAt(projectDir, rel, options?.maxBytes ?? MAX_SANDBOX_READ_BYTES);
     },
     async remove(rel) {
       removeAt(projectDir, rel);

@@ -3,8 +3,10 @@
  *
  * ```
  * <rootDir>/<id>/            root:<uid> 0750
- *   project/                 <uid>, bound read-write at /home/user/project (HOME; synced with storage)
- *   cache/                   <uid>, bound at /home/user/.cache (npm and bun caches, never synced)
+ *   disk.img                 root 0600: the sandbox's own ext4 file system (disk.ts), when it has a quota
+ *   vol/                     root:<uid> 0750: that file system mounted (nosuid, nodev), or a plain folder
+ *     project/               <uid>, bound read-write at /home/user/project (HOME; synced with storage)
+ *     cache/                 <uid>, bound at /home/user/.cache (npm and bun caches, never synced)
  *   etc/                     root, read-only: passwd, group, hosts, resolv.conf (10.0.2.3), supervisor.js
  * <stateDir>/sandboxes/<id>/ root 0700: slirp4netns API socket, owner.json (for the stale sweep)
  * <templateCacheDir>/        root 0711, bound READ-ONLY at /opt/template-cache in every sandbox (when given):
@@ -18,6 +20,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Tools } from "./check.ts";
 import { mergedUsrLinks } from "./check.ts";
+import { mountVolume, unmountVolume, VOLUME_DIR } from "./disk.ts";
 import { GUEST_DNS } from "./network.ts";
 
 export const SANDBOX_HOME = "/home/user/project";
@@ -45,8 +48,8 @@ export function layoutFor(rootDir: string, stateRoot: string, id: string, uid: n
     id,
     uid,
     baseDir,
-    projectDir: path.join(baseDir, "project"),
-    cacheDir: path.join(baseDir, "cache"),
+    projectDir: path.join(baseDir, VOLUME_DIR, "project"),
+    cacheDir: path.join(baseDir, VOLUME_DIR, "cache"),
     etcDir: path.join(baseDir, "etc"),
     stateDir,
     apiSocket: path.join(stateDir, "slirp.sock"),
@@ -69,10 +72,22 @@ export function prepareRoot(rootDir: string): string | null {
   }
 }
 
-export function createLayout(l: Layout, supervisorSource: string): void {
+/** `diskTemplate`: the image to copy and mount as the sandbox's own file system (disk.ts); none = no quota. */
+export function createLayout(l: Layout, supervisorSource: string, diskTemplate?: string): void {
   const { uid } = l;
   fs.mkdirSync(l.baseDir, { mode: 0o750 });
   fs.chownSync(l.baseDir, 0, uid);
+  if (diskTemplate) {
+    try {
+      mountVolume(diskTemplate, l.baseDir, uid);
+    } catch (err) {
+      throw new Error(`could not mount the sandbox's disk (${String(err)}); set SANDBOX_DISK_MB=0 to run sandboxes without a disk quota`);
+    }
+  } else {
+    const vol = path.join(l.baseDir, VOLUME_DIR);
+    fs.mkdirSync(vol, { mode: 0o750 });
+    fs.chownSync(vol, 0, uid);
+  }
   for (const [dir, mode] of [[l.projectDir, 0o755], [l.cacheDir, 0o700]] as const) {
     fs.mkdirSync(dir, { mode });
     fs.chownSync(dir, uid, uid);
@@ -92,6 +107,7 @@ export function createLayout(l: Layout, supervisorSource: string): void {
 }
 
 export function removeLayout(l: Pick<Layout, "baseDir" | "stateDir">): void {
+  unmountVolume(l.baseDir);
   fs.rmSync(l.baseDir, { recursive: true, force: true });
   fs.rmSync(l.stateDir, { recursive: true, force: true });
 }
@@ -128,7 +144,11 @@ export function projectPath(cwd?: string): string {
  * The whole command line: cgroups are joined by `wrap` (limits.ts) before this runs. `templateCacheDir`, when
  * given, is bound read-only at TEMPLATE_CACHE_IN_SANDBOX (skipped if it does not exist).
  */
-export function sandboxArgv(l: Layout, tools: Tools, options: { templateCacheDir?: string } = {}): string[] {
+export function sandboxArgv(
+  l: Layout,
+  tools: Tools,
+  options: { templateCacheDir?: string; seccompFile?: string; commandProcs?: number } = {},
+): string[] {
   const uid = String(l.uid);
   const etcBinds = ["passwd", "group", "hosts", "resolv.conf"].flatMap((f) => ["--ro-bind", path.join(l.etcDir, f), `/etc/${f}`]);
   const hostEtc: string[] = [];
@@ -140,14 +160,19 @@ export function sandboxArgv(l: Layout, tools: Tools, options: { templateCacheDir
   } catch {
     // no time zone link: UTC
   }
+  // The filter reaches bwrap as fd 9, opened here by root: the file itself stays in the root-only state folder.
+  const seccomp = options.seccompFile ? ["/bin/sh", "-c", 'exec 9<"$1" || exit 125; shift; exec "$@"', "sh", options.seccompFile] : [];
   return [
+    ...seccomp,
     tools.nsenter, `--net=/run/netns/${l.netns}`,
     tools.setpriv, `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
     "--no-new-privs",
     tools.bwrap,
     "--unshare-all", "--share-net", "--uid", uid, "--gid", uid, "--hostname", "sandbox",
     "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
+    ...(options.seccompFile ? ["--seccomp", "9"] : []),
     "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/", "--setenv", "BUN_RUNTIME_TRANSPILER_CACHE_PATH", "0",
+    ...(options.commandProcs ? ["--setenv", "SANDBOX_COMMAND_PROCS", String(options.commandProcs)] : []),
     "--ro-bind", "/usr", "/usr", ...mergedUsrLinks(),
     "--perms", "0755", "--dir", "/etc", ...etcBinds, ...hostEtc,
     "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm", "--tmpfs", "/tmp",

@@ -32,6 +32,10 @@ export type SandboxLimits = {
   readonly cgroups: Partial<Record<Controller, string>>;
   /** `argv` prefixed so that the process joins the cgroups (or takes the rlimits) before it execs. */
   wrap(argv: string[]): string[];
+  /** The limits asked for. */
+  readonly config: Limits;
+  /** How often each limit was hit so far (cgroup counters; 0 where no cgroup counts). */
+  hits(): { pids: number; memory: number };
   /** Pids still inside the sandbox's cgroups, or null when no cgroup tracks them. */
   pids(): number[] | null;
   /** Removes the cgroups, waiting (briefly) for their last processes to go. */
@@ -102,8 +106,20 @@ export function createLimits(sandboxId: string, limits: Limits, logger: Logger, 
   }
   const procFiles = Object.values(cgroups).map((dir) => path.join(dir, "cgroup.procs"));
 
+  const counter = (controller: Controller, file: string, pattern: RegExp): number => {
+    const dir = cgroups[controller];
+    if (!dir) return 0;
+    try {
+      return Number(pattern.exec(fs.readFileSync(path.join(dir, file), "utf8"))?.[1] ?? 0);
+    } catch {
+      return 0;
+    }
+  };
+
   return {
     cgroups,
+    config: limits,
+    hits: () => ({ pids: counter("pids", "pids.events", /^max (\d+)/m), memory: counter("memory", "memory.oom_control", /^oom_kill (\d+)/m) }),
     wrap(argv) {
       const rlimits = cgroups.pids ? [] : [opts.prlimit, `--nproc=${limits.pids}:${limits.pids}`];
       if (!procFiles.length) return [...rlimits, ...argv];

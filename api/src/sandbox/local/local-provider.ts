@@ -9,6 +9,7 @@
  * const sandbox = await provider.create(projectId);
  * await sandbox.run("echo hi"); // { exitCode: 0, stdout: "hi\n", … }
  */
+import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../../lib/logger.ts";
 import { SandboxUnavailableError, type Sandbox, type SandboxProvider, type SharedTemplateCache } from "../types.ts";
@@ -18,18 +19,30 @@ import { createLayout, layoutFor, prepareRoot, removeLayout, sandboxArgv, TEMPLA
 import { createLimits, DEFAULT_LIMITS, type Limits } from "./limits.ts";
 import { LocalSandbox } from "./local-sandbox.ts";
 import { addNetns, removeNetns, startNetwork, type SandboxNetwork } from "./network.ts";
+import { freeMb, prepareDiskTemplate, setVolumeReadOnly } from "./disk.ts";
 import { newSandboxId } from "./sandbox-id.ts";
+import { seccompProgram, seccompSupported } from "./seccomp.ts";
 import { startSupervisor, type Supervisor } from "./supervisor-client.ts";
 import { sweepStaleSandboxes, writeOwner } from "./sweep.ts";
 import { claimUid, releaseUid } from "./uids.ts";
 
 const SPARE_DELAY_MS = 50;
+const DEFAULT_MAX_LIFETIME_MS = 12 * 3_600_000;
+const DEFAULT_DISK_MB = 2048;
+const DEFAULT_DISK_RESERVE_MB = 1024;
+const FREE_SPACE_CHECK_MS = 5_000;
+/** Processes (threads included) kept for the supervisor and its spawning when a command hits its limit. */
+const SUPERVISOR_PROCS = 32;
+/** Project ids template-cache.ts gives the sandboxes that fill the cache. */
+const TEMPLATE_POPULATION = /^template-cache:/;
 
 export type LocalProviderOptions = {
   /** Holds each sandbox's folders (`<rootDir>/<id>/project`, its package cache, its /etc files). */
   rootDir: string;
-  /** A sandbox with no `run` (or preview request) for this long is stopped and reads as expired. */
+  /** A sandbox with no `run` for this long is stopped and reads as expired (preview requests do not count). */
   idleTimeoutMs: number;
+  /** A sandbox is stopped this long after it was handed out, however busy (default 12 h; 0 = never). */
+  maxLifetimeMs?: number;
   limits?: Partial<Limits>;
   logger: Logger;
   /** Root-only runtime state (slirp4netns sockets, uid claims). Default `/run/app-sandbox`. */
@@ -46,6 +59,14 @@ export type LocalProviderOptions = {
    * /opt/template-cache in every sandbox. Only the host writes it (template-cache.ts). Omit for none.
    */
   templateCacheDir?: string;
+  /** Run sandboxes under the seccomp filter of seccomp.ts (default true; false only to measure its cost). */
+  seccomp?: boolean;
+  /** Each sandbox's own file system for its project and caches, in MB (default 2048; 0 = no quota). */
+  diskMb?: number;
+  /** Host disk space kept free under rootDir: below it no sandbox starts and volumes turn read-only (default 1024 MB). */
+  diskReserveMb?: number;
+  /** Free host space under rootDir in MB (default: statfs); tests stand in a full disk with it. */
+  freeSpaceMb?: () => number;
 };
 
 export function createLocalProvider(options: LocalProviderOptions): SandboxProvider {
@@ -55,12 +76,17 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const { logger } = options;
   const sandboxes = new Map<string, LocalSandbox>();
-  let prepared: Promise<{ tools: Tools; source: string }> | null = null;
+  let prepared: Promise<Prepared> | null = null;
+  const diskMb = options.diskMb ?? DEFAULT_DISK_MB;
+  const diskReserveMb = options.diskReserveMb ?? DEFAULT_DISK_RESERVE_MB;
+  let guardTimer: ReturnType<typeof setInterval> | null = null;
+  let readOnly = false;
+  const freeSpace = options.freeSpaceMb ?? (() => freeMb(rootDir));
   let spare: Promise<LocalSandbox> | null = null;
   let closed = false;
 
   /** Refuses (SandboxUnavailableError) unless this machine can isolate; once per provider. */
-  async function prepare(): Promise<{ tools: Tools; source: string }> {
+  async function prepare(): Promise<Prepared> {
     const support = await localSupport();
     if (!support.ok) {
       throw new SandboxUnavailableError(
@@ -74,27 +100,68 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     const cacheProblem = templateCacheDir ? prepareRoot(templateCacheDir) : null;
     if (cacheProblem) throw new SandboxUnavailableError(cacheProblem);
     const source = await Bun.file(new URL("./supervisor.js", import.meta.url)).text();
-    return { tools: support.tools, source };
+    let seccompFile: string | undefined;
+    if (options.seccomp !== false) {
+      if (!seccompSupported()) throw new SandboxUnavailableError(`Local sandboxes have no seccomp filter for ${process.arch}; nothing was run.`);
+      seccompFile = path.join(stateRoot, "seccomp.bpf");
+      fs.mkdirSync(stateRoot, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(seccompFile, seccompProgram(), { mode: 0o600 });
+    }
+    let diskTemplate: string | undefined;
+    if (diskMb > 0) {
+      try {
+        diskTemplate = prepareDiskTemplate(rootDir, diskMb);
+      } catch (err) {
+        throw new SandboxUnavailableError(`Cannot make the sandboxes' disk image (${String(err)}); set SANDBOX_DISK_MB=0 to run without a disk quota.`);
+      }
+    }
+    guardTimer ??= setInterval(guardFreeSpace, FREE_SPACE_CHECK_MS);
+    guardTimer.unref?.();
+    return { tools: support.tools, source, seccompFile, diskTemplate };
   }
 
-  async function start({ tools, source }: { tools: Tools; source: string }): Promise<LocalSandbox> {
+  type Prepared = { tools: Tools; source: string; seccompFile?: string; diskTemplate?: string };
+
+  /** Below the reserve, every volume turns read-only (and back once space returns). */
+  function guardFreeSpace() {
+    let low: boolean;
+    try {
+      low = freeSpace() < diskReserveMb;
+    } catch {
+      return;
+    }
+    if (low === readOnly) return;
+    readOnly = low;
+    if (low) logger.warn("host disk nearly full: sandbox volumes are read-only until space is freed", { rootDir, reserveMb: diskReserveMb });
+    else logger.info("host disk has room again: sandbox volumes are writable", { rootDir });
+    for (const s of sandboxes.values()) {
+      try {
+        setVolumeReadOnly(s.host.baseDir, low);
+      } catch (err) {
+        logger.error("could not change a sandbox volume", { sandboxId: s.id, error: String(err) });
+      }
+    }
+  }
+
+  async function start({ tools, source, seccompFile, diskTemplate }: Prepared): Promise<LocalSandbox> {
     const id = newSandboxId();
     const uid = claimUid(stateRoot, id);
     const layout = layoutFor(rootDir, stateRoot, id, uid);
     const sandboxLimits = createLimits(id, limits, logger, { prlimit: tools.prlimit, useCgroups: options.cgroups });
+    const commandProcs = Math.max(8, limits.pids - SUPERVISOR_PROCS);
     let supervisor: Supervisor | null = null;
     let network: SandboxNetwork | null = null;
     let sandbox: LocalSandbox | null = null;
     let netnsAdded = false;
     try {
-      createLayout(layout, source);
+      createLayout(layout, source, diskTemplate);
       writeOwner(layout, Object.values(sandboxLimits.cgroups));
       await addNetns(layout.netns);
       netnsAdded = true;
       // The supervisor starts while the network comes up: until slirp4netns attaches there is no route
       // out at all, and commands are only sent once both are ready.
       const onExit = () => void sandbox?.kill();
-      supervisor = startSupervisor(sandboxLimits.wrap(sandboxArgv(layout, tools, { templateCacheDir })), { logger, onExit });
+      supervisor = startSupervisor(sandboxLimits.wrap(sandboxArgv(layout, tools, { templateCacheDir, seccompFile, commandProcs })), { logger, onExit });
       const [net, ready] = await Promise.allSettled([
         startNetwork({ name: layout.netns, apiSocket: layout.apiSocket, logger, onUnexpectedExit: onExit }),
         supervisor.ready,
@@ -105,7 +172,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       const files = createLocalFiles(layout.projectDir, { uid, gid: uid });
       sandbox = new LocalSandbox({
         layout, stateRoot, supervisor, network: net.value, limits: sandboxLimits, files,
-        idleTimeoutMs: options.idleTimeoutMs, logger, onGone: (gone) => sandboxes.delete(gone),
+        idleTimeoutMs: options.idleTimeoutMs, commandProcs, maxLifetimeMs: options.maxLifetimeMs ?? DEFAULT_MAX_LIFETIME_MS, logger, onGone: (gone) => sandboxes.delete(gone),
       });
       return sandbox;
     } catch (err) {
@@ -132,7 +199,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     return sandbox ?? null;
   }
 
-  function replenish(ready: { tools: Tools; source: string }) {
+  function replenish(ready: Prepared) {
     if (closed || (options.spares ?? 1) < 1 || spare) return;
     spare = (async () => {
       // Not in the way of the sandbox just handed out, whose first command is likely on its way.
@@ -166,7 +233,17 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       prepared ??= prepare();
       prepared.catch(() => (prepared = null)); // a fixed machine is noticed on the next try
       const ready = await prepared;
-      const sandbox = (await takeSpare()) ?? (await start(ready));
+      const free = freeSpace();
+      if (free < diskReserveMb) {
+        throw new SandboxUnavailableError(
+          `The server's disk is nearly full (${Math.round(free)} MB free; ${diskReserveMb} MB are kept free): no new sandbox starts until space is freed.`,
+        );
+      }
+      // The template cache's own sandboxes install the repository's templates and hand node_modules over by
+      // rename (template-cache.ts), which cannot cross into another file system: they go without the volume.
+      const sandbox = TEMPLATE_POPULATION.test(projectId)
+        ? await start({ ...ready, diskTemplate: undefined })
+        : ((await takeSpare()) ?? (await start(ready)));
       replenish(ready);
       if (closed) {
         await sandbox.kill();
@@ -188,6 +265,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     },
     async shutdown() {
       closed = true;
+      if (guardTimer) clearInterval(guardTimer);
       const pending = spare;
       spare = null;
       await Promise.all([

@@ -7,11 +7,11 @@
  * const target = await sandbox.previewTarget(5173); // { hostname: "127.0.0.1", port: 4xxxx }
  */
 import type { Logger } from "../../lib/logger.ts";
-import type { RunOptions, RunResult, Sandbox } from "../types.ts";
+import { NothingListeningError, type RunOptions, type RunResult, type Sandbox } from "../types.ts";
 import type { createLocalFiles } from "./files.ts";
 import { commandEnv, projectPath, removeLayout, type Layout } from "./layout.ts";
 import type { SandboxLimits } from "./limits.ts";
-import type { SandboxNetwork } from "./network.ts";
+import { isListening, type SandboxNetwork } from "./network.ts";
 import { killQuietly, pidsOfUid } from "./procs.ts";
 import type { Supervisor } from "./supervisor-client.ts";
 import { releaseUid } from "./uids.ts";
@@ -24,6 +24,10 @@ export type LocalSandboxParts = {
   limits: SandboxLimits;
   files: ReturnType<typeof createLocalFiles>;
   idleTimeoutMs: number;
+  /** Processes one command may run (its cap, kept below the sandbox's so the supervisor always has room). */
+  commandProcs?: number;
+  /** However busy, a sandbox is stopped this long after it was handed out (its project gets a fresh one). */
+  maxLifetimeMs?: number;
   logger: Logger;
   onGone: (id: string) => void;
 };
@@ -44,6 +48,7 @@ export class LocalSandbox implements Sandbox {
   readonly files: LocalSandboxParts["files"];
   readonly host: LocalSandboxHostInfo;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private lifetimeTimer: ReturnType<typeof setTimeout> | null = null;
   private killing: Promise<void> | null = null;
   private active = false;
 
@@ -70,9 +75,20 @@ export class LocalSandbox implements Sandbox {
   activate(): void {
     this.active = true;
     this.touch();
+    const { maxLifetimeMs, logger } = this.parts;
+    if (maxLifetimeMs) {
+      this.lifetimeTimer = setTimeout(() => {
+        logger.info("sandbox reached its maximum lifetime; stopping", { sandboxId: this.id });
+        void this.kill();
+      }, maxLifetimeMs);
+      this.lifetimeTimer.unref?.();
+    }
   }
 
-  /** Postpones the idle stop. */
+  /**
+   * Postpones the idle stop. Called for the owner's own work (commands, the agent, the terminal), never for
+   * preview requests: anyone holding a preview link could otherwise keep a sandbox alive forever.
+   */
   touch(): void {
     if (this.killing || !this.active) return;
     if (this.idleTimer) clearTimeout(this.idleTimer);
@@ -90,17 +106,46 @@ export class LocalSandbox implements Sandbox {
     if (this.gone) throw new Error(`sandbox ${this.id} is not running`);
     this.touch();
     const env = { ...commandEnv(), ...cleanEnv(options.env) };
+    const before = this.parts.limits.hits();
     try {
-      return await this.parts.supervisor.run(command, { ...options, cwd: projectPath(options.cwd), env });
+      const result = await this.parts.supervisor.run(command, { ...options, cwd: projectPath(options.cwd), env });
+      return this.explainLimits(result, before, options);
     } finally {
       this.touch();
     }
   }
 
+  /**
+   * A command that ran into the sandbox's process or memory limit says so in its stderr, and one whose
+   * sandbox died under it gets an exit code (137), so callers never report a failure as "no error".
+   */
+  private get commandProcs(): number {
+    return this.parts.commandProcs ?? this.parts.limits.config.pids;
+  }
+
+  private explainLimits(result: RunResult, before: { pids: number; memory: number }, options: RunOptions): RunResult {
+    if (options.background) return result;
+    const after = this.parts.limits.hits();
+    const { pids, memoryMb } = this.parts.limits.config;
+    const notes: string[] = [];
+    // A command's own process cap (below the sandbox's, see supervisor.js) shows only as EAGAIN from fork.
+    const forkFailed = /fork: (retry: )?Resource temporarily unavailable|EAGAIN/.test(result.stderr);
+    if (after.pids > before.pids || forkFailed) {
+      notes.push(`The sandbox hit its process limit (${pids} processes, ${this.commandProcs} for one command): some processes could not start.`);
+    }
+    if (after.memory > before.memory) notes.push(`The sandbox hit its memory limit (${memoryMb} MB): a process was killed.`);
+    const died = result.exitCode === null && !result.timedOut && !options.signal?.aborted && this.gone;
+    if (died) notes.push("The sandbox stopped while this command ran; it is recreated on the next command.");
+    if (!notes.length) return result;
+    const stderr = `${result.stderr}${result.stderr && !result.stderr.endsWith("\n") ? "\n" : ""}${notes.join("\n")}\n`;
+    return { ...result, stderr, exitCode: died ? 137 : result.exitCode };
+  }
+
   async previewTarget(port: number): Promise<{ hostname: string; port: number }> {
     if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`invalid port: ${port}`);
     if (this.gone) throw new Error(`sandbox ${this.id} is not running`);
-    this.touch();
+    // Only ports something listens on get a host forward: a preview link must not open host sockets at will.
+    if (!isListening(this.parts.supervisor.pid, port)) throw new NothingListeningError(`nothing listens on port ${port}`);
     return { hostname: "127.0.0.1", port: await this.parts.network.forward(port) };
   }
 
@@ -120,6 +165,7 @@ export class LocalSandbox implements Sandbox {
   private async teardown(): Promise<void> {
     const { layout, supervisor, network, limits, files, logger } = this.parts;
     if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.lifetimeTimer) clearTimeout(this.lifetimeTimer);
     files.close();
     supervisor.kill();
     await Promise.race([supervisor.exited, Bun.sleep(2000)]);

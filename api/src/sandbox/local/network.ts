@@ -12,6 +12,7 @@
  * const net = await startNetwork({ name: "sbx-abc", apiSocket: "/run/app-sandbox/abc/slirp.sock", … });
  * const hostPort = await net.forward(5173); // 127.0.0.1:hostPort → sandbox:5173
  */
+import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import type { Subprocess } from "bun";
@@ -19,6 +20,8 @@ import type { Logger } from "../../lib/logger.ts";
 import { exec, tryExec, waitForExit } from "./exec.ts";
 
 export const GUEST_DNS = "10.0.2.3";
+/** Preview port forwards one sandbox may hold open on the host at once. */
+export const MAX_FORWARDS = 8;
 const READY_TIMEOUT_MS = 10_000;
 
 const BLOCKED_V4 = [
@@ -30,8 +33,12 @@ const BLOCKED_V6 = ["::1", "fc00::/7", "fe80::/10", "ff00::/8"];
 export type SandboxNetwork = {
   readonly name: string;
   readonly slirpPid: number;
-  /** Maps a free 127.0.0.1 port on the host to `guestPort` in the sandbox (once per port). */
+  /**
+   * Maps a free 127.0.0.1 port on the host to `guestPort` in the sandbox (once per port; at most MAX_FORWARDS
+   * at a time, the least recently used removed first).
+   */
   forward(guestPort: number): Promise<number>;
+  forwardCount(): number;
   alive(): boolean;
   /** Stops slirp4netns and deletes the namespace (its nftables table goes with it). */
   destroy(): Promise<void>;
@@ -99,6 +106,7 @@ type StartOptions = {
   logger: Logger;
   /** Called when slirp4netns exits without being asked to (the sandbox has lost its network). */
   onUnexpectedExit: () => void;
+  maxForwards?: number;
 };
 
 export async function startNetwork(opts: StartOptions): Promise<SandboxNetwork> {
@@ -131,20 +139,34 @@ export async function startNetwork(opts: StartOptions): Promise<SandboxNetwork> 
     throw new Error(`slirp4netns did not start for ${opts.name}: ${ready.trim() || "exited"}`);
   }
 
-  const forwards = new Map<number, Promise<number>>();
+  // Most recently used last. Each forward is a listening socket on the host, so they are capped per sandbox:
+  // the least recently used one is removed (slirp4netns `remove_hostfwd`) to make room.
+  const forwards = new Map<number, Promise<Forward>>();
+  const maxForwards = opts.maxForwards ?? MAX_FORWARDS;
   return {
     name: opts.name,
     slirpPid: slirp.pid,
     alive: () => !exited,
-    forward(guestPort) {
-      let hostPort = forwards.get(guestPort);
-      if (!hostPort) {
-        hostPort = addForward(opts.apiSocket, guestPort);
-        forwards.set(guestPort, hostPort);
-        hostPort.catch(() => forwards.delete(guestPort));
+    async forward(guestPort) {
+      let entry = forwards.get(guestPort);
+      if (entry) {
+        forwards.delete(guestPort);
+        forwards.set(guestPort, entry);
+      } else {
+        const evicted: Promise<unknown>[] = [];
+        while (forwards.size >= maxForwards) {
+          const [oldPort, oldest] = forwards.entries().next().value!;
+          forwards.delete(oldPort);
+          evicted.push(oldest.then((f) => slirpApi(opts.apiSocket, { execute: "remove_hostfwd", arguments: { id: f.id } })).catch(() => {}));
+        }
+        // Removed before the new one is added, so the sandbox never holds more than the cap.
+        entry = Promise.all(evicted).then(() => addForward(opts.apiSocket, guestPort));
+        forwards.set(guestPort, entry);
+        entry.catch(() => forwards.get(guestPort) === entry && forwards.delete(guestPort));
       }
-      return hostPort;
+      return (await entry).hostPort;
     },
+    forwardCount: () => forwards.size,
     async destroy() {
       stopping = true;
       if (!exited) {
@@ -157,7 +179,9 @@ export async function startNetwork(opts: StartOptions): Promise<SandboxNetwork> 
   };
 }
 
-async function addForward(apiSocket: string, guestPort: number): Promise<number> {
+type Forward = { hostPort: number; id: number };
+
+async function addForward(apiSocket: string, guestPort: number): Promise<Forward> {
   let lastError = "";
   for (let attempt = 0; attempt < 5; attempt++) {
     const hostPort = freeLoopbackPort();
@@ -165,10 +189,31 @@ async function addForward(apiSocket: string, guestPort: number): Promise<number>
       execute: "add_hostfwd",
       arguments: { proto: "tcp", host_addr: "127.0.0.1", host_port: hostPort, guest_port: guestPort },
     });
-    if (reply.return) return hostPort;
+    if (reply.return) return { hostPort, id: Number((reply.return as { id?: number }).id) };
     lastError = JSON.stringify(reply.error ?? reply);
   }
   throw new Error(`could not forward sandbox port ${guestPort}: ${lastError}`);
+}
+
+/**
+ * Whether a process of the network namespace `pid` lives in listens on TCP `port` (read from the host in
+ * /proc/<pid>/net/tcp{,6}, so asking costs the sandbox nothing).
+ */
+export function isListening(pid: number, port: number): boolean {
+  const hex = port.toString(16).toUpperCase().padStart(4, "0");
+  for (const file of ["tcp", "tcp6"]) {
+    let table: string;
+    try {
+      table = fs.readFileSync(`/proc/${pid}/net/${file}`, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of table.split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols[3] === "0A" && cols[1]?.endsWith(`:${hex}`)) return true; // 0A = LISTEN
+    }
+  }
+  return false;
 }
 
 /** A port free on 127.0.0.1 right now (slirp4netns wants an explicit one; a lost race is retried). */

@@ -9,6 +9,7 @@
  * readAt(projectDir, "src/app.ts"); // Uint8Array | null
  */
 import fs from "node:fs";
+import { FileTooLargeError } from "../types.ts";
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
@@ -67,7 +68,12 @@ function openParent(root: string, parts: string[], owner?: Owner): number | null
   }
 }
 
-export function readAt(root: string, rel: string): Uint8Array | null {
+/**
+ * The file's bytes, or null when it is missing or not a regular file. Its size is checked (fstat, on the
+ * opened descriptor) before anything is read, and the read stops at `maxBytes` + 1 even if the file grows
+ * meanwhile: a sparse `truncate -s 700M` file never costs the API more than `maxBytes` of memory.
+ */
+export function readAt(root: string, rel: string, maxBytes = Number.MAX_SAFE_INTEGER): Uint8Array | null {
   const parts = splitPath(rel);
   const dir = openParent(root, parts);
   if (dir === null) return null;
@@ -81,8 +87,14 @@ export function readAt(root: string, rel: string): Uint8Array | null {
     fs.closeSync(dir);
   }
   try {
-    if (!fs.fstatSync(fd).isFile()) return null; // a folder, fifo or device is not a file to read
-    return new Uint8Array(fs.readFileSync(fd));
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return null; // a folder, fifo or device is not a file to read
+    if (st.size > maxBytes) throw new FileTooLargeError(rel, st.size, maxBytes);
+    const buffer = new Uint8Array(Math.min(st.size, maxBytes) + 1);
+    let length = 0;
+    for (let n; length < buffer.length && (n = fs.readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
+    if (length > maxBytes) throw new FileTooLargeError(rel, length, maxBytes);
+    return buffer.subarray(0, length);
   } finally {
     fs.closeSync(fd);
   }

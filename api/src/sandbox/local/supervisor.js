@@ -20,6 +20,9 @@ const { StringDecoder } = require("node:string_decoder");
 
 const CAP = 1024 * 1024;
 const uid = process.getuid();
+// Processes one command may run, below the sandbox's own limit: a fork bomb in a command then fails its own
+// forks while the supervisor still has room to spawn (and Bun's spawn aborts when it has none).
+const commandProcs = Number(process.env.SANDBOX_COMMAND_PROCS) || 0;
 const gid = process.getgid();
 /** id → { child, paused } */
 const running = new Map();
@@ -55,12 +58,17 @@ function run(msg) {
     send({ t: "exit", id, code: 1, signal: null, trunc: [false, false] });
     return;
   }
-  const args = ["--user", `--map-user=${uid}`, `--map-group=${gid}`, "--pid", "--fork", "--kill-child", "--mount-proc"];
+  // --keep-caps: the namespace's pid 1 keeps its capabilities in the new user namespace just long enough to
+  // forbid further user namespaces in it (user.max_user_namespaces = 0), then runs the command without any.
+  const args = ["--user", `--map-user=${uid}`, `--map-group=${gid}`, "--keep-caps", "--pid", "--fork", "--kill-child", "--mount-proc"];
   let child;
   try {
     // The namespace's pid 1 is a small shell that runs the command (in bash) as its child: unshare cannot
     // report a pid 1 killed by a signal (an OOM kill would read as exit 1); a shell reports 128+signal.
-    const init = '/bin/bash -c "$1"; exit $?';
+    const init =
+      "echo 0 > /proc/sys/user/max_user_namespaces || { echo 'sandbox: could not forbid nested user namespaces; not running' >&2; exit 126; }; " +
+      (commandProcs > 0 ? `ulimit -p ${commandProcs}; ` : "") +
+      '/usr/bin/setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all /bin/bash -c "$1"; exit $?';
     child = spawn("/usr/bin/unshare", [...args, "/bin/sh", "-c", init, "sandbox", cmd], {
       cwd,
       env,

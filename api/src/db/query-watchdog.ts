@@ -1,0 +1,128 @@
+/**
+ * A bounded wait per query. postgres.js only has a connect time-out: when the server keeps its TCP
+ * connections open but stops answering (a partition, a stalled server) every query waits forever, and every
+ * route with it. This hands postgres.js its sockets and watches the wire: while a reply is owed (a Query or
+ * Sync sent, its ReadyForQuery not yet back) and no byte has moved either way for `timeoutMs()`, the socket
+ * is destroyed. postgres.js then fails that connection's queries with `QUERY_TIMEOUT` (turned into a 503
+ * naming the database) and opens a fresh connection for the next query, so the app recovers on its own.
+ *
+ * Idle connections and LISTEN connections owe no reply, so they are never cut. Only plain connections are
+ * watched (Unix socket or TCP without TLS): with TLS the messages cannot be read on the socket.
+ *
+ * @example
+ * postgres(url, { socket: watchedSocket(() => 5000) });
+ */
+import net from "node:net";
+
+import { QUERY_TIMEOUT } from "../lib/classify-error";
+
+export { QUERY_TIMEOUT };
+
+// Frontend messages that the server answers with ReadyForQuery ('Z'): simple Query and Sync.
+const QUERY = 0x51;
+const SYNC = 0x53;
+const READY_FOR_QUERY = 0x5a;
+const SSL_REQUEST_CODE = 80877103;
+const CANCEL_REQUEST_CODE = 80877102;
+
+type SocketOptions = { host: string[]; port: number[]; path?: string };
+
+export function watchedSocket(timeoutMs: () => number) {
+  return (options: SocketOptions): net.Socket => {
+    const socket = options.path ? net.connect(options.path) : net.connect(options.port[0]!, options.host[0]!);
+    watch(socket, timeoutMs);
+    return socket;
+  };
+}
+
+/** Splits a byte stream into protocol messages (type byte, then a length that counts itself). */
+class MessageReader {
+  private header = new Uint8Array(8);
+  private have = 0;
+  private skip = 0;
+  constructor(
+    private typed: boolean,
+    private onMessage: (type: number, firstBytes: Uint8Array) => void,
+  ) {}
+  /** The start-up message (and SSL/cancel requests) has no type byte; everything after it does. */
+  expectTyped() {
+    this.typed = true;
+  }
+  feed(chunk: Uint8Array) {
+    for (let i = 0; i < chunk.length; ) {
+      if (this.skip > 0) {
+        const n = Math.min(this.skip, chunk.length - i);
+        this.skip -= n;
+        i += n;
+        continue;
+      }
+      const headerLength = this.typed ? 5 : 8;
+      while (this.have < headerLength && i < chunk.length) this.header[this.have++] = chunk[i++]!;
+      if (this.have < headerLength) return;
+      const view = new DataView(this.header.buffer, 0, headerLength);
+      const length = view.getInt32(this.typed ? 1 : 0);
+      this.skip = Math.max(0, length - (headerLength - (this.typed ? 1 : 0)));
+      this.have = 0;
+      this.onMessage(this.typed ? this.header[0]! : 0, this.header.slice(0, headerLength));
+    }
+  }
+}
+
+function watch(socket: net.Socket, timeoutMs: () => number) {
+  let owed = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let watching = true;
+
+  const stop = () => {
+    watching = false;
+    clearTimeout(timer);
+  };
+  const rearm = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (!watching || owed <= 0) return;
+    const ms = timeoutMs();
+    if (ms <= 0) return;
+    timer = setTimeout(() => {
+      const error = Object.assign(new Error(`the database did not answer within ${Math.round(ms / 100) / 10} s`), { code: QUERY_TIMEOUT });
+      stop();
+      // 'error' then 'close' at once, not on a later tick as destroy(error) would: postgres.js must see the
+      // connection closed before the rejected queries' handlers run, or a query sent in between leaves a write
+      // scheduled on the dead socket and the connection never writes again (seen with postgres.js 3.4).
+      socket.destroy();
+      socket.emit("error", error);
+      socket.emit("close", true);
+    }, ms);
+  };
+
+  const outgoing = new MessageReader(false, (type, first) => {
+    if (type === 0) {
+      const code = new DataView(first.buffer).getInt32(4);
+      // TLS follows an SSL request: from here on the bytes are encrypted and cannot be read.
+      if (code === SSL_REQUEST_CODE) return stop();
+      if (code === CANCEL_REQUEST_CODE) return;
+      owed++; // the start-up message: answered by ReadyForQuery once signed in
+      outgoing.expectTyped();
+      return;
+    }
+    if (type === QUERY || type === SYNC) owed++;
+  });
+  const incoming = new MessageReader(true, (type) => {
+    if (type === READY_FOR_QUERY) owed = Math.max(0, owed - 1);
+  });
+
+  const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+  socket.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (watching && chunk instanceof Uint8Array) {
+      outgoing.feed(chunk);
+      rearm();
+    }
+    return write(chunk, ...rest);
+  }) as typeof socket.write;
+  socket.on("data", (chunk: Uint8Array) => {
+    if (!watching) return;
+    incoming.feed(chunk);
+    rearm();
+  });
+  socket.once("close", stop);
+}
