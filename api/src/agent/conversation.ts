@@ -5,15 +5,12 @@
  */
 import type { Message } from "@shared/schemas/message";
 import type { ChatImage, ChatMessage } from "./chat-message";
-import { buildHistory, estimateTokens } from "./history";
-import { OUTPUT_RESERVE_TOKENS } from "./loop";
+import { IMAGE_TOKENS, roughTokens, type CountTokens } from "./context-window";
+import { buildHistory } from "./history";
 import type { ConversationProject } from "./ports";
 import { systemPrompt } from "./prompts/system";
 import type { Tool } from "./tools/define-tool";
 import { toToolSpecs } from "./tools/registry";
-
-/** What one image costs in context, roughly (providers count 85–1,500 tokens by size and detail). */
-const IMAGE_TOKENS = 1_000;
 
 export function buildConversation(o: {
   project: ConversationProject;
@@ -25,20 +22,33 @@ export function buildConversation(o: {
   images: ChatImage[];
   tools: Tool[];
   contextTokens: number;
+  maxOutputTokens: number;
+  /** Can the model see images? Without vision they are not sent, and the model is told one was attached. */
+  vision: boolean;
+  countTokens?: CountTokens;
 }): ChatMessage[] {
-  const toolsSize = estimateTokens(JSON.stringify(toToolSpecs(o.tools)));
-  const fixed = estimateTokens(systemPrompt(o.project, o.tools)) + toolsSize + estimateTokens(o.content) + o.images.length * IMAGE_TOKENS;
-  const budget = Math.max(0, o.contextTokens - OUTPUT_RESERVE_TOKENS - fixed - 200);
+  const count = o.countTokens ?? roughTokens;
+  const images = o.vision ? o.images : [];
+  const toolsSize = count(JSON.stringify(toToolSpecs(o.tools)));
+  const fixed = count(systemPrompt(o.project, o.tools)) + toolsSize + count(o.content) + images.length * IMAGE_TOKENS;
+  // When the run's own steps later need the room, the loop shortens and summarises (history included).
+  const budget = Math.max(0, o.contextTokens - o.maxOutputTokens - fixed - 200);
 
   const previous = o.messages.filter((m) => !o.excludeIds.includes(m.id));
-  const history = buildHistory(previous, budget);
+  const history = buildHistory(previous, budget, count);
   const notes: string[] = [];
   if (history.omittedMessages > 0) {
     notes.push(`The ${history.omittedMessages} oldest messages of this chat are not shown: the conversation is longer than the context window.`);
   }
   if (history.omittedToolResults > 0) notes.push("Some older tool results were removed from the history to save space.");
 
-  const user: ChatMessage = o.images.length ? { role: "user", content: o.content, images: o.images } : { role: "user", content: o.content };
+  let content = o.content;
+  if (o.images.length && !o.vision) {
+    const n = o.images.length;
+    content += `\n\n[The user attached ${n === 1 ? "a picture" : `${n} pictures`}, but this model cannot see images: say so if the request depends on ${n === 1 ? "it" : "them"}.]`;
+  }
+  // Images go only with the message they were attached to; later turns see a note in the history.
+  const user: ChatMessage = images.length ? { role: "user", content, images } : { role: "user", content };
   // The history must not end on a user turn right before this one (strict templates want alternation).
   const last = history.messages.at(-1);
   if (last?.role === "user") history.messages.push({ role: "assistant", content: "(no answer was saved for this message)" });

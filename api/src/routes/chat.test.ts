@@ -151,16 +151,17 @@ describe("POST /api/messages/stream", () => {
     const limited = await readEvents(await send(dave, { projectId, content: "two" }));
     expect(limited.find((e) => e.type === "error")).toMatchObject({ message: expect.stringContaining("rate limited") });
 
-    model.enqueue(turn.steps({ text: "Here is the first half" }, { cut: true }));
+    model.enqueue(turn.steps({ text: "Here is the first half" }, { cut: true }), turn.steps({ text: "Here is" }, { cut: true }));
     const cut = await readEvents(await send(dave, { projectId, content: "three" }));
-    expect(textOf(cut)).toBe("Here is the first half");
+    // Cut twice: the one re-ask (from the last complete step) is cut as well, and the run ends.
+    expect(textOf(cut)).toStartWith("Here is the first half");
     expect(cut.find((e) => e.type === "error")).toMatchObject({ message: expect.stringContaining("cut off") });
 
     const saved = (await messages(dave, projectId)).filter((m) => m.role === "assistant");
     expect(saved.map((m) => m.status)).toEqual(["failed", "failed", "failed"]);
     expect(saved[0]!.content).toStartWith("**Error:** The model endpoint failed (HTTP 500)");
     expect(saved[1]!.content).toStartWith("Working on i\n\n**Error:** The model's answer was cut off: the model is rate limited");
-    expect(saved[2]!.content).toStartWith("Here is the first half\n\n**Error:** The model's answer was cut off");
+    expect(saved[2]!.content).toStartWith("Here is the first half\n\n_(The connection to the model dropped; asking again.)_\n\nHere is\n\n**Error:** The model's answer was cut off");
   });
 
   test("the step cap ends a run that keeps calling tools, keeping what was done", async () => {
@@ -385,8 +386,8 @@ describe("history", () => {
       let history = sent.slice(1, -1).map((m) => String(m.content));
       // Every message is still there; the oldest tool results made room, the newest is kept.
       expect(history).toHaveLength(12);
-      expect(history[1]).toContain("read_file(f1): [result omitted to save space]");
-      expect(history[11]).toContain(`read_file(f11): ${result}`);
+      expect(history[1]).toContain("Used read file on f1 (result left out to save space).");
+      expect(history[11]).toContain(`Used read file on f11. Result: ${result}`);
       expect(String(sent[0]!.content)).toContain("Some older tool results were removed");
 
       // Much more chat: the oldest messages go too, and the model is told.
