@@ -375,10 +375,10 @@ describe("history", () => {
         small.deps.sql`insert into messages (id, project_id, role, content, tool_calls, created_at)
           values (${crypto.randomUUID()}, ${projectId}, ${role}, ${content}, ${small.deps.sql.json(tools as never)},
                   now() + make_interval(mins => ${minutesFromNow}))`;
-      const result = "r".repeat(1_800);
+      const result = "a tool result line ".repeat(95).trim();
       for (let i = 0; i < 12; i++) {
         const role = i % 2 ? "assistant" : "user";
-        await insert(i, role, `message ${i} ${"m".repeat(200)}`, role === "assistant" ? [{ name: "read_file", summary: `f${i}`, status: "completed", result }] : [], i - 100);
+        await insert(i, role, `message ${i} ${"some words ".repeat(18)}`, role === "assistant" ? [{ name: "read_file", summary: `f${i}`, status: "completed", result }] : [], i - 100);
       }
       model.enqueue(turn.text("Still fine"));
       expect(textOf(await readEvents(await nora.request("POST", "/api/messages/stream", { projectId, content: "latest" })))).toBe("Still fine");
@@ -391,7 +391,8 @@ describe("history", () => {
       expect(String(sent[0]!.content)).toContain("Some older tool results were removed");
 
       // Much more chat: the oldest messages go too, and the model is told.
-      for (let i = 0; i < 20; i++) await insert(i, i % 2 ? "assistant" : "user", `later ${i} ${"l".repeat(1_000)}`, [], i + 1);
+      // Words, not one repeated letter: the real tokenizer packs "llll…" into a few tokens.
+      for (let i = 0; i < 20; i++) await insert(i, i % 2 ? "assistant" : "user", `later ${i} ${"a line of later chat ".repeat(50)}`, [], i + 1);
       model.enqueue(turn.text("Fine again"));
       expect(textOf(await readEvents(await nora.request("POST", "/api/messages/stream", { projectId, content: "newest" })))).toBe("Fine again");
       sent = model.requests[1]!.body.messages;

@@ -77,8 +77,10 @@ export const turn = {
  * - `contextWindow`: a small window; a prompt that does not fit (its tokens counted as characters / 3, plus
  *   `max_tokens`) gets the 400 context-length error OpenAI and vLLM send, and replies report the prompt's
  *   tokens as usage (so the client can calibrate). `/v1/models` reports the window as `context_length`.
+ * - `ollama`: answers Ollama's own `GET /api/version` and `POST /api/show` (its window in `model_info`),
+ *   and reports no window on `/v1/models`, as Ollama does.
  */
-export type FakeServerMode = { requireReasoningContent?: boolean; contextWindow?: number };
+export type FakeServerMode = { requireReasoningContent?: boolean; contextWindow?: number; ollama?: { contextLength: number } };
 
 /** How the fake server counts a prompt's tokens in `contextWindow` mode (deliberately not the client's way). */
 export const fakePromptTokens = (body: ChatRequestBody) => Math.ceil(JSON.stringify(body.messages).length / 3 + JSON.stringify(body.tools ?? []).length / 3);
@@ -123,6 +125,10 @@ export async function startFakeModelServer(options: { port?: number; hostname?: 
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(JSON.stringify(body));
     };
+    if (mode.ollama && req.method === "GET" && url.pathname === "/api/version") return json(200, { version: "0.12.0" });
+    if (mode.ollama && req.method === "POST" && url.pathname === "/api/show") {
+      return json(200, { details: { family: "qwen2" }, model_info: { "general.architecture": "qwen2", "qwen2.context_length": mode.ollama.contextLength } });
+    }
     if (req.method === "GET" && url.pathname === "/v1/models") {
       const window = mode.contextWindow ? { context_length: mode.contextWindow } : {};
       return json(200, { object: "list", data: [{ id: "fake-model", object: "model", owned_by: "tests", ...window }] });
