@@ -230,6 +230,45 @@ describe("POST /api/messages/stream", () => {
     expect((await send(grace, { projectId, content: "see", attachments: [url.replace(/sig=[^&]+/, "sig=AAAA")] })).status).toBe(400);
   });
 
+  test("images go only with the message they were attached to; without vision they are not sent and the model is told", async () => {
+    const upload = async (app: typeof t, user: ReturnType<typeof t.user>, projectId: string) => {
+      const form = new FormData();
+      form.set("file", new File([PNG], "shot.png", { type: "image/png" }));
+      form.set("projectId", projectId);
+      const res = await app.app.request("/api/upload/image", { method: "POST", body: form, headers: { authorization: `Bearer ${user.token}` } });
+      return ((await res.json()) as { url: string }).url;
+    };
+    const imagePartsOf = (i: number) =>
+      model.requests[i]!.body.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as { type: string }[]).filter((p) => p.type === "image_url") : []));
+
+    const ivy = t.user("ivy");
+    const projectId = await ivy.project();
+    const url = await upload(t, ivy, projectId);
+    model.enqueue(turn.text("I see it."), turn.text("Sure."));
+    await readEvents(await send(ivy, { projectId, content: "What is this?", attachments: [url] }));
+    await readEvents(await send(ivy, { projectId, content: "Make it blue" }));
+    expect(imagePartsOf(0)).toHaveLength(1);
+    expect(imagePartsOf(1)).toHaveLength(0);
+    expect(model.requests[1]!.body.messages.map((m) => String(m.content))).toContain("What is this?\n[1 image attached]");
+
+    const blind = await chatTestApp({ model, env: { MODEL_VISION: "false" } });
+    try {
+      const jay = blind.user("jay");
+      const blindProject = await jay.project();
+      const blindUrl = await upload(blind, jay, blindProject);
+      model.reset();
+      model.enqueue(turn.text("I cannot see images."));
+      const events = await readEvents(await jay.request("POST", "/api/messages/stream", { projectId: blindProject, content: "What is this?", attachments: [blindUrl] }));
+      expect(events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+      expect(imagePartsOf(0)).toHaveLength(0);
+      expect(model.requests[0]!.body.messages.at(-1)!.content).toBe(
+        "What is this?\n\n[The user attached a picture, but this model cannot see images: say so if the request depends on it.]",
+      );
+    } finally {
+      await blind.close();
+    }
+  });
+
   test("without a configured model: an error event naming the variables; the user message is still saved", async () => {
     const bare = await chatTestApp({ model: null });
     try {
