@@ -1,13 +1,15 @@
 /**
  * What the model is sent at the start of a run: the system prompt (project, files, tools), the earlier
- * conversation trimmed to the context budget, and the new message with its images. Pure: the project and
- * its messages come from the run's `ConversationSource`.
+ * conversation trimmed to the context budget, and the new message with its images. Messages covered by
+ * the stored summary are replaced by it (in the system prompt's notes); messages that still do not fit are
+ * returned as `omitted`, for the run to summarise and store. Pure: the project and its messages come from
+ * the run's `ConversationSource`.
  */
 import type { Message } from "@shared/schemas/message";
 import type { ChatImage, ChatMessage } from "./chat-message";
 import { IMAGE_TOKENS, roughTokens, type CountTokens } from "./context-window";
 import { buildHistory } from "./history";
-import type { ConversationProject } from "./ports";
+import type { ConversationProject, ConversationSummary } from "./ports";
 import { systemPrompt } from "./prompts/system";
 import type { Tool } from "./tools/define-tool";
 import { toToolSpecs } from "./tools/registry";
@@ -26,7 +28,8 @@ export function buildConversation(o: {
   /** Can the model see images? Without vision they are not sent, and the model is told one was attached. */
   vision: boolean;
   countTokens?: CountTokens;
-}): ChatMessage[] {
+  summary?: ConversationSummary | null;
+}): { messages: ChatMessage[]; omitted: Message[] } {
   const count = o.countTokens ?? roughTokens;
   const images = o.vision ? o.images : [];
   const toolsSize = count(JSON.stringify(toToolSpecs(o.tools)));
@@ -34,9 +37,16 @@ export function buildConversation(o: {
   // When the run's own steps later need the room, the loop shortens and summarises (history included).
   const budget = Math.max(0, o.contextTokens - o.maxOutputTokens - fixed - 200);
 
-  const previous = o.messages.filter((m) => !o.excludeIds.includes(m.id));
-  const history = buildHistory(previous, budget, count);
+  let previous = o.messages.filter((m) => !o.excludeIds.includes(m.id));
   const notes: string[] = [];
+  let room = budget;
+  const covered = o.summary ? previous.findIndex((m) => m.id === o.summary!.upToMessageId) : -1;
+  if (covered !== -1) {
+    previous = previous.slice(covered + 1);
+    notes.push(`Summary of the earlier part of this chat (those messages are not shown):\n${o.summary!.content}`);
+    room = Math.max(0, room - count(o.summary!.content));
+  }
+  const history = buildHistory(previous, room, count);
   if (history.omittedMessages > 0) {
     notes.push(`The ${history.omittedMessages} oldest messages of this chat are not shown: the conversation is longer than the context window.`);
   }
@@ -52,5 +62,9 @@ export function buildConversation(o: {
   // The history must not end on a user turn right before this one (strict templates want alternation).
   const last = history.messages.at(-1);
   if (last?.role === "user") history.messages.push({ role: "assistant", content: "(no answer was saved for this message)" });
-  return [{ role: "system", content: systemPrompt(o.project, o.tools, notes) }, ...history.messages, user];
+  return {
+    messages: [{ role: "system", content: systemPrompt(o.project, o.tools, notes) }, ...history.messages, user],
+    // Only a history cut for room is worth a summary (a leading answer dropped for role order is not).
+    omitted: history.omittedForRoom > 0 ? previous.slice(0, history.omittedMessages) : [],
+  };
 }

@@ -40,7 +40,8 @@ function toItem(m: Message): Item {
   };
 }
 
-export type TrimmedHistory = { messages: ChatMessage[]; omittedMessages: number; omittedToolResults: number };
+/** `omittedForRoom`: how many of the omitted messages went for lack of room (the rest only for role order). */
+export type TrimmedHistory = { messages: ChatMessage[]; omittedMessages: number; omittedForRoom: number; omittedToolResults: number };
 
 export function buildHistory(previous: Message[], budgetTokens: number, countTokens: CountTokens = roughTokens): TrimmedHistory {
   const items = previous.map(toItem);
@@ -63,6 +64,7 @@ export function buildHistory(previous: Message[], budgetTokens: number, countTok
   // 2. Then the oldest messages.
   let start = 0;
   while (total > budgetTokens && start < items.length) total -= cost(items[start++]!);
+  const omittedForRoom = start;
   // Strict chat templates want the history to open with the user and alternate roles.
   while (start < items.length && items[start]!.role !== "user") start++;
 
@@ -73,5 +75,13 @@ export function buildHistory(previous: Message[], budgetTokens: number, countTok
     if (last && last.role === item.role) last.content = `${last.content}\n\n${text}`;
     else messages.push({ role: item.role, content: text });
   }
-  return { messages, omittedMessages: start, omittedToolResults };
+  return { messages, omittedMessages: start, omittedForRoom, omittedToolResults };
+}
+
+/** Older messages as plain text for the model that summarises them (it alone reads this). */
+export function transcriptOf(messages: Message[]): string {
+  return messages
+    .map(toItem)
+    .map((item) => `${item.role === "user" ? "User" : "Assistant"}: ${render(item)}`)
+    .join("\n\n");
 }

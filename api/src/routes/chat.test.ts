@@ -429,19 +429,29 @@ describe("history", () => {
       expect(history[11]).toContain(`Used read file on f11. Result: ${result}`);
       expect(String(sent[0]!.content)).toContain("Some older tool results were removed");
 
-      // Much more chat: the oldest messages go too, and the model is told.
-      // Words, not one repeated letter: the real tokenizer packs "llll…" into a few tokens.
+      // Much more chat: the older messages no longer fit. They are summarised by the model (a request
+      // without tools), the note is stored, and it stands in for them in the system prompt.
       for (let i = 0; i < 20; i++) await insert(i, i % 2 ? "assistant" : "user", `later ${i} ${"a line of later chat ".repeat(50)}`, [], i + 1);
-      model.enqueue(turn.text("Fine again"));
+      model.enqueue(turn.text("NOTE: the user built a todo app; files f1-f11 were read."), turn.text("Fine again"));
       expect(textOf(await readEvents(await nora.request("POST", "/api/messages/stream", { projectId, content: "newest" })))).toBe("Fine again");
-      sent = model.requests[1]!.body.messages;
+      const summaryRequest = model.requests[1]!.body;
+      expect(summaryRequest.tools).toBeUndefined();
+      expect(JSON.stringify(summaryRequest.messages)).toMatch(/Messages to summarise:.*message \d+ some words/);
+      sent = model.requests[2]!.body.messages;
       history = sent.slice(1, -1).map((m) => String(m.content));
       expect(history.length).toBeLessThan(20);
-      expect(history[0]).toStartWith("later");
       expect(history.at(-1)).toStartWith("later 19");
-      expect(String(sent[0]!.content)).toMatch(/The \d+ oldest messages of this chat are not shown/);
+      expect(String(sent[0]!.content)).toContain("Summary of the earlier part of this chat (those messages are not shown):\nNOTE: the user built a todo app");
       expect(sent.at(-1)).toEqual({ role: "user", content: "newest" });
       expect(JSON.stringify(sent).length / 4).toBeLessThan(9_000 - 4_096);
+      const stored = await small.deps.store.get(`projects/${projectId}/agent/conversation-summary.json`);
+      expect(JSON.parse(new TextDecoder().decode(stored!))).toMatchObject({ content: "NOTE: the user built a todo app; files f1-f11 were read." });
+
+      // The next run reuses the stored note: no new summary request while the rest fits.
+      model.enqueue(turn.text("Still here"));
+      expect(textOf(await readEvents(await nora.request("POST", "/api/messages/stream", { projectId, content: "one more" })))).toBe("Still here");
+      expect(model.requests).toHaveLength(4);
+      expect(String(model.requests[3]!.body.messages[0]!.content)).toContain("NOTE: the user built a todo app");
     } finally {
       await small.close();
     }
