@@ -241,7 +241,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
       }
       const turn = await ask(lastStepMessages);
 
-      if (turn.finishReason === "length" && (turn.toolCalls.length > 0 || lengthCuts > 0)) {
+      if (turn.finishReason === "length" && (turn.toolCalls.length > 0 || turn.textCallCut)) {
         // A tool call cut by the output limit has broken arguments; running or retrying it would fail
         // the same way. The model is told to write smaller pieces instead.
         if (++lengthCuts >= MAX_LENGTH_CUTS) {

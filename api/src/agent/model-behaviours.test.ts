@@ -138,6 +138,17 @@ describe("reasoning", () => {
     expect(model.requests).toHaveLength(4);
   });
 
+  test("a tool call written as text and cut by the length limit is not shown and gets the same 'smaller pieces' step", async () => {
+    model.enqueue(
+      { kind: "stream", steps: [{ text: 'Writing.\n<tool_call>\n{"name": "write_file", "arguments": {"path": "big.ts", "content": "li' }], finishReason: "length" },
+      turn.text("I will split it."),
+    );
+    const r = await run();
+    expect(r.text).toBe("Writing.\n\nI will split it.");
+    expect(r.text).not.toContain("tool_call");
+    expect(String(model.requests[1]!.body.messages.at(-1)!.content)).toContain("cut off at the output limit");
+  });
+
   test("replies cut at the output limit again and again stop the run with advice instead of looping", async () => {
     model.respondWith(() => ({ kind: "stream", steps: [{ toolCalls: [{ name: "write_file", arguments: '{"path": "x' }] }], finishReason: "length" }));
     const r = await run();

@@ -141,7 +141,7 @@ async function streamOnce(o: ModelTurnOptions, markShown: () => void): Promise<M
       },
     );
     splitter.end();
-    const held = guard.end();
+    const { held, callLike } = guard.end();
     let toolCalls = turn.toolCalls;
     let rest = held;
     if (held && toolCalls.length === 0) {
@@ -149,8 +149,10 @@ async function streamOnce(o: ModelTurnOptions, markShown: () => void): Promise<M
       toolCalls = parsed.calls;
       rest = parsed.text;
     }
-    if (rest.trim() || (rest && toolCalls.length === 0)) showText(rest);
-    return { ...turn, text: shownText, toolCalls };
+    // A text call cut by the output limit cannot be parsed; it is not an answer either.
+    const textCallCut = turn.finishReason === "length" && callLike && toolCalls.length === 0;
+    if (!textCallCut && (rest.trim() || (rest && toolCalls.length === 0))) showText(rest);
+    return { ...turn, text: shownText, toolCalls, ...(textCallCut ? { textCallCut } : {}) };
   } catch (error) {
     if (call.signal.aborted && call.signal.reason instanceof IdleTimeout) throw call.signal.reason;
     throw error;

@@ -22,6 +22,8 @@ export type ModelTurn = {
   reasoning: string;
   toolCalls: ToolCallRequest[];
   finishReason: string | null;
+  /** The reply ended (cut by the length limit) inside what began as a tool call written as text. */
+  textCallCut?: boolean;
   usage: { promptTokens: number; completionTokens: number; totalTokens: number } | null;
 };
 

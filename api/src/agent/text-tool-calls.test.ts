@@ -50,19 +50,19 @@ describe("tool calls written as text", () => {
     const guard = new TextToolCallGuard((t) => shown.push(t));
     for (const part of ["Sure.\n", "<tool", "_call>", '{"name":', '"run_shell"}', "</tool_call>"]) guard.push(part);
     expect(shown.join("")).toBe("Sure.\n");
-    expect(guard.end()).toBe('<tool_call>{"name":"run_shell"}</tool_call>');
+    expect(guard.end()).toEqual({ held: '<tool_call>{"name":"run_shell"}</tool_call>', callLike: true });
 
     const plain: string[] = [];
     const g2 = new TextToolCallGuard((t) => plain.push(t));
     for (const part of ["a < b and {", "x} then\n{", " \"na", "me\": 1", "}\n```ts\nok"]) g2.push(part);
     // `{` mid-line never holds; a line-start `{"na…` holds until it is clearly a {"name": object.
     expect(plain.join("")).toBe("a < b and {x} then\n");
-    expect(g2.end()).toBe('{ "name": 1}\n```ts\nok');
+    expect(g2.end()).toEqual({ held: '{ "name": 1}\n```ts\nok', callLike: true });
 
     const g3 = new TextToolCallGuard((t) => plain.push(t));
     plain.length = 0;
     for (const part of ["x <b", "r> y ``", "` z {\"a\": 1}"]) g3.push(part);
     expect(plain.join("")).toBe('x <br> y ``` z {"a": 1}');
-    expect(g3.end()).toBe("");
+    expect(g3.end()).toEqual({ held: "", callLike: false });
   });
 });

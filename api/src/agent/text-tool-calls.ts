@@ -138,12 +138,12 @@ export class TextToolCallGuard {
     }
   }
 
-  /** What was held back (to be parsed by the caller); the guard is reset. */
-  end(): string {
-    const held = this.held;
+  /** What was held back (to be parsed by the caller), and whether it surely began like a call; the guard is reset. */
+  end(): { held: string; callLike: boolean } {
+    const out = { held: this.held, callLike: this.holding };
     this.held = "";
     this.holding = false;
-    return held;
+    return out;
   }
 
   private findOpener(text: string): { index: number; confirmed: boolean } | null {
