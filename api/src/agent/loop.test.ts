@@ -50,7 +50,9 @@ const slowTool = defineTool({
 const tools = [noteTool, failingTool, slowTool] as Tool[];
 const toolContext = {} as RunToolContext; // these tools need nothing from it
 
-async function run(o: { limits?: Partial<AgentLimits>; enableReasoning?: boolean; modelName?: string; signal?: AbortSignal } = {}) {
+async function run(
+  o: { limits?: Partial<AgentLimits>; enableReasoning?: boolean; modelName?: string; signal?: AbortSignal; beforeFinish?: () => Promise<string | null> } = {},
+) {
   const events: StreamEvent[] = [];
   const result = await runAgent({
     client,
@@ -65,6 +67,7 @@ async function run(o: { limits?: Partial<AgentLimits>; enableReasoning?: boolean
     signal: o.signal ?? new AbortController().signal,
     limits: { ...DEFAULT_AGENT_LIMITS, backoffBaseMs: 5, idleTimeoutMs: 2_000, ...o.limits },
     emit: (e) => events.push(e),
+    beforeFinish: o.beforeFinish,
   });
   const text = events.flatMap((e) => (e.type === "chunk" ? [e.content] : [])).join("");
   const of = <T extends StreamEvent["type"]>(type: T) => events.filter((e): e is Extract<StreamEvent, { type: T }> => e.type === type);
@@ -291,5 +294,18 @@ describe("agent loop", () => {
     const r2 = await run({ signal: stop2.signal });
     expect(r2.text).toBe("Partial");
     expect(r2.result.status).toBe("stopped");
+  });
+
+  test("beforeFinish: a check that finds something sends it back to the model as a step, and the run goes on", async () => {
+    const checks = ["The app fails to build: src/App.tsx imports ./missing", null];
+    model.enqueue(turn.text("Done!"), turn.text("Fixed the import."));
+    const r = await run({ beforeFinish: async () => checks.shift() ?? null });
+    expect(r.result.status).toBe("complete");
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]!.body.messages.slice(-2)).toEqual([
+      { role: "assistant", content: "Done!" },
+      { role: "user", content: "The app fails to build: src/App.tsx imports ./missing" },
+    ]);
+    expect(r.text).toBe("Done!Fixed the import.");
   });
 });
