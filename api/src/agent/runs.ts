@@ -19,11 +19,10 @@ import { AppError, conflict } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ChatImage } from "./chat-message";
 import type { CountTokens } from "./context-window";
-import { summariseChat } from "./chat-summary";
-import { buildConversation } from "./conversation";
+import { startingConversation } from "./chat-summary";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
 import { MODEL_NOT_CONFIGURED, type ModelClient } from "./model";
-import type { ConversationSource, ConversationSummary, RunStore, Workspaces } from "./ports";
+import type { ConversationSource, RunStore, Workspaces } from "./ports";
 import { RunState } from "./run-state";
 import type { SearchBackend } from "./tools/define-tool";
 import { availableTools } from "./tools/registry";
@@ -224,42 +223,21 @@ export function createRunManager(deps: RunDeps): RunManager {
         const tools = availableTools(deps);
         const loaded = await conversations.load(ownerId, run.projectId);
         const runLimits = { ...limits, contextTokens: await contextWindow(deps.model) };
-        const build = (summary: ConversationSummary | null | undefined) =>
-          buildConversation({
-            ...loaded,
-            summary,
-            excludeIds: [run.userMessageId, run.messageId],
-            content: input.content,
-            images: input.images,
-            tools,
-            contextTokens: runLimits.contextTokens,
-            maxOutputTokens: runLimits.maxOutputTokens,
-            vision: options.vision ?? true,
-            countTokens: deps.countTokens,
-          });
-        let conversation = build(loaded.summary);
-        if (conversation.omitted.length > 0 && conversations.saveSummary) {
-          // Older messages that no longer fit become one stored note, reused by the runs after this one.
-          try {
-            const content = await summariseChat({
-              client: deps.model.client,
-              model: deps.model.name,
-              previous: loaded.summary,
-              omitted: conversation.omitted,
-              signal: run.controller.signal,
-              limits: runLimits,
-            });
-            if (content) {
-              const summary = { upToMessageId: conversation.omitted.at(-1)!.id, content };
-              await conversations.saveSummary(run.projectId, summary);
-              conversation = build(summary);
-            }
-          } catch (error) {
-            if (run.controller.signal.aborted) throw error;
-            deps.logger.warn("chat summary failed; older messages are left out instead", { projectId: run.projectId, error: String(error) });
-          }
-        }
-        const messages = conversation.messages;
+        const messages = await startingConversation({
+          loaded,
+          excludeIds: [run.userMessageId, run.messageId],
+          content: input.content,
+          images: input.images,
+          tools,
+          limits: runLimits,
+          vision: options.vision ?? true,
+          countTokens: deps.countTokens,
+          model: deps.model,
+          saveSummary: conversations.saveSummary?.bind(conversations),
+          projectId: run.projectId,
+          signal: run.controller.signal,
+          logger: deps.logger,
+        });
         const toolContext = { ...deps.workspaces.forProject(ownerId, run.projectId), search: deps.search, fetch: options.fetch ?? fetch };
         const result = await runAgent({
           client: deps.model.client,
