@@ -111,7 +111,7 @@ beforeAll(async () => {
     dataDir,
     emulatorHost: stack.emulatorHost,
     projectId: stack.projectId,
-    env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model" },
+    env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model", MODEL_VISION: "true" },
   });
   cleanups.push(() => app.stop());
 

@@ -10,20 +10,34 @@ import { createModelClient } from "./agent/model-client";
 import { createRunManager, type AgentOptions, type RunManager } from "./agent/runs";
 import type { Config } from "./lib/config";
 import { createChatRuns } from "./services/chat-runs";
+import { countTokens } from "./services/chat-runs/token-count";
 import type { ServiceContext } from "./services/context";
 import type { ImageSigner } from "./services/images";
 import { versionsAroundRun } from "./services/versions/hooks";
 
 export function createAgentRuns(
   deps: ServiceContext & {
-    config: Pick<Config, "model" | "search">;
+    config: Pick<Config, "model" | "search" | "agent">;
     signer: ImageSigner;
     sandboxes: Parameters<typeof createChatRuns>[0]["sandboxes"];
     agent?: AgentOptions;
   },
 ): RunManager {
   const chatRuns = createChatRuns(deps);
-  const { model } = deps.config;
+  const { model, agent: settings } = deps.config;
+  // Configured limits first; options handed in (tests, the server's run-staleness) win over them.
+  const agent: AgentOptions = {
+    vision: settings.vision,
+    contextTokensConfigured: settings.contextTokens !== undefined,
+    ...deps.agent,
+    limits: {
+      maxOutputTokens: settings.maxOutputTokens,
+      idleTimeoutMs: settings.idleTimeoutMs,
+      maxRunMs: settings.maxRunMs,
+      ...(settings.contextTokens ? { contextTokens: settings.contextTokens } : {}),
+      ...deps.agent?.limits,
+    },
+  };
   return createRunManager({
     store: chatRuns,
     conversations: chatRuns,
@@ -32,6 +46,7 @@ export function createAgentRuns(
     model: model.configured ? { client: createModelClient(model), name: model.model } : null,
     search: deps.config.search,
     logger: deps.logger,
-    agent: deps.agent,
+    agent,
+    countTokens,
   });
 }

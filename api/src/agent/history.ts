@@ -1,25 +1,14 @@
 /**
  * The conversation sent to the model: the project's earlier messages, trimmed to a token budget rather
  * than failing on a long chat. Tool results are the bulkiest and least lasting part, so the oldest lose
- * theirs first; if that is not enough, the oldest messages go. Earlier tool calls travel as text inside the
- * assistant message (every OpenAI-compatible server accepts that; tool-call ids from past runs would not be).
+ * theirs first; if that is not enough, the oldest messages go. What earlier answers did with tools is told
+ * in plain prose inside the assistant message (tool-call ids from past runs would not be accepted), never in
+ * a call-like syntax: a model shown `name(args)` or JSON calls in its history starts writing its own calls
+ * as text.
  */
 import type { Message } from "@shared/schemas/message";
 import type { ChatMessage } from "./chat-message";
-
-/** Rough token count: about 4 characters per token, plus a little per message. */
-export const estimateTokens = (text: string) => Math.ceil(text.length / 4) + 4;
-
-/** Characters a message takes on the wire, roughly: its text, its images as data URLs, its tool calls. */
-function messageChars(m: ChatMessage): number {
-  let chars = m.content.length;
-  if (m.role === "user") for (const image of m.images ?? []) chars += image.base64.length + image.mime.length + 40;
-  if (m.role === "assistant" && m.toolCalls?.length) chars += JSON.stringify(m.toolCalls).length;
-  return chars;
-}
-
-/** A message's rough token count (see `estimateTokens`). */
-export const estimateMessageTokens = (m: ChatMessage) => Math.ceil(messageChars(m) / 4) + 4;
+import { roughTokens, type CountTokens } from "./context-window";
 
 type Item = {
   role: "user" | "assistant";
@@ -32,11 +21,11 @@ const RESULT_CHARS = 2_000;
 function render(item: Item): string {
   if (item.tools.length === 0) return item.text;
   const lines = item.tools.map((t) => {
-    const head = `- ${t.name}(${t.summary})`;
-    if (t.result === null) return `${head}: [result omitted to save space]`;
-    return `${head}: ${t.result.length > RESULT_CHARS ? `${t.result.slice(0, RESULT_CHARS)}…` : t.result}`;
+    const head = `- Used ${t.name.replaceAll("_", " ")}${t.summary ? ` on ${t.summary}` : ""}`;
+    if (t.result === null) return `${head} (result left out to save space).`;
+    return `${head}. Result: ${t.result.length > RESULT_CHARS ? `${t.result.slice(0, RESULT_CHARS)}…` : t.result}`;
   });
-  return `${item.text}\n\n[Tools used in this answer]\n${lines.join("\n")}`.trim();
+  return `${item.text}\n\n(What I did with tools in this answer:)\n${lines.join("\n")}`.trim();
 }
 
 function toItem(m: Message): Item {
@@ -51,11 +40,12 @@ function toItem(m: Message): Item {
   };
 }
 
-export type TrimmedHistory = { messages: ChatMessage[]; omittedMessages: number; omittedToolResults: number };
+/** `omittedForRoom`: how many of the omitted messages went for lack of room (the rest only for role order). */
+export type TrimmedHistory = { messages: ChatMessage[]; omittedMessages: number; omittedForRoom: number; omittedToolResults: number };
 
-export function buildHistory(previous: Message[], budgetTokens: number): TrimmedHistory {
+export function buildHistory(previous: Message[], budgetTokens: number, countTokens: CountTokens = roughTokens): TrimmedHistory {
   const items = previous.map(toItem);
-  const cost = (item: Item) => estimateTokens(render(item));
+  const cost = (item: Item) => countTokens(render(item)) + 4;
   let total = items.reduce((sum, item) => sum + cost(item), 0);
   let omittedToolResults = 0;
 
@@ -74,6 +64,7 @@ export function buildHistory(previous: Message[], budgetTokens: number): Trimmed
   // 2. Then the oldest messages.
   let start = 0;
   while (total > budgetTokens && start < items.length) total -= cost(items[start++]!);
+  const omittedForRoom = start;
   // Strict chat templates want the history to open with the user and alternate roles.
   while (start < items.length && items[start]!.role !== "user") start++;
 
@@ -84,24 +75,13 @@ export function buildHistory(previous: Message[], budgetTokens: number): Trimmed
     if (last && last.role === item.role) last.content = `${last.content}\n\n${text}`;
     else messages.push({ role: item.role, content: text });
   }
-  return { messages, omittedMessages: start, omittedToolResults };
+  return { messages, omittedMessages: start, omittedForRoom, omittedToolResults };
 }
 
-/**
- * Within a run the conversation grows with tool results. When it passes the budget, the oldest tool
- * results (not the latest `keepLast` messages) are replaced by a short note, in place.
- */
-export function trimRunMessages(messages: ChatMessage[], budgetTokens: number, keepLast: number): number {
-  const size = estimateMessageTokens;
-  let total = messages.reduce((sum, m) => sum + size(m), 0);
-  let trimmed = 0;
-  for (let i = 0; i < messages.length - keepLast && total > budgetTokens; i++) {
-    const m = messages[i]!;
-    if (m.role !== "tool" || m.content.length < 200) continue;
-    const before = size(m);
-    m.content = "[Earlier tool output removed to fit the context window; run the tool again if you need it.]";
-    total += size(m) - before;
-    trimmed++;
-  }
-  return trimmed;
+/** Older messages as plain text for the model that summarises them (it alone reads this). */
+export function transcriptOf(messages: Message[]): string {
+  return messages
+    .map(toItem)
+    .map((item) => `${item.role === "user" ? "User" : "Assistant"}: ${render(item)}`)
+    .join("\n\n");
 }

@@ -1,7 +1,8 @@
 /**
  * The agent loop: ask the model, run the tools it calls, give it their results, and repeat until it
- * answers without tools. A step cap, a token budget and a time budget end runaway loops with a message.
- * It reports everything as typed events (SPEC.md §7) and knows nothing of HTTP or the database.
+ * answers without tools. A step cap, a token budget, a time budget and a stuck detector end runaway loops
+ * with a message; the conversation is kept inside the context window (`context-window.ts`). It reports
+ * everything as typed events (SPEC.md §7) and knows nothing of HTTP or the database.
  *
  * @example
  * const result = await runAgent({ client, model, messages, tools, toolContext, enableReasoning: false,
@@ -11,9 +12,10 @@ import type { RunStatus, StreamEvent, TokenUsage } from "@shared/events/stream";
 import type { ActionStep } from "@shared/schemas/message";
 import type { Logger } from "../lib/logger";
 import type { ChatMessage } from "./chat-message";
-import { estimateMessageTokens, estimateTokens, trimRunMessages } from "./history";
-import type { ModelClient } from "./model";
+import { shortenOldSteps, summariseOlderSteps, SUMMARY_PROMPT, TokenMeter, type CountTokens } from "./context-window";
+import type { ModelClient, ModelTurn } from "./model";
 import { ModelTurnError, runModelTurn } from "./model-stream";
+import { StuckDetector } from "./stuck";
 import { clip, type RunToolContext, type StepStatus, type Tool, type ToolContext } from "./tools/define-tool";
 import { executeToolCall, previewSummary } from "./tools/execute";
 import { toToolSpecs } from "./tools/registry";
@@ -34,6 +36,8 @@ export type AgentLimits = {
   backoffBaseMs: number;
   /** The model's context window, in tokens; history and tool results are trimmed to fit. */
   contextTokens: number;
+  /** The answer's token limit, sent with every request (MODEL_MAX_OUTPUT_TOKENS). */
+  maxOutputTokens: number;
 };
 
 export const DEFAULT_AGENT_LIMITS: AgentLimits = {
@@ -44,11 +48,12 @@ export const DEFAULT_AGENT_LIMITS: AgentLimits = {
   maxRetries: 3,
   maxRetryWaitMs: 60_000,
   backoffBaseMs: 1_000,
-  contextTokens: 32_000,
+  contextTokens: 32_768,
+  maxOutputTokens: 4_096,
 };
 
-/** Tokens kept free for the model's answer. */
-export const OUTPUT_RESERVE_TOKENS = 4_096;
+/** Replies cut by the output limit in a row before the run gives up (each got a "write smaller" step). */
+const MAX_LENGTH_CUTS = 3;
 const TOOL_RESULT_FOR_MODEL = 20_000;
 const TOOL_RESULT_FOR_BADGE = 2_000;
 
@@ -64,6 +69,13 @@ export type AgentRunInput = {
   limits: AgentLimits;
   emit(event: StreamEvent): void;
   logger?: Logger;
+  /** The tokenizer (a port: the agent imports no tokenizer library); a rough estimate when absent. */
+  countTokens?: CountTokens;
+  /**
+   * Called when the model answers without tools, before the run ends: a text returned goes back to the
+   * model as a new step (what failed, to fix) and the loop continues; null ends the run.
+   */
+  beforeFinish?(): Promise<string | null>;
 };
 
 export type AgentRunResult = { status: RunStatus; usage: TokenUsage | null; error?: string };
@@ -73,8 +85,8 @@ class BudgetExceeded extends Error {}
 export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   const { limits, emit, messages } = input;
   const toolSpecs = toToolSpecs(input.tools);
-  const toolTokens = estimateTokens(JSON.stringify(toolSpecs));
-  const conversationBudget = Math.max(2_000, limits.contextTokens - OUTPUT_RESERVE_TOKENS - toolTokens);
+  const meter = new TokenMeter(input.countTokens);
+  const toolsText = JSON.stringify(toolSpecs);
 
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new BudgetExceeded()), limits.maxRunMs);
@@ -85,6 +97,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   let afterStep = false;
   let reported: TokenUsage | null = null;
   let spentTokens = 0;
+  let contextTokens = limits.contextTokens;
 
   const text = (content: string) => {
     // A blank line between step lines and the model's next words keeps them apart in Markdown.
@@ -127,55 +140,145 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
     return { status: "failed", usage: reported, error: message };
   }
 
+  /** Tokens the conversation may take: the window less the answer's room and the tool schemas. */
+  function budget(): number {
+    return Math.max(1_000, contextTokens - limits.maxOutputTokens - meter.text(toolsText) - 64);
+  }
+
+  /** Shortens old steps, then summarises them, until the conversation fits `room` (or nothing is left to do). */
+  async function fit(room: number, keepLast: number): Promise<void> {
+    if (meter.messages(messages) <= room) return;
+    shortenOldSteps(messages, room, keepLast, meter);
+    if (meter.messages(messages) <= room) return;
+    const summarised = await summariseOlderSteps(messages, keepLast, summarise, Math.max(2_000, room * 2));
+    if (summarised) step("Summarised earlier steps to fit the context window", "completed");
+    // Still too large (one huge recent step): shorten everything but the newest message.
+    if (meter.messages(messages) > room) shortenOldSteps(messages, room, 1, meter);
+  }
+
+  async function summarise(transcript: string): Promise<string> {
+    const turn = await runModelTurn({
+      ...turnOptions([
+        { role: "system", content: SUMMARY_PROMPT },
+        { role: "user", content: transcript },
+      ]),
+      tools: [],
+      enableReasoning: false,
+      maxOutputTokens: Math.min(limits.maxOutputTokens, 1_024),
+      onText: () => {},
+      onThinking: () => {},
+    });
+    count(turn, 0);
+    return turn.text;
+  }
+
+  function turnOptions(list: ChatMessage[]) {
+    return {
+      client: input.client,
+      model: input.model,
+      messages: list,
+      tools: toolSpecs,
+      enableReasoning: input.enableReasoning,
+      maxOutputTokens: limits.maxOutputTokens,
+      contextTokens,
+      signal,
+      idleTimeoutMs: limits.idleTimeoutMs,
+      maxRetries: limits.maxRetries,
+      maxRetryWaitMs: limits.maxRetryWaitMs,
+      backoffBaseMs: limits.backoffBaseMs,
+      onText: text,
+      onThinking: (content: string) => emit({ type: "thinking", content }),
+      onRetry: (failure: { kind: string }, waitMs: number, attempt: number) => input.logger?.warn("model call failed; retrying", { kind: failure.kind, waitMs, attempt }),
+    };
+  }
+
+  /** Adds a turn's tokens to the run's count; `estimate` is what we counted for its prompt. */
+  function count(turn: ModelTurn, estimate: number): void {
+    if (turn.usage) {
+      reported = {
+        promptTokens: (reported?.promptTokens ?? 0) + turn.usage.promptTokens,
+        completionTokens: (reported?.completionTokens ?? 0) + turn.usage.completionTokens,
+        totalTokens: (reported?.totalTokens ?? 0) + turn.usage.totalTokens,
+      };
+      spentTokens += turn.usage.totalTokens;
+      if (estimate > 0) meter.calibrate(estimate, turn.usage.promptTokens);
+    } else {
+      spentTokens += estimate + meter.text(turn.text + JSON.stringify(turn.toolCalls));
+    }
+  }
+
+  /** One model turn at the current state; a context-length error trims harder and asks once more. */
+  async function ask(keepLast: number): Promise<ModelTurn> {
+    await fit(budget(), keepLast);
+    for (let retried = false; ; retried = true) {
+      const estimate = meter.messages(messages) + meter.text(toolsText);
+      try {
+        const turn = await runModelTurn({
+          ...turnOptions(messages),
+          onRestart: () => text(`${atLineStart ? "" : "\n\n"}_(The connection to the model dropped; asking again.)_\n\n`),
+        });
+        count(turn, estimate);
+        return turn;
+      } catch (error) {
+        if (retried || !(error instanceof ModelTurnError) || error.failure.kind !== "context_length") throw error;
+        input.logger?.warn("context length exceeded; trimming harder", { estimate, contextTokens });
+        // The endpoint counts more than we do, or its window is smaller than configured.
+        const stated = /maximum context length is (\d+)/i.exec(error.message);
+        if (stated) contextTokens = Math.min(contextTokens, Number(stated[1]));
+        meter.distrust();
+        await fit(Math.floor(budget() * 0.7), 1);
+      }
+    }
+  }
+
   async function loop(): Promise<AgentRunResult> {
     let lastStepMessages = 1;
+    const stuck = new StuckDetector();
+    let lengthCuts = 0;
     for (let stepNo = 1; ; stepNo++) {
       if (spentTokens >= limits.maxRunTokens) {
         return fail(`This run used its budget of ${limits.maxRunTokens.toLocaleString("en")} tokens and was ended. What was done so far is saved; send a message to continue.`);
       }
-      trimRunMessages(messages, conversationBudget, lastStepMessages);
-      const promptEstimate = messages.reduce((n, m) => n + estimateMessageTokens(m), toolTokens);
-      const turn = await runModelTurn({
-        client: input.client,
-        model: input.model,
-        messages,
-        tools: toolSpecs,
-        enableReasoning: input.enableReasoning,
-        signal,
-        idleTimeoutMs: limits.idleTimeoutMs,
-        maxRetries: limits.maxRetries,
-        maxRetryWaitMs: limits.maxRetryWaitMs,
-        backoffBaseMs: limits.backoffBaseMs,
-        onText: text,
-        onThinking: (content) => emit({ type: "thinking", content }),
-        onRetry: (failure, waitMs, attempt) => input.logger?.warn("model call failed; retrying", { kind: failure.kind, waitMs, attempt }),
-      });
-      if (turn.usage) {
-        reported = {
-          promptTokens: (reported?.promptTokens ?? 0) + turn.usage.promptTokens,
-          completionTokens: (reported?.completionTokens ?? 0) + turn.usage.completionTokens,
-          totalTokens: (reported?.totalTokens ?? 0) + turn.usage.totalTokens,
-        };
-        spentTokens += turn.usage.totalTokens;
-      } else {
-        spentTokens += promptEstimate + estimateTokens(turn.text + JSON.stringify(turn.toolCalls));
+      const turn = await ask(lastStepMessages);
+
+      if (turn.finishReason === "length" && (turn.toolCalls.length > 0 || turn.textCallCut)) {
+        // A tool call cut by the output limit has broken arguments; running or retrying it would fail
+        // the same way. The model is told to write smaller pieces instead.
+        if (++lengthCuts >= MAX_LENGTH_CUTS) {
+          return fail(`The model's replies were cut by its output limit ${MAX_LENGTH_CUTS} times in a row, so the run was stopped. Try a model with a larger output limit (MODEL_MAX_OUTPUT_TOKENS), or ask for a smaller change.`);
+        }
+        const names = [...new Set(turn.toolCalls.map((c) => c.name))].join(", ") || "a tool";
+        messages.push({ role: "assistant", content: turn.text || "(reply cut off)", ...(turn.reasoning ? { reasoning: turn.reasoning } : {}) });
+        messages.push({ role: "user", content: lengthCutNotice(names, limits.maxOutputTokens) });
+        step(`Reply was cut at the output limit; asking for smaller pieces`, "completed");
+        lastStepMessages = 2;
+        continue;
       }
+      lengthCuts = 0;
 
       if (turn.toolCalls.length === 0) {
         if (turn.finishReason === "length") text(`${atLineStart ? "" : "\n\n"}_(The model reached its output limit, so this answer may be incomplete.)_`);
-        return { status: "complete", usage: reported };
+        const followUp = input.beforeFinish ? await input.beforeFinish() : null;
+        if (followUp === null) return { status: "complete", usage: reported };
+        messages.push({ role: "assistant", content: turn.text || "(done)" }, { role: "user", content: followUp });
+        lastStepMessages = 2;
+        continue;
       }
 
       messages.push({ role: "assistant", content: turn.text, toolCalls: turn.toolCalls, ...(turn.reasoning ? { reasoning: turn.reasoning } : {}) });
+      const round = [];
       for (const call of turn.toolCalls) {
         const tool = input.tools.find((t) => t.name === call.name);
         emit({ type: "tool_start", name: call.name, summary: previewSummary(tool, call.arguments) });
         const outcome = await executeToolCall(input.tools, call.name, call.arguments, toolContext);
         emit({ type: "tool_complete", name: call.name, summary: outcome.summary, result: clip(outcome.result, TOOL_RESULT_FOR_BADGE) });
         messages.push({ role: "tool", toolCallId: call.id, content: clip(outcome.result, TOOL_RESULT_FOR_MODEL) });
+        round.push({ name: call.name, arguments: call.arguments, ok: outcome.ok, result: outcome.result });
       }
       lastStepMessages = 1 + turn.toolCalls.length;
 
+      const stuckOn = stuck.round(round);
+      if (stuckOn) return fail(stuckOn);
       if (stepNo >= limits.maxSteps) {
         return fail(
           `Stopped after ${limits.maxSteps} steps: the agent was still working. What was done so far is saved; send a message (for example "continue") to carry on.`,
@@ -183,4 +286,12 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
       }
     }
   }
+}
+
+function lengthCutNotice(names: string, maxOutputTokens: number): string {
+  return (
+    `Your last reply was cut off at the output limit (${maxOutputTokens} tokens) while writing a call to ${names}, so nothing was run. ` +
+    "Do not repeat the same call. Write smaller pieces: split large files into several smaller modules, or write the " +
+    "first part of the file with write_file and add the rest with further write_file calls using append: true, each well under the limit."
+  );
 }

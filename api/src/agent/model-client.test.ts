@@ -32,8 +32,8 @@ describe("model client", () => {
     expect(describeWait(3_600_000)).toBe("60 min");
   });
 
-  test("the agent's messages and tool specs become OpenAI's wire format; reasoning is not sent back", () => {
-    expect(
+  test("the agent's messages and tool specs become OpenAI's wire format; reasoning goes back only with a tool-call turn", () => {
+    expect<unknown>(
       toOpenAiMessages([
         { role: "system", content: "sys" },
         { role: "user", content: "plain" },
@@ -46,7 +46,12 @@ describe("model client", () => {
       { role: "system", content: "sys" },
       { role: "user", content: "plain" },
       { role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBO" } }] },
-      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"a"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "read_file", arguments: '{"path":"a"}' } }],
+        reasoning_content: "thought",
+      },
       { role: "tool", tool_call_id: "c1", content: "file text" },
       { role: "assistant", content: "Done." },
     ]);

@@ -21,7 +21,7 @@ import type { ModelClient, ModelFailure, ModelRequest, ModelTurn } from "./model
 /** Where the model is served (the configured endpoint; `baseUrl` absent means OpenAI's own API). */
 export type ModelEndpoint = { apiKey: string; baseUrl?: string };
 
-export function createModelClient(endpoint: ModelEndpoint): ModelClient {
+export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fetch = fetch): ModelClient {
   const sdk = new OpenAI({
     apiKey: endpoint.apiKey,
     baseURL: endpoint.baseUrl,
@@ -31,23 +31,30 @@ export function createModelClient(endpoint: ModelEndpoint): ModelClient {
   });
   // A server that refuses `stream_options` (an older or stricter OpenAI-compatible server) gets none from then on.
   let refusesStreamOptions = false;
+  const metadata = endpointMetadata(endpoint, fetchImpl);
   return {
     classify: classifyModelError,
     async stream(request, signal, on) {
+      const ollama = await metadata.isOllama();
       try {
-        return await streamOnce(sdk, request, !refusesStreamOptions, signal, on);
+        return await streamOnce(sdk, request, { withUsage: !refusesStreamOptions, ollama }, signal, on);
       } catch (error) {
         if (signal.aborted || refusesStreamOptions) throw error;
         const failure = classifyModelError(error);
         if (failure.kind !== "client" || !/stream_options|include_usage/i.test(failure.message)) throw error;
         refusesStreamOptions = true;
-        return streamOnce(sdk, request, false, signal, on);
+        return streamOnce(sdk, request, { withUsage: false, ollama }, signal, on);
       }
     },
+    contextWindow: (model) => metadata.contextWindow(model),
   };
 }
 
-/** The agent's messages as OpenAI chat messages. Images travel as data URLs; reasoning is not sent back. */
+/**
+ * The agent's messages as OpenAI chat messages. Images travel as data URLs. Reasoning that came with a
+ * tool-call turn goes back as `reasoning_content`: DeepSeek-style servers reject the next request without
+ * it, and others ignore the field.
+ */
 export function toOpenAiMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
   return messages.map((m): ChatCompletionMessageParam => {
     switch (m.role) {
@@ -69,6 +76,7 @@ export function toOpenAiMessages(messages: ChatMessage[]): ChatCompletionMessage
               role: "assistant",
               content: m.content || null,
               tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
+              ...(m.reasoning ? { reasoning_content: m.reasoning } : {}),
             }
           : { role: "assistant", content: m.content };
       case "tool":
@@ -83,7 +91,7 @@ export const toOpenAiTools = (tools: ToolSpec[]): ChatCompletionFunctionTool[] =
 async function streamOnce(
   sdk: OpenAI,
   request: ModelRequest,
-  withUsage: boolean,
+  { withUsage, ollama }: { withUsage: boolean; ollama: boolean },
   signal: AbortSignal,
   on: Parameters<ModelClient["stream"]>[2],
 ): Promise<ModelTurn> {
@@ -93,8 +101,12 @@ async function streamOnce(
     stream: true,
     ...(request.tools.length ? { tools: toOpenAiTools(request.tools) } : {}),
     ...(withUsage ? { stream_options: { include_usage: true } } : {}),
-    ...(isOpenAiReasoningModel(request.model) ? { reasoning_effort: request.enableReasoning ? "high" : "low" } : {}),
-  };
+    ...(isOpenAiReasoningModel(request.model)
+      ? { reasoning_effort: request.enableReasoning ? "high" : "low", max_completion_tokens: request.maxOutputTokens }
+      : { max_tokens: request.maxOutputTokens }),
+    // Ollama answers a prompt longer than its default window (often 2–4k) with a silently cut prompt.
+    ...(ollama ? { options: { num_ctx: request.contextTokens } } : {}),
+  } as ChatCompletionCreateParamsStreaming;
 
   let text = "";
   let reasoningText = "";
@@ -152,6 +164,60 @@ async function streamOnce(
     finishReason,
     usage,
   };
+}
+
+/** What the endpoint says about itself: is it Ollama, and how large is a model's context window. */
+function endpointMetadata(endpoint: ModelEndpoint, fetchImpl: typeof fetch) {
+  const base = (endpoint.baseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "");
+  const root = base.replace(/\/v1$/, "");
+  const get = async (url: string, init: RequestInit = {}): Promise<unknown> => {
+    try {
+      const res = await fetchImpl(url, {
+        ...init,
+        headers: { authorization: `Bearer ${endpoint.apiKey}`, "content-type": "application/json" },
+        signal: AbortSignal.timeout(3_000),
+      });
+      return res.ok ? await res.json() : null;
+    } catch {
+      return null;
+    }
+  };
+  // Only endpoints that are not OpenAI's own are asked; OpenAI reports no window.
+  let ollama: Promise<boolean> | undefined;
+  const isOllama = () =>
+    (ollama ??= endpoint.baseUrl
+      ? get(`${root}/api/version`).then((v) => typeof (v as { version?: unknown } | null)?.version === "string")
+      : Promise.resolve(false));
+  const windows = new Map<string, Promise<number | null>>();
+  const contextWindow = (model: string) => {
+    let known = windows.get(model);
+    if (!known) {
+      known = (async () => {
+        if (!endpoint.baseUrl) return null;
+        const list = (await get(`${base}/models`)) as { data?: Record<string, unknown>[] } | null;
+        const entry = list?.data?.find((m) => m.id === model);
+        const fromList = windowOf(entry) ?? windowOf(entry?.meta as Record<string, unknown> | undefined);
+        if (fromList) return fromList;
+        if (!(await isOllama())) return null;
+        const show = (await get(`${root}/api/show`, { method: "POST", body: JSON.stringify({ model }) })) as { model_info?: Record<string, unknown> } | null;
+        const key = Object.keys(show?.model_info ?? {}).find((k) => k.endsWith(".context_length"));
+        const n = key ? Number(show!.model_info![key]) : NaN;
+        return Number.isInteger(n) && n > 0 ? n : null;
+      })();
+      windows.set(model, known);
+    }
+    return known;
+  };
+  return { isOllama, contextWindow };
+}
+
+/** The context window fields OpenAI-compatible servers put on a `/v1/models` entry (vLLM, OpenRouter, LM Studio, llama.cpp). */
+function windowOf(entry: Record<string, unknown> | undefined): number | null {
+  for (const key of ["context_length", "max_model_len", "context_window", "max_context_length", "n_ctx_train", "n_ctx"]) {
+    const n = Number(entry?.[key]);
+    if (Number.isInteger(n) && n > 0) return n;
+  }
+  return null;
 }
 
 /** OpenAI's reasoning families (o1, o3, o4, gpt-5): they take `reasoning_effort`, and nothing else does. */

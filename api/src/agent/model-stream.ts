@@ -5,7 +5,9 @@
  * with a message saying what happened, since a retry would repeat text.
  */
 import type { ChatMessage, ToolSpec } from "./chat-message";
+import { InlineThinkingSplitter } from "./inline-thinking";
 import { describeWait, type ModelClient, type ModelFailure, type ModelTurn } from "./model";
+import { parseTextToolCalls, TextToolCallGuard } from "./text-tool-calls";
 
 export type ModelTurnOptions = {
   client: ModelClient;
@@ -13,6 +15,10 @@ export type ModelTurnOptions = {
   messages: ChatMessage[];
   tools: ToolSpec[];
   enableReasoning: boolean;
+  /** Sent as the request's output limit, always (some servers default to a few hundred tokens). */
+  maxOutputTokens: number;
+  /** The context window, for servers that must be told it (Ollama's num_ctx). */
+  contextTokens: number;
   signal: AbortSignal;
   idleTimeoutMs: number;
   maxRetries: number;
@@ -22,6 +28,11 @@ export type ModelTurnOptions = {
   onThinking(text: string): void;
   /** Called before waiting to retry (for logs). */
   onRetry?(failure: ModelFailure, waitMs: number, attempt: number): void;
+  /**
+   * The connection dropped after text was shown and the turn is asked again from the last complete
+   * step (once per turn): the caller tells the reader the answer restarts.
+   */
+  onRestart?(failure: ModelFailure): void;
 };
 
 /** A turn that could not complete; `message` is for the person reading the chat. */
@@ -51,7 +62,9 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+
 export async function runModelTurn(o: ModelTurnOptions): Promise<ModelTurn> {
+  let restarted = false;
   for (let attempt = 0; ; attempt++) {
     let shown = false;
     try {
@@ -61,7 +74,17 @@ export async function runModelTurn(o: ModelTurnOptions): Promise<ModelTurn> {
       const failure = error instanceof IdleTimeout
         ? { kind: "timeout" as const, message: `The model stopped sending data for ${o.idleTimeoutMs >= 1000 ? `${Math.round(o.idleTimeoutMs / 1000)} s` : `${o.idleTimeoutMs} ms`}.`, retryable: true }
         : o.client.classify(error);
-      if (shown) throw new ModelTurnError(`The model's answer was cut off: ${lowerFirst(failure.message)}`, failure);
+      if (shown) {
+        // A dropped connection is worth one more try even after text was shown: the messages are those of
+        // the last complete step, so asking again repeats nothing that was run.
+        if (!restarted && failure.kind === "connection") {
+          restarted = true;
+          o.onRestart?.(failure);
+          attempt = -1;
+          continue;
+        }
+        throw new ModelTurnError(`The model's answer was cut off: ${lowerFirst(failure.message)}`, failure);
+      }
       const wait = failure.retryAfterMs ?? o.backoffBaseMs * 2 ** attempt * (1 + Math.random() * 0.2);
       if (!failure.retryable || attempt >= o.maxRetries || wait > o.maxRetryWaitMs) throw new ModelTurnError(finalMessage(failure, wait, attempt), failure);
       o.onRetry?.(failure, wait, attempt + 1);
@@ -88,20 +111,48 @@ async function streamOnce(o: ModelTurnOptions, markShown: () => void): Promise<M
     if (performance.now() - lastData >= o.idleTimeoutMs) call.abort(new IdleTimeout());
   }, Math.max(10, Math.min(1_000, o.idleTimeoutMs / 4)));
   const signal = AbortSignal.any([o.signal, call.signal]);
+  // Answer text passes two filters: inline <think> goes to thinking, and text that may be a tool call
+  // written as text is held until the turn ends.
+  let shownText = "";
+  const showText = (delta: string) => {
+    if (!delta) return;
+    markShown();
+    shownText += delta;
+    o.onText(delta);
+  };
+  const showThinking = (delta: string) => {
+    if (!o.enableReasoning) return;
+    markShown();
+    o.onThinking(delta);
+  };
+  const guard = new TextToolCallGuard(showText);
+  const splitter = new InlineThinkingSplitter({
+    text: (t) => guard.push(t),
+    thinking: showThinking,
+  });
   try {
-    const turn = await o.client.stream({ model: o.model, messages: o.messages, tools: o.tools, enableReasoning: o.enableReasoning }, signal, {
-      data: () => void (lastData = performance.now()),
-      text(delta) {
-        markShown();
-        o.onText(delta);
+    const turn = await o.client.stream(
+      { model: o.model, messages: o.messages, tools: o.tools, enableReasoning: o.enableReasoning, maxOutputTokens: o.maxOutputTokens, contextTokens: o.contextTokens },
+      signal,
+      {
+        data: () => void (lastData = performance.now()),
+        text: (delta) => splitter.push(delta),
+        thinking: showThinking,
       },
-      thinking(delta) {
-        if (!o.enableReasoning) return;
-        markShown();
-        o.onThinking(delta);
-      },
-    });
-    return o.enableReasoning ? turn : { ...turn, reasoning: "" };
+    );
+    splitter.end();
+    const { held, callLike } = guard.end();
+    let toolCalls = turn.toolCalls;
+    let rest = held;
+    if (held && toolCalls.length === 0) {
+      const parsed = parseTextToolCalls(held, o.tools);
+      toolCalls = parsed.calls;
+      rest = parsed.text;
+    }
+    // A text call cut by the output limit cannot be parsed; it is not an answer either.
+    const textCallCut = turn.finishReason === "length" && callLike && toolCalls.length === 0;
+    if (!textCallCut && (rest.trim() || (rest && toolCalls.length === 0))) showText(rest);
+    return { ...turn, text: shownText, toolCalls, ...(textCallCut ? { textCallCut } : {}) };
   } catch (error) {
     if (call.signal.aborted && call.signal.reason instanceof IdleTimeout) throw call.signal.reason;
     throw error;

@@ -5,7 +5,16 @@
  */
 import type { ChatMessage, ToolCallRequest, ToolSpec } from "./chat-message";
 
-export type ModelRequest = { model: string; messages: ChatMessage[]; tools: ToolSpec[]; enableReasoning: boolean };
+export type ModelRequest = {
+  model: string;
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  enableReasoning: boolean;
+  /** The answer's token limit, always sent. */
+  maxOutputTokens: number;
+  /** The context window the agent fits the conversation to (Ollama must be told, or it silently truncates). */
+  contextTokens: number;
+};
 
 export type ModelTurn = {
   text: string;
@@ -13,6 +22,8 @@ export type ModelTurn = {
   reasoning: string;
   toolCalls: ToolCallRequest[];
   finishReason: string | null;
+  /** The reply ended (cut by the length limit) inside what began as a tool call written as text. */
+  textCallCut?: boolean;
   usage: { promptTokens: number; completionTokens: number; totalTokens: number } | null;
 };
 
@@ -39,6 +50,8 @@ export interface ModelClient {
   ): Promise<ModelTurn>;
   /** How a rejection of `stream` reads to a person, and whether it is worth retrying. */
   classify(error: unknown): ModelFailure;
+  /** The model's context window as the endpoint reports it (model metadata), or null when it does not say. */
+  contextWindow?(model: string): Promise<number | null>;
 }
 
 export const MODEL_NOT_CONFIGURED =

@@ -77,12 +77,17 @@ export interface RunCheckpoints {
 /** The project as the system prompt describes it. */
 export type ConversationProject = { name: string; description: string | null; workflowCommand: string | null; files: FileEntry[] };
 
+/** A model-written note standing for the chat's messages up to and including `upToMessageId`. */
+export type ConversationSummary = { upToMessageId: string; content: string };
+
 /** What a run reads before it works. */
 export interface ConversationSource {
   /** The run's one ownership check: the project's id, or a 404 when it is missing or someone else's. */
   ownedProject(ownerId: string, projectId: string): Promise<string>;
   /** The attached images (uploaded to this project, signature valid) for the model; a 400 names a bad one. */
   readImages(projectId: string, urls: string[]): Promise<ChatImage[]>;
-  /** The project, its files and its messages, oldest first. */
-  load(ownerId: string, projectId: string): Promise<{ project: ConversationProject; messages: Message[] }>;
+  /** The project, its files, its messages (oldest first) and the stored summary of older ones, if any. */
+  load(ownerId: string, projectId: string): Promise<{ project: ConversationProject; messages: Message[]; summary?: ConversationSummary | null }>;
+  /** Keeps a summary of older messages for later runs (replacing the previous one). */
+  saveSummary?(projectId: string, summary: ConversationSummary): Promise<void>;
 }

@@ -18,7 +18,8 @@ import { IMAGE_ONLY_CONTENT } from "@shared/events/stream";
 import { AppError, conflict } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ChatImage } from "./chat-message";
-import { buildConversation } from "./conversation";
+import type { CountTokens } from "./context-window";
+import { startingConversation } from "./chat-summary";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
 import { MODEL_NOT_CONFIGURED, type ModelClient } from "./model";
 import type { ConversationSource, RunCheckpoints, RunStore, Workspaces } from "./ports";
@@ -36,6 +37,13 @@ export type AgentOptions = {
   progressSaveMs?: number;
   /** For tools that call out (web search). */
   fetch?: typeof fetch;
+  /** Can the model see images (MODEL_VISION)? Without vision, attachments are described, not sent. */
+  vision?: boolean;
+  /**
+   * Set when MODEL_CONTEXT_TOKENS was; otherwise the endpoint's model metadata says, else 32,768
+   * (`limits.contextTokens`).
+   */
+  contextTokensConfigured?: boolean;
 };
 
 export type RunDeps = {
@@ -49,6 +57,8 @@ export type RunDeps = {
   search: SearchBackend;
   logger: Logger;
   agent?: AgentOptions;
+  /** The tokenizer behind context sizes (a port: the agent imports no tokenizer library). */
+  countTokens?: CountTokens;
 };
 
 export type Run = {
@@ -90,6 +100,16 @@ export function createRunManager(deps: RunDeps): RunManager {
   const { store, conversations } = deps;
 
   let closing = false;
+
+  /** The configured window, else what the endpoint reports for the model (asked once), else the default. */
+  async function contextWindow(model: { client: ModelClient; name: string }): Promise<number> {
+    if (options.contextTokensConfigured || !model.client.contextWindow) return limits.contextTokens;
+    try {
+      return (await model.client.contextWindow(model.name)) ?? limits.contextTokens;
+    } catch {
+      return limits.contextTokens;
+    }
+  }
 
   async function start(ownerId: string, message: SendMessage): Promise<Run> {
     if (closing) throw new AppError(503, "dependency_unavailable", "The server is restarting; send your message again in a moment.");
@@ -205,13 +225,21 @@ export function createRunManager(deps: RunDeps): RunManager {
       } else {
         const tools = availableTools(deps);
         const loaded = await conversations.load(ownerId, run.projectId);
-        const messages = buildConversation({
-          ...loaded,
+        const runLimits = { ...limits, contextTokens: await contextWindow(deps.model) };
+        const messages = await startingConversation({
+          loaded,
           excludeIds: [run.userMessageId, run.messageId],
           content: input.content,
           images: input.images,
           tools,
-          contextTokens: limits.contextTokens,
+          limits: runLimits,
+          vision: options.vision ?? true,
+          countTokens: deps.countTokens,
+          model: deps.model,
+          saveSummary: conversations.saveSummary?.bind(conversations),
+          projectId: run.projectId,
+          signal: run.controller.signal,
+          logger: deps.logger,
         });
         const toolContext = { ...deps.workspaces.forProject(ownerId, run.projectId), search: deps.search, fetch: options.fetch ?? fetch };
         const result = await runAgent({
@@ -222,9 +250,10 @@ export function createRunManager(deps: RunDeps): RunManager {
           toolContext,
           enableReasoning: input.enableReasoning,
           signal: run.controller.signal,
-          limits,
+          limits: runLimits,
           emit,
           logger: deps.logger,
+          countTokens: deps.countTokens,
         });
         status = result.status;
       }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError, describeConfig, loadConfig } from "./config";
+import { ConfigError, describeConfig, isKnownVisionModel, loadConfig } from "./config";
 
 const load = (env: Record<string, string>) => loadConfig(env);
 const failure = (env: Record<string, string>) => {
@@ -49,6 +49,30 @@ describe("loadConfig", () => {
     expect(c.sandbox).toEqual({ provider: "e2b", apiKey: "e2b_x" });
     expect(c.model).toEqual({ configured: true, baseUrl: "http://127.0.0.1:11434/v1", apiKey: "not-needed", model: "qwen2.5-coder" });
     expect(c.auth).toEqual({ mode: "firebase", projectId: "my-proj", apiKey: "AIza", authDomain: "my-proj.firebaseapp.com" });
+  });
+
+  test("agent and model limits: defaults, each variable, and vision guessed from the model's name unless set", () => {
+    expect(load({}).agent).toEqual({ contextTokens: undefined, maxOutputTokens: 4096, vision: true, idleTimeoutMs: 180_000, maxRunMs: 1_200_000 });
+    const c = load({
+      OPENAI_BASE_URL: "http://127.0.0.1:11434/v1",
+      OPENAI_MODEL: "qwen2.5-coder:14b",
+      MODEL_CONTEXT_TOKENS: "16384",
+      MODEL_MAX_OUTPUT_TOKENS: "2048",
+      AGENT_IDLE_TIMEOUT_S: "600",
+      AGENT_MAX_RUN_S: "3600",
+    });
+    expect(c.agent).toEqual({ contextTokens: 16_384, maxOutputTokens: 2048, vision: false, idleTimeoutMs: 600_000, maxRunMs: 3_600_000 });
+    expect(load({ OPENAI_BASE_URL: "http://x/v1", OPENAI_MODEL: "qwen2.5-coder:14b", MODEL_VISION: "true" }).agent.vision).toBe(true);
+    expect(load({ OPENAI_API_KEY: "k", OPENAI_MODEL: "gpt-4o", MODEL_VISION: "false" }).agent.vision).toBe(false);
+    expect(failure({ MODEL_CONTEXT_TOKENS: "lots" })).toContain("MODEL_CONTEXT_TOKENS");
+    expect(failure({ AGENT_MAX_RUN_S: "0" })).toContain("AGENT_MAX_RUN_S");
+    expect(failure({ MODEL_VISION: "maybe" })).toContain("MODEL_VISION");
+    for (const name of ["gpt-4o-mini", "gpt-4.1", "claude-sonnet-4", "llava:13b", "qwen2.5vl:7b", "Qwen/Qwen2.5-VL-7B-Instruct", "llama3.2-vision", "gemma3:12b"]) {
+      expect([name, isKnownVisionModel(name)]).toEqual([name, true]);
+    }
+    for (const name of ["qwen2.5-coder:14b", "llama3.1:8b", "deepseek-r1:14b", "o3-mini", "gpt-3.5-turbo", "fake-model"]) {
+      expect([name, isKnownVisionModel(name)]).toEqual([name, false]);
+    }
   });
 
   test("an existing emulator is used, not started", () => {

@@ -127,6 +127,14 @@ const envSchema = z.object({
   RATE_LIMIT_SHELL_PER_MINUTE: countOrOff(60),
   RUN_STALE_SECONDS: positiveInt(120),
   VERSIONS_KEEP_DAYS: positiveInt(30),
+  MODEL_CONTEXT_TOKENS: positiveInt(0),
+  MODEL_MAX_OUTPUT_TOKENS: positiveInt(4_096),
+  MODEL_VISION: z
+    .enum(["true", "false", "1", "0", "yes", "no", ""], { message: 'must be "true" or "false"' })
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? undefined : v === "true" || v === "1" || v === "yes")),
+  AGENT_IDLE_TIMEOUT_S: positiveInt(180),
+  AGENT_MAX_RUN_S: positiveInt(20 * 60),
   LOG_LEVEL: optionalString.pipe(z.enum(["debug", "info", "warn", "error"]).optional()),
 });
 
@@ -172,6 +180,15 @@ export type Config = {
   runStaleMs: number;
   /** Versions older than this many days are deleted (each project's newest 20 always stay). */
   versionsKeepDays: number;
+  agent: {
+    /** MODEL_CONTEXT_TOKENS; absent means: ask the endpoint's model metadata, else 32,768. */
+    contextTokens: number | undefined;
+    maxOutputTokens: number;
+    /** Whether attached images are sent to the model (MODEL_VISION, else guessed from the model's name). */
+    vision: boolean;
+    idleTimeoutMs: number;
+    maxRunMs: number;
+  };
   logLevel: "debug" | "info" | "warn" | "error";
 };
 
@@ -247,8 +264,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     runStaleMs: e.RUN_STALE_SECONDS * 1000,
     versionsKeepDays: e.VERSIONS_KEEP_DAYS,
+    agent: {
+      contextTokens: e.MODEL_CONTEXT_TOKENS || undefined,
+      maxOutputTokens: e.MODEL_MAX_OUTPUT_TOKENS,
+      vision: e.MODEL_VISION ?? isKnownVisionModel(e.OPENAI_MODEL ?? "gpt-4o-mini"),
+      idleTimeoutMs: e.AGENT_IDLE_TIMEOUT_S * 1000,
+      maxRunMs: e.AGENT_MAX_RUN_S * 1000,
+    },
     logLevel: e.LOG_LEVEL ?? "info",
   };
+}
+
+/**
+ * Model families that take images, by name (OpenAI, Anthropic, Google, and the open vision models served
+ * by Ollama / vLLM / LM Studio). Anything else is assumed text-only; MODEL_VISION overrides the guess.
+ */
+export function isKnownVisionModel(model: string): boolean {
+  const name = model.toLowerCase().split("/").pop() ?? "";
+  if (/^(o1-mini|o3-mini|gpt-3\.5|gpt-4-(0613|0314|32k))/.test(name) || /^gpt-4$/.test(name)) return false;
+  return /^(gpt-4o|gpt-4\.1|gpt-4-turbo|gpt-4\.5|gpt-5|o1|o3|o4|chatgpt-4o)|claude-(3|sonnet|opus|haiku)|gemini|gemma-?3|llava|bakllava|vision|-vl\b|vl-|qwen[\d.]*-?vl|minicpm-v|moondream|pixtral|llama-?4|mistral-small-?3\.[12]|internvl|granite.*vision/.test(name);
 }
 
 function previewConfig(domain: string | undefined, publicUrl: string | undefined, port: number): Config["preview"] {

@@ -151,16 +151,17 @@ describe("POST /api/messages/stream", () => {
     const limited = await readEvents(await send(dave, { projectId, content: "two" }));
     expect(limited.find((e) => e.type === "error")).toMatchObject({ message: expect.stringContaining("rate limited") });
 
-    model.enqueue(turn.steps({ text: "Here is the first half" }, { cut: true }));
+    model.enqueue(turn.steps({ text: "Here is the first half" }, { cut: true }), turn.steps({ text: "Here is" }, { cut: true }));
     const cut = await readEvents(await send(dave, { projectId, content: "three" }));
-    expect(textOf(cut)).toBe("Here is the first half");
+    // Cut twice: the one re-ask (from the last complete step) is cut as well, and the run ends.
+    expect(textOf(cut)).toStartWith("Here is the first half");
     expect(cut.find((e) => e.type === "error")).toMatchObject({ message: expect.stringContaining("cut off") });
 
     const saved = (await messages(dave, projectId)).filter((m) => m.role === "assistant");
     expect(saved.map((m) => m.status)).toEqual(["failed", "failed", "failed"]);
     expect(saved[0]!.content).toStartWith("**Error:** The model endpoint failed (HTTP 500)");
     expect(saved[1]!.content).toStartWith("Working on i\n\n**Error:** The model's answer was cut off: the model is rate limited");
-    expect(saved[2]!.content).toStartWith("Here is the first half\n\n**Error:** The model's answer was cut off");
+    expect(saved[2]!.content).toStartWith("Here is the first half\n\n_(The connection to the model dropped; asking again.)_\n\nHere is\n\n**Error:** The model's answer was cut off");
   });
 
   test("the step cap ends a run that keeps calling tools, keeping what was done", async () => {
@@ -227,6 +228,45 @@ describe("POST /api/messages/stream", () => {
     const other = await grace.project("Other");
     expect((await send(grace, { projectId: other, content: "see", attachments: [url] })).status).toBe(400);
     expect((await send(grace, { projectId, content: "see", attachments: [url.replace(/sig=[^&]+/, "sig=AAAA")] })).status).toBe(400);
+  });
+
+  test("images go only with the message they were attached to; without vision they are not sent and the model is told", async () => {
+    const upload = async (app: typeof t, user: ReturnType<typeof t.user>, projectId: string) => {
+      const form = new FormData();
+      form.set("file", new File([PNG], "shot.png", { type: "image/png" }));
+      form.set("projectId", projectId);
+      const res = await app.app.request("/api/upload/image", { method: "POST", body: form, headers: { authorization: `Bearer ${user.token}` } });
+      return ((await res.json()) as { url: string }).url;
+    };
+    const imagePartsOf = (i: number) =>
+      model.requests[i]!.body.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as { type: string }[]).filter((p) => p.type === "image_url") : []));
+
+    const ivy = t.user("ivy");
+    const projectId = await ivy.project();
+    const url = await upload(t, ivy, projectId);
+    model.enqueue(turn.text("I see it."), turn.text("Sure."));
+    await readEvents(await send(ivy, { projectId, content: "What is this?", attachments: [url] }));
+    await readEvents(await send(ivy, { projectId, content: "Make it blue" }));
+    expect(imagePartsOf(0)).toHaveLength(1);
+    expect(imagePartsOf(1)).toHaveLength(0);
+    expect(model.requests[1]!.body.messages.map((m) => String(m.content))).toContain("What is this?\n[1 image attached]");
+
+    const blind = await chatTestApp({ model, env: { MODEL_VISION: "false" } });
+    try {
+      const jay = blind.user("jay");
+      const blindProject = await jay.project();
+      const blindUrl = await upload(blind, jay, blindProject);
+      model.reset();
+      model.enqueue(turn.text("I cannot see images."));
+      const events = await readEvents(await jay.request("POST", "/api/messages/stream", { projectId: blindProject, content: "What is this?", attachments: [blindUrl] }));
+      expect(events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+      expect(imagePartsOf(0)).toHaveLength(0);
+      expect(model.requests[0]!.body.messages.at(-1)!.content).toBe(
+        "What is this?\n\n[The user attached a picture, but this model cannot see images: say so if the request depends on it.]",
+      );
+    } finally {
+      await blind.close();
+    }
   });
 
   test("without a configured model: an error event naming the variables; the user message is still saved", async () => {
@@ -374,10 +414,10 @@ describe("history", () => {
         small.deps.sql`insert into messages (id, project_id, role, content, tool_calls, created_at)
           values (${crypto.randomUUID()}, ${projectId}, ${role}, ${content}, ${small.deps.sql.json(tools as never)},
                   now() + make_interval(mins => ${minutesFromNow}))`;
-      const result = "r".repeat(1_800);
+      const result = "a tool result line ".repeat(95).trim();
       for (let i = 0; i < 12; i++) {
         const role = i % 2 ? "assistant" : "user";
-        await insert(i, role, `message ${i} ${"m".repeat(200)}`, role === "assistant" ? [{ name: "read_file", summary: `f${i}`, status: "completed", result }] : [], i - 100);
+        await insert(i, role, `message ${i} ${"some words ".repeat(18)}`, role === "assistant" ? [{ name: "read_file", summary: `f${i}`, status: "completed", result }] : [], i - 100);
       }
       model.enqueue(turn.text("Still fine"));
       expect(textOf(await readEvents(await nora.request("POST", "/api/messages/stream", { projectId, content: "latest" })))).toBe("Still fine");
@@ -385,22 +425,33 @@ describe("history", () => {
       let history = sent.slice(1, -1).map((m) => String(m.content));
       // Every message is still there; the oldest tool results made room, the newest is kept.
       expect(history).toHaveLength(12);
-      expect(history[1]).toContain("read_file(f1): [result omitted to save space]");
-      expect(history[11]).toContain(`read_file(f11): ${result}`);
+      expect(history[1]).toContain("Used read file on f1 (result left out to save space).");
+      expect(history[11]).toContain(`Used read file on f11. Result: ${result}`);
       expect(String(sent[0]!.content)).toContain("Some older tool results were removed");
 
-      // Much more chat: the oldest messages go too, and the model is told.
-      for (let i = 0; i < 20; i++) await insert(i, i % 2 ? "assistant" : "user", `later ${i} ${"l".repeat(1_000)}`, [], i + 1);
-      model.enqueue(turn.text("Fine again"));
+      // Much more chat: the older messages no longer fit. They are summarised by the model (a request
+      // without tools), the note is stored, and it stands in for them in the system prompt.
+      for (let i = 0; i < 20; i++) await insert(i, i % 2 ? "assistant" : "user", `later ${i} ${"a line of later chat ".repeat(50)}`, [], i + 1);
+      model.enqueue(turn.text("NOTE: the user built a todo app; files f1-f11 were read."), turn.text("Fine again"));
       expect(textOf(await readEvents(await nora.request("POST", "/api/messages/stream", { projectId, content: "newest" })))).toBe("Fine again");
-      sent = model.requests[1]!.body.messages;
+      const summaryRequest = model.requests[1]!.body;
+      expect(summaryRequest.tools).toBeUndefined();
+      expect(JSON.stringify(summaryRequest.messages)).toMatch(/Messages to summarise:.*message \d+ some words/);
+      sent = model.requests[2]!.body.messages;
       history = sent.slice(1, -1).map((m) => String(m.content));
       expect(history.length).toBeLessThan(20);
-      expect(history[0]).toStartWith("later");
       expect(history.at(-1)).toStartWith("later 19");
-      expect(String(sent[0]!.content)).toMatch(/The \d+ oldest messages of this chat are not shown/);
+      expect(String(sent[0]!.content)).toContain("Summary of the earlier part of this chat (those messages are not shown):\nNOTE: the user built a todo app");
       expect(sent.at(-1)).toEqual({ role: "user", content: "newest" });
       expect(JSON.stringify(sent).length / 4).toBeLessThan(9_000 - 4_096);
+      const stored = await small.deps.store.get(`projects/${projectId}/agent/conversation-summary.json`);
+      expect(JSON.parse(new TextDecoder().decode(stored!))).toMatchObject({ content: "NOTE: the user built a todo app; files f1-f11 were read." });
+
+      // The next run reuses the stored note: no new summary request while the rest fits.
+      model.enqueue(turn.text("Still here"));
+      expect(textOf(await readEvents(await nora.request("POST", "/api/messages/stream", { projectId, content: "one more" })))).toBe("Still here");
+      expect(model.requests).toHaveLength(4);
+      expect(String(model.requests[3]!.body.messages[0]!.content)).toContain("NOTE: the user built a todo app");
     } finally {
       await small.close();
     }

@@ -4,6 +4,7 @@
  * URL is signed with a server secret and expires.
  */
 import { fileTypeFromBuffer } from "file-type";
+import { downscaleForModel } from "./image-downscale";
 import { badRequest, notFound, tooLarge, unsupportedMedia } from "../lib/errors";
 import { projectPrefix, type ServiceContext } from "./context";
 import { getOwnedProject } from "./projects";
@@ -130,7 +131,9 @@ export async function readAttachedImages(
     const image = await readSignedImage(ctx, projectId, ref.name, ref.exp, ref.sig).catch(() => {
       throw badRequest(`attachments.${i}: the image link has expired or is invalid; attach the image again`);
     });
-    images.push({ mime: image.mime, base64: Buffer.from(image.bytes).toString("base64") });
+    // Decoding is skipped for images already small enough (their PNG header says so).
+    const small = downscaleForModel(image.bytes, image.mime);
+    images.push({ mime: small.mime, base64: Buffer.from(small.bytes).toString("base64") });
   }
   return images;
 }

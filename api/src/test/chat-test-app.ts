@@ -19,7 +19,7 @@ import { TEST_PROJECT_ID, testApp } from "./test-app";
 export const FAST_LIMITS = { backoffBaseMs: 5, idleTimeoutMs: 5_000, maxRetryWaitMs: 5_000 };
 
 export async function chatTestApp(o: { model?: FakeModelServer | null; agent?: AgentOptions; env?: Record<string, string> } = {}) {
-  const env = o.model ? { OPENAI_BASE_URL: o.model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model", ...o.env } : { ...o.env };
+  const env = o.model ? { OPENAI_BASE_URL: o.model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model", MODEL_VISION: "true", ...o.env } : { ...o.env };
   const agent: AgentOptions = { ...o.agent, limits: { ...FAST_LIMITS, ...o.agent?.limits } };
   const t = await testApp({ env, agent });
   // Local sandboxes run as other uids, which must be able to reach the data folder.

@@ -94,4 +94,27 @@ describe("fake model server (through the real openai SDK)", () => {
     model.respondWith(null);
     expect(await askWhole().catch((e) => e.status)).toBe(500);
   });
+
+  test("modes: a tool-call turn without reasoning_content is refused (400); a prompt past the window gets the context-length error", async () => {
+    model.reset();
+    model.mode({ requireReasoningContent: true });
+    const toolTurn = { role: "assistant" as const, content: null, tool_calls: [{ id: "c1", type: "function" as const, function: { name: "f", arguments: "{}" } }] };
+    const history = [{ role: "user" as const, content: "hi" }, toolTurn, { role: "tool" as const, tool_call_id: "c1", content: "ok" }];
+    const refused = await client.chat.completions.create({ model: "m", messages: history }).catch((e) => e);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(String(refused.message)).toContain("reasoning_content");
+    model.enqueue(turn.text("fine"));
+    const withReasoning = [history[0]!, { ...toolTurn, reasoning_content: "why" }, history[2]!] as typeof history;
+    const accepted = await client.chat.completions.create({ model: "m", messages: withReasoning });
+    expect(accepted.choices[0]!.message.content).toBe("fine");
+
+    model.reset();
+    model.mode({ contextWindow: 1_000 });
+    const long = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "x".repeat(4_000) }] }).catch((e) => e);
+    expect(long).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(long.error).toMatchObject({ code: "context_length_exceeded", message: expect.stringContaining("maximum context length is 1000 tokens") });
+    const models = (await (await fetch(`${model.baseUrl}/models`)).json()) as { data: { context_length?: number }[] };
+    expect(models.data[0]!.context_length).toBe(1_000);
+    model.reset();
+  });
 });

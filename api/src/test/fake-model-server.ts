@@ -47,7 +47,7 @@ export type RecordedRequest = { body: ChatRequestBody; headers: Record<string, s
 export type ChatRequestBody = {
   model: string;
   stream?: boolean;
-  messages: { role: string; content: unknown; tool_calls?: unknown[]; tool_call_id?: string }[];
+  messages: { role: string; content: unknown; tool_calls?: unknown[]; tool_call_id?: string; reasoning_content?: unknown }[];
   tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
   reasoning_effort?: string;
   [key: string]: unknown;
@@ -70,6 +70,21 @@ export const turn = {
   }),
 };
 
+/**
+ * Behaviours of real servers, switched on per test:
+ * - `requireReasoningContent`: like DeepSeek, a 400 for a request whose assistant tool-call turn lacks the
+ *   `reasoning_content` it was sent with.
+ * - `contextWindow`: a small window; a prompt that does not fit (its tokens counted as characters / 3, plus
+ *   `max_tokens`) gets the 400 context-length error OpenAI and vLLM send, and replies report the prompt's
+ *   tokens as usage (so the client can calibrate). `/v1/models` reports the window as `context_length`.
+ * - `ollama`: answers Ollama's own `GET /api/version` and `POST /api/show` (its window in `model_info`),
+ *   and reports no window on `/v1/models`, as Ollama does.
+ */
+export type FakeServerMode = { requireReasoningContent?: boolean; contextWindow?: number; ollama?: { contextLength: number } };
+
+/** How the fake server counts a prompt's tokens in `contextWindow` mode (deliberately not the client's way). */
+export const fakePromptTokens = (body: ChatRequestBody) => Math.ceil(JSON.stringify(body.messages).length / 3 + JSON.stringify(body.tools ?? []).length / 3);
+
 export type FakeModelServer = {
   /** The OpenAI base URL, ending in /v1. */
   baseUrl: string;
@@ -80,6 +95,8 @@ export type FakeModelServer = {
   respondWith(fn: ((req: ChatRequestBody, index: number) => FakeTurn) | null): void;
   /** Number of queued turns not yet played. */
   pending(): number;
+  /** Switches real-server behaviours on (reset() switches them off). */
+  mode(mode: FakeServerMode): void;
   reset(): void;
   close(): Promise<void>;
 };
@@ -98,6 +115,7 @@ export async function startFakeModelServer(options: { port?: number; hostname?: 
   const requests: RecordedRequest[] = [];
   let responder: ((req: ChatRequestBody, index: number) => FakeTurn) | null = null;
   let counter = 0;
+  let mode: FakeServerMode = {};
 
   // node:http rather than Bun.serve: a scripted cut must close the socket with a FIN after the data it
   // sent (so the client reads that data, then sees the body end early); Bun.serve can only reset it.
@@ -107,8 +125,13 @@ export async function startFakeModelServer(options: { port?: number; hostname?: 
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(JSON.stringify(body));
     };
+    if (mode.ollama && req.method === "GET" && url.pathname === "/api/version") return json(200, { version: "0.12.0" });
+    if (mode.ollama && req.method === "POST" && url.pathname === "/api/show") {
+      return json(200, { details: { family: "qwen2" }, model_info: { "general.architecture": "qwen2", "qwen2.context_length": mode.ollama.contextLength } });
+    }
     if (req.method === "GET" && url.pathname === "/v1/models") {
-      return json(200, { object: "list", data: [{ id: "fake-model", object: "model", owned_by: "tests" }] });
+      const window = mode.contextWindow ? { context_length: mode.contextWindow } : {};
+      return json(200, { object: "list", data: [{ id: "fake-model", object: "model", owned_by: "tests", ...window }] });
     }
     if (req.method !== "POST" || url.pathname !== "/v1/chat/completions") {
       return json(404, { error: { message: `No route ${req.method} ${url.pathname}` } });
@@ -118,14 +141,20 @@ export async function startFakeModelServer(options: { port?: number; hostname?: 
     const body = JSON.parse(raw) as ChatRequestBody;
     const index = requests.length;
     requests.push({ body, headers: req.headers as Record<string, string>, at: Date.now() });
+    const refusal = refuse(body, mode);
+    if (refusal) return json(400, refusal);
     const next = queue.shift() ?? responder?.(body, index);
     if (!next) return json(500, { error: { message: "fake model: no scripted turn left", type: "server_error" } });
     if (next.kind === "http") {
       return json(next.status, next.body ?? { error: { message: `Scripted HTTP ${next.status}`, type: "server_error" } }, next.headers);
     }
     const id = `chatcmpl-fake-${++counter}`;
-    if (body.stream) await streamTurn(res, id, body.model, next);
-    else json(200, await wholeTurn(id, body.model, next));
+    const played: FakeTurn =
+      mode.contextWindow && next.kind === "stream" && !next.steps.some((st) => "usage" in st)
+        ? { ...next, steps: [...next.steps, { usage: { prompt_tokens: fakePromptTokens(body), completion_tokens: 10 } }] }
+        : next;
+    if (body.stream) await streamTurn(res, id, body.model, played);
+    else json(200, await wholeTurn(id, body.model, played));
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.hostname ?? "127.0.0.1", resolve));
   const address = server.address() as AddressInfo;
@@ -136,16 +165,42 @@ export async function startFakeModelServer(options: { port?: number; hostname?: 
     enqueue: (...turns) => void queue.push(...turns),
     respondWith: (fn) => void (responder = fn),
     pending: () => queue.length,
+    mode: (m) => void (mode = m),
     reset: () => {
       queue.length = 0;
       requests.length = 0;
       responder = null;
+      mode = {};
     },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The 400 body a real server sends for a request it refuses in the given mode, or null. */
+function refuse(body: ChatRequestBody, mode: FakeServerMode): unknown {
+  if (mode.requireReasoningContent) {
+    const missing = body.messages.findIndex((m) => m.role === "assistant" && m.tool_calls?.length && typeof m.reasoning_content !== "string");
+    if (missing !== -1) {
+      return { error: { message: `Missing \`reasoning_content\` field in the assistant message at message index ${missing}.`, type: "invalid_request_error", code: "invalid_request_error" } };
+    }
+  }
+  if (mode.contextWindow) {
+    const prompt = fakePromptTokens(body);
+    const asked = typeof body.max_tokens === "number" ? body.max_tokens : 0;
+    if (prompt + asked > mode.contextWindow) {
+      return {
+        error: {
+          message: `This model's maximum context length is ${mode.contextWindow} tokens. However, you requested ${prompt + asked} tokens (${prompt} in the messages, ${asked} in the completion). Please reduce the length of the messages or completion.`,
+          type: "invalid_request_error",
+          code: "context_length_exceeded",
+        },
+      };
+    }
+  }
+  return null;
 }
 
 type Delta = Record<string, unknown>;

@@ -14,6 +14,7 @@ describe("system prompt", () => {
     expect(prompt).toContain("react: React + Vite + TypeScript; vite: plain Vite + TypeScript; node: Node.js server");
     expect(prompt).toContain("must listen on 0.0.0.0");
     expect(prompt).toContain("background: true");
+    expect(prompt).toContain("Call tools only through the tool-calling interface");
   });
 
   test("a new project, a long file list, and notes", () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { memoryWorkspace, toolContext } from "../../test/memory-workspace";
 import { sandboxSupport, toolHarness } from "../../test/tool-harness";
+import type { ProjectSandbox } from "../ports";
 import { createBoilerplateTool } from "./create-boilerplate";
 import { runShellTool } from "./run-shell";
 
@@ -44,4 +46,35 @@ describe("create_boilerplate", () => {
     }
     expect(status).toContain("200");
   }, 120_000);
+});
+
+describe("create_boilerplate on an existing project", () => {
+  const stubSandbox = (applied: string[]): ProjectSandbox => ({
+    run: async () => ({ exitCode: 0, stdout: "", stderr: "", timedOut: false, truncated: false }),
+    start: async () => {},
+    applyTemplate: async (template) => {
+      applied.push(template);
+      return { filesWritten: 7, workflowCommand: "npm run dev" };
+    },
+  });
+
+  test("a project that already has files is refused unless overwrite is asked for", async () => {
+    const applied: string[] = [];
+    const p = toolContext(memoryWorkspace({ "src/App.tsx": "mine", "package.json": "{}" }, stubSandbox(applied)));
+    const refused = await p.call(createBoilerplateTool, { template: "react" });
+    expect(refused.ok).toBe(false);
+    expect(refused.result).toContain("The project already has 2 files (src/App.tsx, package.json)");
+    expect(refused.result).toContain("overwrite: true");
+    expect(applied).toEqual([]);
+    const replaced = await p.call(createBoilerplateTool, { template: "react", overwrite: true });
+    expect(replaced.ok).toBe(true);
+    expect(applied).toEqual(["react"]);
+  });
+
+  test("an empty project gets the template without being asked", async () => {
+    const applied: string[] = [];
+    const p = toolContext(memoryWorkspace({}, stubSandbox(applied)));
+    expect((await p.call(createBoilerplateTool, { template: "node" })).ok).toBe(true);
+    expect(applied).toEqual(["node"]);
+  });
 });

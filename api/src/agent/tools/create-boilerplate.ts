@@ -13,11 +13,26 @@ export const createBoilerplateTool = defineTool({
   description:
     "Start the project from a template: react (React + Vite + TypeScript), vite (plain Vite + TypeScript) or node " +
     "(a Node.js HTTP server). Writes the files, installs dependencies, sets the workflow command and starts the " +
-    "app. Use it once, at the start of a new project, then edit the files.",
-  input: z.object({ template: z.enum(["react", "vite", "node"]) }),
+    "app. Use it once, at the start of a new project, then edit the files. It refuses a project that already has " +
+    "files unless overwrite is true (only when the user asked to start over).",
+  input: z.object({
+    template: z.enum(["react", "vite", "node"]),
+    overwrite: z.boolean().optional().describe("Replace a project that already has files (only when the user asked to start over)"),
+  }),
   summary: (input) => `${input.template} template`,
   async run(input, ctx) {
     if (!ctx.sandbox) throw new ToolError("Sandboxes are not available on this server, so templates cannot be applied.");
+    if (!input.overwrite) {
+      const existing = await ctx.files.list();
+      if (existing.length > 0) {
+        const sample = existing.slice(0, 5).map((f) => f.path).join(", ");
+        throw new ToolError(
+          `The project already has ${existing.length} file${existing.length === 1 ? "" : "s"} (${sample}${existing.length > 5 ? ", …" : ""}), and a template ` +
+            "would overwrite them. Nothing was changed. Work with the existing files (list_files, read_file), or call " +
+            "create_boilerplate again with overwrite: true only if the user asked to start over.",
+        );
+      }
+    }
     const label = LABEL[input.template];
     ctx.step(`Creating ${label} app from the ${input.template} template`, "in_progress");
     const applied = await ctx.sandbox.applyTemplate(input.template);

@@ -3,15 +3,28 @@ import { memoryWorkspace, toolContext } from "../../test/memory-workspace";
 import { readFileTool } from "./read-file";
 
 describe("read_file", () => {
-  test("read_file returns the content; an empty file says so; a missing or binary file is an error result", async () => {
-    const w = memoryWorkspace({ "notes/todo.md": "- milk\n", "empty.txt": "" });
+  test("numbered lines; an empty file says so; a missing or binary file is an error result", async () => {
+    const w = memoryWorkspace({ "notes/todo.md": "- milk\n- eggs\n", "empty.txt": "" });
     const p = toolContext(w);
-    expect((await p.call(readFileTool, { path: "notes/todo.md" })).result).toBe("- milk\n");
+    expect((await p.call(readFileTool, { path: "notes/todo.md" })).result).toBe("1\t- milk\n2\t- eggs");
     expect((await p.call(readFileTool, { path: "empty.txt" })).result).toBe("(empty.txt is empty)");
     const missing = await p.call(readFileTool, { path: "gone.md" });
     expect(missing.ok).toBe(false);
     expect(missing.result).toContain("No file at gone.md");
     w.files.read = async () => ({ content: "", binary: true, size: 70 });
     expect((await p.call(readFileTool, { path: "logo.png" })).result).toBe("Error: logo.png is a binary file (70 bytes); it cannot be read or edited as text.");
+  });
+
+  test("a line range, with a header; a range past the end is an error; a huge file stops and says where to go on", async () => {
+    const text = Array.from({ length: 120 }, (_, i) => `line ${i + 1}`).join("\n");
+    const w = memoryWorkspace({ "a.txt": text, "big.txt": `${"x".repeat(1_000)}\n`.repeat(100) });
+    const p = toolContext(w);
+    const part = await p.call(readFileTool, { path: "a.txt", startLine: 99, endLine: 101 });
+    expect(part).toEqual({ ok: true, summary: "a.txt:99-101", result: "a.txt: lines 99-101 of 120\n 99\tline 99\n100\tline 100\n101\tline 101" });
+    expect((await p.call(readFileTool, { path: "a.txt", startLine: 119 })).result).toBe("a.txt: lines 119-120 of 120\n119\tline 119\n120\tline 120");
+    expect((await p.call(readFileTool, { path: "a.txt", startLine: 200 })).result).toContain("has 120 lines; startLine 200 is past its end");
+    const big = (await p.call(readFileTool, { path: "big.txt" })).result;
+    expect(big).toStartWith("big.txt: lines 1-39 of 100\n");
+    expect(big).toEndWith("read on with startLine: 40)");
   });
 });

@@ -27,4 +27,13 @@ describe("write_file", () => {
     expect(missing.result).toContain("content:");
     expect(w.fileMap.size).toBe(0);
   });
+
+  test("append: a file written in parts (for files larger than one reply)", async () => {
+    const w = memoryWorkspace();
+    const p = toolContext(w);
+    expect((await p.call(writeFileTool, { path: "big.ts", content: "part 1\n", append: true })).result).toBe("Appended 7 bytes to big.ts (7 bytes now).");
+    expect((await p.call(writeFileTool, { path: "big.ts", content: "part 2\n", append: true })).result).toBe("Appended 7 bytes to big.ts (14 bytes now).");
+    expect(w.fileMap.get("big.ts")).toBe("part 1\npart 2\n");
+    expect(p.steps.map((s) => s.line)).toEqual(["Created big.ts", "Edited big.ts"]);
+  });
 });

@@ -19,6 +19,7 @@ import { listFilesInProject } from "../files";
 import { readAttachedImages, type ImageSigner } from "../images";
 import { getOwnedProject } from "../projects";
 import { ABANDONED_NOTE } from "./abandoned-runs";
+import { loadConversationSummary, saveConversationSummary } from "./conversation-summary";
 import { createRunWorkspace } from "./workspace";
 
 export { ABANDONED_NOTE, heartbeatFor, startAbandonedRunSweeper } from "./abandoned-runs";
@@ -33,14 +34,16 @@ export function createChatRuns(ctx: ServiceContext & { signer: ImageSigner; sand
     },
     readImages: (projectId: string, urls: string[]) => readAttachedImages(ctx, projectId, urls),
     async load(ownerId: string, projectId: string) {
-      const [project, files, messages] = await Promise.all([
+      const [project, files, messages, summary] = await Promise.all([
         findProject(ctx.sql, ownerId, projectId),
         listFilesInProject(ctx, projectId),
         listMessages(ctx.sql, projectId),
+        loadConversationSummary(ctx, projectId),
       ]);
       if (!project) throw notFound("Project");
-      return { project: { ...project, files }, messages };
+      return { project: { ...project, files }, messages, summary };
     },
+    saveSummary: (projectId: string, summary: { upToMessageId: string; content: string }) => saveConversationSummary(ctx, projectId, summary),
 
     // Where runs are saved.
     failAbandoned: (projectId: string, staleBefore: Date) => runs.failAbandonedRuns(ctx.sql, projectId, staleBefore, ABANDONED_NOTE),

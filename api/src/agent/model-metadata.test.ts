@@ -1,0 +1,86 @@
+/** The context window and Ollama's num_ctx, learned from what the endpoint says about itself. */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { silentLogger } from "../lib/logger";
+import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
+import { memoryRunStore, memoryWorkspace } from "../test/memory-workspace";
+import { createModelClient } from "./model-client";
+import { runModelTurn } from "./model-stream";
+import { createRunManager } from "./runs";
+
+let model: FakeModelServer;
+beforeAll(async () => {
+  model = await startFakeModelServer();
+});
+afterAll(() => model.close());
+beforeEach(() => model.reset());
+
+const ask = (client: ReturnType<typeof createModelClient>, contextTokens: number) =>
+  runModelTurn({
+    client,
+    model: "fake-model",
+    messages: [{ role: "user", content: "hi" }],
+    tools: [],
+    enableReasoning: false,
+    maxOutputTokens: 512,
+    contextTokens,
+    signal: new AbortController().signal,
+    idleTimeoutMs: 2_000,
+    maxRetries: 0,
+    maxRetryWaitMs: 0,
+    backoffBaseMs: 1,
+    onText: () => {},
+    onThinking: () => {},
+  });
+
+describe("endpoint metadata", () => {
+  test("a /v1/models entry with context_length gives the window; a server that reports none gives null", async () => {
+    model.mode({ contextWindow: 8_192 });
+    expect(await createModelClient({ baseUrl: model.baseUrl, apiKey: "k" }).contextWindow!("fake-model")).toBe(8_192);
+    model.mode({});
+    expect(await createModelClient({ baseUrl: model.baseUrl, apiKey: "k" }).contextWindow!("fake-model")).toBeNull();
+    // OpenAI's own API is never asked.
+    let asked = 0;
+    const client = createModelClient({ apiKey: "k" }, (async () => {
+      asked++;
+      return new Response("{}");
+    }) as unknown as typeof fetch);
+    expect(await client.contextWindow!("gpt-4o")).toBeNull();
+    expect(asked).toBe(0);
+  });
+
+  test("Ollama: the window from /api/show, and num_ctx sent in options with every request; others get no options", async () => {
+    model.mode({ ollama: { contextLength: 40_960 } });
+    const ollama = createModelClient({ baseUrl: model.baseUrl, apiKey: "k" });
+    expect(await ollama.contextWindow!("fake-model")).toBe(40_960);
+    model.enqueue(turn.text("ok"));
+    await ask(ollama, 16_384);
+    expect(model.requests[0]!.body.options).toEqual({ num_ctx: 16_384 });
+    expect(model.requests[0]!.body.max_tokens).toBe(512);
+
+    model.reset();
+    model.enqueue(turn.text("ok"));
+    await ask(createModelClient({ baseUrl: model.baseUrl, apiKey: "k" }), 16_384);
+    expect(model.requests[0]!.body.options).toBeUndefined();
+  });
+
+  test("a run uses the endpoint's window unless MODEL_CONTEXT_TOKENS was set", async () => {
+    for (const [configured, expected] of [[false, 40_960], [true, 12_000]] as const) {
+      model.reset();
+      model.mode({ ollama: { contextLength: 40_960 } });
+      model.enqueue(turn.text("ok"));
+      const runs = memoryRunStore({ p1: { ownerId: "alice", name: "Todo" } });
+      const manager = createRunManager({
+        store: runs.store,
+        conversations: runs.store,
+        workspaces: { forProject: () => memoryWorkspace() },
+        model: { client: createModelClient({ baseUrl: model.baseUrl, apiKey: "k" }), name: "fake-model" },
+        search: { kind: "none" },
+        logger: silentLogger,
+        agent: { contextTokensConfigured: configured, limits: { contextTokens: 12_000 } },
+      });
+      const run = await manager.start("alice", { projectId: "p1", content: "hello" });
+      expect(await run.finished).toBe("complete");
+      expect(model.requests[0]!.body.options).toEqual({ num_ctx: expected });
+    }
+  });
+});
