@@ -13,6 +13,7 @@ import { allTools } from "../api/src/agent/tools/registry";
 import { countTokens } from "../api/src/services/chat-runs/token-count";
 import { memoryWorkspace } from "../api/src/test/memory-workspace";
 import { fakePromptTokens, startFakeModelServer, turn } from "../api/src/test/fake-model-server";
+import { atFraction, ms } from "./support/stats";
 
 const steps = Number(process.argv[2] ?? 200);
 const model = await startFakeModelServer();
@@ -60,6 +61,6 @@ const total = performance.now() - started;
 await model.close();
 
 gaps.sort((a, b) => a - b);
-const at = (q: number) => gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))]!;
+const at = (q: number) => atFraction(gaps, q);
 console.log(`agent step overhead over ${gaps.length} steps (${result.status}${result.error ? `: ${result.error}` : ""}, ${workspace.fileMap.size} files, ${(total / 1000).toFixed(1)} s in all)`);
-console.log(`  p50 ${at(0.5).toFixed(1)} ms   p99 ${at(0.99).toFixed(1)} ms   max ${gaps.at(-1)!.toFixed(1)} ms   (goal: p99 < 50 ms)`);
+console.log(`  p50 ${ms(at(0.5))}   p99 ${ms(at(0.99))}   max ${ms(gaps.at(-1)!)}   (goal: p99 < 50 ms)`);

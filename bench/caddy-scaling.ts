@@ -14,15 +14,18 @@
  * Options: --seconds N (default 10), --connections N (default 50), --clients 100,500,1000, --writes N (default 3).
  * Database: TEST_DATABASE_URL, else DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { rmSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { WS_PROTOCOL } from "@shared/events/file-events";
+import { redactUrl } from "../api/src/lib/config";
 import { emulatorToken } from "../api/src/test/emulator-tokens";
-import { PROCESS_PROJECT_ID, startAppProcess, unusedPort, type AppProcess } from "../api/src/test/app-process";
-import { createBenchDb, redact, seed } from "./bench-db";
-import { ensureWrk, runWrk, type WrkResult } from "./wrk";
+import { PROCESS_PROJECT_ID, startAppProcess, type AppProcess } from "../api/src/test/app-process";
+import { createBenchDb, seed } from "./support/bench-db";
+import { startCaddy } from "../api/src/test/caddy-process";
+import { requireCaddy } from "./support/caddy";
+import { subscribeToProject } from "./support/project-socket";
+import { runBench, type Cleanups } from "./support/run-bench";
+import { atFraction, loadAverage, warnIfBusy } from "./support/stats";
+import { ensureWrk, runWrk, type WrkResult } from "./support/wrk";
 
 const { values: opts } = parseArgs({
   options: {
@@ -39,20 +42,16 @@ const writes = Number(opts.writes);
 const WARMUP_SECONDS = 3;
 const FANOUT_MS = 100;
 const OWNER = "bench-owner";
-const ROOT = resolve(import.meta.dir, "..");
 const adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-const cleanups: (() => Promise<unknown>)[] = [];
 
 const token = emulatorToken(PROCESS_PROJECT_ID, { uid: OWNER, email: `${OWNER}@example.com`, name: "Bench Owner", expiresInSec: 3600 });
 const auth = { authorization: `Bearer ${token}` };
 
-const loadAverage = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
-
-async function main() {
+async function main(cleanups: Cleanups) {
   const loadBefore = loadAverage();
   await ensureWrk();
-  if (!Bun.which("caddy")) throw new Error("caddy is not installed: run `bash scripts/setup-test-env.sh` (or apt-get install -y caddy).");
-  console.log(`Database: a fresh database on ${redact(adminUrl)}`);
+  requireCaddy();
+  console.log(`Database: a fresh database on ${redactUrl(adminUrl)}`);
   const db = await createBenchDb(adminUrl);
   cleanups.push(() => db.drop());
   await seed(db.url, OWNER, 20);
@@ -60,8 +59,8 @@ async function main() {
   const env = { DATABASE_URL: db.url, LOG_LEVEL: "warn", NODE_ENV: "production" };
   const instances = await Promise.all([startAppProcess(env), startAppProcess(env)]);
   for (const i of instances) cleanups.push(() => stopProcess(i));
-  const one = await startCaddy([instances[0]!]);
-  const two = await startCaddy(instances);
+  const one = await caddyInFront([instances[0]!], cleanups);
+  const two = await caddyInFront(instances, cleanups);
 
   // Every path must answer the same list before its speed means anything.
   const expected = JSON.stringify(await list(`${instances[0]!.url}/api/projects`));
@@ -93,12 +92,7 @@ All on this machine (${navigator.hardwareConcurrency} cores) in one run: wrk, Ca
 WebSocket clients share the cores, so two instances cannot double one instance's throughput here; the ratio
 shows what a second instance buys on a machine this size. Fan-out times are measured in one client process,
 which handles the N arrivals one after another: its own event loop adds to the later clients' times.`);
-  if (loadBefore >= 1) {
-    console.log(
-      `\nWARNING: the machine was already busy before the bench started (1-minute load average ${loadBefore.toFixed(1)} on ` +
-        `${navigator.hardwareConcurrency} cores): the req/s figures are noisy. Re-run on a quiet machine to compare.`,
-    );
-  }
+  warnIfBusy(loadBefore, "the req/s figures are noisy. Re-run on a quiet machine to compare.");
 }
 
 async function measure(name: string, url: string): Promise<WrkResult> {
@@ -117,19 +111,11 @@ async function fanOut(site: string, projectId: string, n: number, instances: App
   for (let i = 0; i < n; i += 50) {
     const batch = await Promise.all(
       Array.from({ length: Math.min(50, n - i) }, async () => {
-        const ws = new WebSocket(wsUrl, [WS_PROTOCOL, token]);
-        const c: Client = { ws, got: new Map() };
-        let subscribed!: () => void;
-        const ready = new Promise<void>((r) => (subscribed = r));
-        ws.onmessage = (e) => {
-          const m = JSON.parse(String(e.data)) as { type: string; file?: { path: string } };
-          if (m.type === "subscribed") subscribed();
-          else if (m.file) c.got.set(m.file.path, performance.now());
-        };
-        await new Promise((res, rej) => ((ws.onopen = res), (ws.onerror = rej)));
-        ws.send(JSON.stringify({ type: "subscribe", projectId }));
-        await ready;
-        return c;
+        const got = new Map<string, number>();
+        const ws = await subscribeToProject(wsUrl, token, projectId, (m, at) => {
+          if ("file" in m) got.set(m.file.path, at);
+        });
+        return { ws, got };
       }),
     );
     clients.push(...batch);
@@ -146,7 +132,7 @@ async function fanOut(site: string, projectId: string, n: number, instances: App
     while (clients.some((c) => !c.got.has(path)) && performance.now() < deadline) await Bun.sleep(5);
     const times = clients.map((c) => (c.got.get(path) ?? Infinity) - sent).sort((a, b) => a - b);
     const within = times.filter((t) => t <= FANOUT_MS).length;
-    const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!;
+    const pct = (p: number) => atFraction(times, p / 100);
     const fmt = (t: number) => (Number.isFinite(t) ? t.toFixed(1) : "lost");
     console.log(
       `${String(n).padStart(8)} ${perInstance.join("/").padStart(10)} ${String(w).padStart(6)} ${`${within}/${n}`.padStart(10)} ${fmt(pct(50)).padStart(8)} ${fmt(pct(99)).padStart(8)} ${fmt(times.at(-1)!).padStart(8)}`,
@@ -156,35 +142,11 @@ async function fanOut(site: string, projectId: string, n: number, instances: App
   await Bun.sleep(300);
 }
 
-async function startCaddy(upstreams: AppProcess[]): Promise<string> {
-  const port = unusedPort();
-  const home = mkdtempSync(join(tmpdir(), "caddy-bench-"));
-  const proc = Bun.spawn(["caddy", "run", "--config", join(ROOT, "Caddyfile"), "--adapter", "caddyfile"], {
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      XDG_DATA_HOME: join(home, "data"),
-      XDG_CONFIG_HOME: join(home, "config"),
-      DOMAIN: `localhost:${port}`,
-      HTTP_PORT: String(port),
-      APP_UPSTREAMS: upstreams.map((i) => `127.0.0.1:${i.port}`).join(" "),
-      CADDY_ADMIN: "off",
-    },
-    stdout: "ignore",
-    stderr: "ignore",
-  });
-  cleanups.push(async () => {
-    proc.kill("SIGTERM");
-    await proc.exited;
-    rmSync(home, { recursive: true, force: true });
-  });
-  const site = `http://localhost:${port}`;
-  const deadline = Date.now() + 10_000;
-  while (!(await fetch(`${site}/api/health`).then((r) => r.ok, () => false))) {
-    if (Date.now() > deadline) throw new Error("Caddy did not answer within 10 s");
-    await Bun.sleep(100);
-  }
-  return site;
+/** Caddy with the repository's Caddyfile, balancing over `upstreams`; its site URL. */
+async function caddyInFront(upstreams: AppProcess[], cleanups: Cleanups): Promise<string> {
+  const caddy = await startCaddy(upstreams.map((i) => `127.0.0.1:${i.port}`));
+  cleanups.push(() => caddy.stop());
+  return caddy.url;
 }
 
 async function stopProcess(p: AppProcess) {
@@ -201,13 +163,4 @@ async function list(url: string): Promise<unknown[]> {
   return (await res.json()) as unknown[];
 }
 
-let code = 1;
-try {
-  await main();
-  code = 0;
-} catch (error) {
-  console.error(`\nBench failed: ${error instanceof Error ? error.message : String(error)}`);
-} finally {
-  for (const step of cleanups.reverse()) await step().catch((e) => console.error(`cleanup: ${String(e)}`));
-}
-process.exit(code);
+await runBench(main);

@@ -15,8 +15,12 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { redactUrl } from "../api/src/lib/config";
 import { emulatorToken } from "../api/src/test/emulator-tokens";
-import { createBenchDb, redact, type BenchDb } from "./bench-db";
+import { createBenchDb, type BenchDb } from "./support/bench-db";
+import { startChildServer } from "./support/child-server";
+import { runBench, type Cleanups } from "./support/run-bench";
+import { atFraction, ms as msIn, sortedCopy, upperMedian as median, verdict } from "./support/stats";
 
 const { values: opts } = parseArgs({
   options: {
@@ -33,32 +37,10 @@ const LATENCY_RUNS = Number(opts["latency-runs"]);
 const RUNS = Number(opts.runs);
 const WORK_TOKENS = Number(opts["work-tokens"]);
 const adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || null;
-const FIREBASE_PROJECT = "demo-bench";
+const FIREBASE_PROJECT = "demo-bench"; // as servers/serve-chat-app.ts signs in
 
 const now = () => performance.timeOrigin + performance.now();
 const STAMP = /⟨(\d+\.\d+)⟩/g;
-const cleanups: (() => Promise<unknown>)[] = [];
-
-async function spawnJson<T>(script: string, arg?: unknown): Promise<{ info: T; pid: number; stop(): Promise<void> }> {
-  const proc = Bun.spawn(["bun", `${import.meta.dir}/${script}`, ...(arg === undefined ? [] : [JSON.stringify(arg)])], {
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = proc.stdout.getReader();
-  let buffer = "";
-  while (!buffer.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${script} exited before it was ready`);
-    buffer += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  const stop = async () => {
-    proc.kill("SIGTERM");
-    await Promise.race([proc.exited, Bun.sleep(5_000)]);
-  };
-  cleanups.push(stop);
-  return { info: JSON.parse(buffer.split("\n")[0]!) as T, pid: proc.pid, stop };
-}
 
 /** Reads an SSE body; calls `onData` with each `data:` payload and the time its bytes arrived. */
 async function readSse(res: Response, onData: (data: string, at: number) => void): Promise<void> {
@@ -79,12 +61,11 @@ async function readSse(res: Response, onData: (data: string, at: number) => void
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const summary = (xs: number[]) => {
-  const s = xs.slice().sort((a, b) => a - b);
-  return { n: s.length, p50: percentile(s, 50), p99: percentile(s, 99), max: s.at(-1) ?? NaN };
+  const s = sortedCopy(xs);
+  return { n: s.length, p50: atFraction(s, 0.5), p99: atFraction(s, 0.99), max: s.at(-1) ?? NaN };
 };
-const ms = (x: number) => `${x.toFixed(3)} ms`;
+const ms = (x: number) => msIn(x, 3);
 
 function rss(pid: number, field: "VmRSS" | "VmHWM"): number {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -138,17 +119,17 @@ async function throughApp(user: ReturnType<typeof client>, projectId: string, co
   return { status, events, error };
 }
 
-async function main() {
+async function main(cleanups: Cleanups) {
   const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/^processor/gm)?.length ?? 0;
   let db: BenchDb | null = null;
   if (adminUrl) {
     db = await createBenchDb(adminUrl);
     cleanups.push(() => db!.drop());
   }
-  console.log(`chat-stream bench: ${cpu} CPUs, bun ${Bun.version}, database ${db ? `PostgreSQL (fresh database on ${redact(adminUrl!)})` : "embedded PGlite"}`);
+  console.log(`chat-stream bench: ${cpu} CPUs, bun ${Bun.version}, database ${db ? `PostgreSQL (fresh database on ${redactUrl(adminUrl!)})` : "embedded PGlite"}`);
 
-  const model = await spawnJson<{ baseUrl: string }>("chat-fake-model.ts");
-  const app = await spawnJson<{ port: number }>("serve-chat-app.ts", { modelBaseUrl: model.info.baseUrl, databaseUrl: db?.url ?? null });
+  const model = await startChildServer<{ baseUrl: string }>("chat-fake-model.ts", undefined, cleanups);
+  const app = await startChildServer<{ port: number }>("serve-chat-app.ts", { modelBaseUrl: model.info.baseUrl, databaseUrl: db?.url ?? null }, cleanups);
   const origin = `http://127.0.0.1:${app.info.port}`;
 
   // Warm-up (JIT, connection pools), not measured.
@@ -178,14 +159,13 @@ async function main() {
   }
   const d = summary(directSamples);
   const a = summary(appSamples);
-  const median = (xs: number[]) => xs.slice().sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   const addedP50 = median(rounds.map((r) => r.app.p50 - r.direct.p50));
   const addedP99 = median(rounds.map((r) => r.app.p99 - r.direct.p99));
   console.log(`\n1. Latency per streamed token (${LATENCY_RUNS} rounds × ${TOKENS} chunks, one every ${INTERVAL} ms)`);
   console.log(`   model → client directly:        p50 ${ms(d.p50)}  p99 ${ms(d.p99)}  max ${ms(d.max)}  (n=${d.n})`);
   console.log(`   model → app → SSE client:       p50 ${ms(a.p50)}  p99 ${ms(a.p99)}  max ${ms(a.max)}  (n=${a.n})`);
   console.log(`   per round (direct / app p99):   ${rounds.map((r) => `${r.direct.p99.toFixed(2)}/${r.app.p99.toFixed(2)}`).join("  ")}`);
-  console.log(`   added by the server (median of rounds): p50 ${ms(addedP50)}  p99 ${ms(addedP99)}   goal: p99 < 2 ms → ${addedP99 < 2 ? "met" : "NOT met"}`);
+  console.log(`   added by the server (median of rounds): p50 ${ms(addedP50)}  p99 ${ms(addedP99)}   goal: p99 < 2 ms → ${verdict(addedP99 < 2)}`);
 
   // 2. Concurrent runs.
   const users = Array.from({ length: Math.ceil(RUNS / 10) }, (_, i) => client(origin, `load${i}`));
@@ -214,12 +194,4 @@ async function main() {
   return complete === RUNS && saved === RUNS ? 0 : 1;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (error) {
-  console.error(error);
-} finally {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
-}
-process.exit(code);
+await runBench(main);

@@ -11,51 +11,24 @@
  *
  *   bun bench/file-save-sync.ts [--saves 100] [--rounds 4]
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
-import { WS_PROTOCOL, type ServerSocketMessage } from "../shared/src/events/file-events.ts";
-import { serveHttp } from "../api/src/http-server.ts";
-import { loadConfig } from "../api/src/lib/config.ts";
-import { createLogger } from "../api/src/lib/logger.ts";
-import { checkLocalSandboxSupport } from "../api/src/sandbox/local/index.ts";
-import { startParts } from "../api/src/server.ts";
-import { emulatorToken } from "../api/src/test/emulator-tokens.ts";
-import { freePort } from "../e2e/support/free-port.ts";
+import { startBenchApp } from "./support/bench-app.ts";
+import { requireLocalSandboxes } from "./support/local-sandboxes.ts";
+import { subscribeToProject } from "./support/project-socket.ts";
+import { loadLine, ms as msIn, nearestRank as pick, sortedCopy } from "./support/stats.ts";
 
 const { values: opts } = parseArgs({ options: { saves: { type: "string", default: "100" }, rounds: { type: "string", default: "4" } } });
 const SAVES = Number(opts.saves);
 const ROUNDS = Number(opts.rounds);
-const FIREBASE_PROJECT = "demo-bench";
 
-const support = await checkLocalSandboxSupport();
-if (!support.ok) {
-  console.error(`local sandboxes unavailable: ${support.missing.join("; ")}`);
-  process.exit(1);
-}
+await requireLocalSandboxes();
 
-const pick = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-const ms = (n: number) => `${n.toFixed(2)} ms`;
+const ms = (n: number) => msIn(n, 2);
 
-console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)\n`);
+console.log(`load average before: ${loadLine()}\n`);
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-save-"));
-fs.chmodSync(dataDir, 0o711); // sandbox users reach their folders under it
-const port = await freePort();
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
-  FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${await freePort()}`,
-  SANDBOX_IDLE_MINUTES: "30",
-  LOG_LEVEL: "warn",
-});
-const parts = await startParts(config, createLogger("warn"), { webDist: null });
-const server = serveHttp({ port, hostname: "127.0.0.1", fetch: parts.app.fetch, hub: parts.hub, preview: parts.preview });
-const base = `http://127.0.0.1:${port}`;
-const uid = "bench-user";
-const token = emulatorToken(FIREBASE_PROJECT, { uid, email: "bench@example.com", name: "Bench" });
+const app = await startBenchApp("bench-save-", { SANDBOX_IDLE_MINUTES: "30" });
+const { api, parts, uid } = app;
 
 // Storage reads, counted on the one store every part of the app shares.
 let storageReads = 0;
@@ -68,36 +41,17 @@ store.get = (key) => {
 const hook = parts.deps.sandboxSync;
 if (!hook) throw new Error("startParts gave the app no sandbox sync hook");
 
-async function api<T>(method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${route} → ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 type Sample = { patch: number; event: number; sandbox: number; inSandboxAtAnswer: boolean; reads: number };
 const results: Record<"push" | "read-back", Sample[]> = { push: [], "read-back": [] };
 
 try {
-  const projectId = (await api<{ id: string }>("POST", "/api/projects", { name: "save-sync" })).id;
+  const projectId = await app.project("save-sync");
   const file = await api<{ id: string }>("POST", `/api/files/${projectId}`, { path: "src/App.tsx", content: "start\n" });
   const sandbox = await parts.deps.sandboxes.ensure(uid, projectId);
 
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/api/ws`, [WS_PROTOCOL, token]);
   let onUpdated: ((size: number, at: number) => void) | null = null;
-  await new Promise<void>((resolve, reject) => {
-    ws.onerror = () => reject(new Error("WebSocket error"));
-    ws.onopen = () => ws.send(JSON.stringify({ type: "subscribe", projectId }));
-    ws.onmessage = (e) => {
-      const at = performance.now();
-      const message = JSON.parse(String(e.data)) as ServerSocketMessage;
-      if (message.type === "subscribed") resolve();
-      else if (message.type === "error") reject(new Error(message.message));
-      else if (message.type === "file.updated") onUpdated?.(message.file.size, at);
-    };
+  const ws = await subscribeToProject(`ws://127.0.0.1:${app.port}/api/ws`, app.token, projectId, (message, at) => {
+    if (message.type === "file.updated") onUpdated?.(message.file.size, at);
   });
 
   let n = 0;
@@ -145,7 +99,7 @@ try {
   for (const mode of modes) {
     const samples = results[mode];
     const line = (label: string, values: number[]) => {
-      const sorted = [...values].sort((a, b) => a - b);
+      const sorted = sortedCopy(values);
       return `    ${label.padEnd(36)} p50 ${ms(pick(sorted, 0.5)).padStart(9)}   p99 ${ms(pick(sorted, 0.99)).padStart(9)}`;
     };
     const reads = samples.reduce((sum, s) => sum + s.reads, 0) / samples.length;
@@ -157,7 +111,5 @@ try {
     console.log(`    in the sandbox when the PATCH answered: ${atAnswer}/${samples.length}   storage reads per save: ${reads.toFixed(2)}`);
   }
 } finally {
-  server.stop(true);
-  await parts.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await app.close();
 }

@@ -16,8 +16,12 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { exportJWK, generateKeyPair, SignJWT } from "../api/src/auth/jwt";
-import { createBenchDb, redact, seed, type BenchDb } from "./bench-db";
-import { ensureWrk, runWrk, type WrkResult } from "./wrk";
+import { redactUrl } from "../api/src/lib/config";
+import { createBenchDb, seed, type BenchDb } from "./support/bench-db";
+import { startChildServer } from "./support/child-server";
+import { runBench, type Cleanups } from "./support/run-bench";
+import { loadAverage, median, warnIfBusy } from "./support/stats";
+import { ensureWrk, runWrk, type WrkResult } from "./support/wrk";
 
 const GOAL = 0.8;
 const WARMUP_SECONDS = 3;
@@ -41,28 +45,27 @@ const projectCount = Number(opts.projects);
 const roundCount = Number(opts.rounds);
 const adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 
-type Server = { name: string; url: string; pid: number; stop(): Promise<void> };
+type Server = { name: string; url: string; pid: number };
 type Measured = WrkResult & { cpuUsPerRequest: number };
-const cleanups: (() => Promise<unknown>)[] = [];
 
-async function main(): Promise<number> {
+async function main(cleanups: Cleanups): Promise<number> {
   const loadBefore = loadAverage();
   await ensureWrk();
 
-  console.log(`Database: a fresh database on ${redact(adminUrl)}`);
+  console.log(`Database: a fresh database on ${redactUrl(adminUrl)}`);
   const db: BenchDb = await createBenchDb(adminUrl);
   cleanups.push(() => db.drop());
   await seed(db.url, OWNER, projectCount);
 
-  const { jwksUrl, token } = await startJwks();
+  const { jwksUrl, token } = await startJwks(cleanups);
 
-  const baseline = await spawnServer("baseline", "serve-baseline.ts", { databaseUrl: db.url, ownerId: OWNER, poolMax: POOL_MAX });
-  const real = await spawnServer("real app", "serve-app.ts", {
-    databaseUrl: db.url,
-    jwksUrl,
-    projectId: PROJECT_ID,
-    tokenCache: !opts["no-token-cache"],
-  });
+  const baseline = await spawnServer("baseline", "serve-baseline.ts", { databaseUrl: db.url, ownerId: OWNER, poolMax: POOL_MAX }, cleanups);
+  const real = await spawnServer(
+    "real app",
+    "serve-app.ts",
+    { databaseUrl: db.url, jwksUrl, projectId: PROJECT_ID, tokenCache: !opts["no-token-cache"] },
+    cleanups,
+  );
   const auth = { authorization: `Bearer ${token}` };
 
   // Both must answer the same list before their speed means anything; the real one must also refuse strangers.
@@ -107,12 +110,7 @@ database, each in its own Bun process with a pool of ${POOL_MAX} connections; wr
 shared the machine's ${navigator.hardwareConcurrency} cores with them. Compare ratios, not absolute figures, across machines.
 "server CPU" is the server process's user+system CPU time over the measured run divided by its requests:
 it is steadier than req/s on a busy machine and shows the per-request cost the app adds.`);
-  if (loadBefore >= 1) {
-    console.log(
-      `\nWARNING: the machine was already busy before the bench started (1-minute load average ${loadBefore.toFixed(1)} on ` +
-        `${navigator.hardwareConcurrency} cores): req/s and p99 are noisy. Trust the CPU column, or re-run with --rounds 3 on a quiet machine.`,
-    );
-  }
+  warnIfBusy(loadBefore, "req/s and p99 are noisy. Trust the CPU column, or re-run with --rounds 3 on a quiet machine.");
   return opts.check && ratio < GOAL ? 1 : 0;
 }
 
@@ -134,16 +132,8 @@ function cpuMicros(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-const loadAverage = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
 /** A local stand-in for Google's key endpoint, and an ID token signed by its key with the claims Firebase issues. */
-async function startJwks(): Promise<{ jwksUrl: string; token: string }> {
+async function startJwks(cleanups: Cleanups): Promise<{ jwksUrl: string; token: string }> {
   const { publicKey, privateKey } = await generateKeyPair("RS256");
   const jwk = { ...(await exportJWK(publicKey)), kid: "bench-key", alg: "RS256", use: "sig" };
   const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json({ keys: [jwk] }) });
@@ -166,43 +156,10 @@ async function startJwks(): Promise<{ jwksUrl: string; token: string }> {
   return { jwksUrl: `http://127.0.0.1:${server.port}/keys`, token };
 }
 
-/** Starts a bench server subprocess and waits for the `{"port": N}` line it prints when listening. */
-async function spawnServer(name: string, file: string, args: unknown): Promise<Server> {
-  const proc = Bun.spawn(["bun", new URL(file, import.meta.url).pathname, JSON.stringify(args)], {
-    stdout: "pipe",
-    stderr: "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
-  });
-  const stop = async () => {
-    proc.kill("SIGTERM");
-    const killer = setTimeout(() => proc.kill("SIGKILL"), 5000);
-    await proc.exited;
-    clearTimeout(killer);
-  };
-  cleanups.push(stop);
-
-  const reader = proc.stdout.getReader();
-  const decoder = new TextDecoder();
-  let buffered = "";
-  const exited = proc.exited.then((code) => ({ exited: code }) as const);
-  const timedOut = Bun.sleep(60_000).then(() => ({ timedOut: true }) as const);
-  while (!buffered.includes("\n")) {
-    const chunk = await Promise.race([reader.read(), exited, timedOut]);
-    if ("timedOut" in chunk) throw new Error(`The ${name} server did not start within 60 s.`);
-    if ("exited" in chunk) throw new Error(`The ${name} server exited (code ${chunk.exited}) before listening.`);
-    if (chunk.done) throw new Error(`The ${name} server closed its output before listening.`);
-    buffered += decoder.decode(chunk.value, { stream: true });
-  }
-  const { port } = JSON.parse(buffered.slice(0, buffered.indexOf("\n"))) as { port: number };
-  // Keep draining its stdout so a chatty server never blocks on a full pipe.
-  void (async () => {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      process.stdout.write(value);
-    }
-  })();
-  return { name, url: `http://127.0.0.1:${port}/api/projects`, pid: proc.pid, stop };
+/** A bench server subprocess (bench/servers/), listening on the port it reports. */
+async function spawnServer(name: string, file: string, args: unknown, cleanups: Cleanups): Promise<Server> {
+  const child = await startChildServer<{ port: number }>(file, args, cleanups, { env: { ...process.env, NODE_ENV: "production" } });
+  return { name, url: `http://127.0.0.1:${child.info.port}/api/projects`, pid: child.pid };
 }
 
 async function listOf(url: string, headers: Record<string, string>): Promise<unknown[]> {
@@ -211,19 +168,4 @@ async function listOf(url: string, headers: Record<string, string>): Promise<unk
   return (await res.json()) as unknown[];
 }
 
-async function cleanup() {
-  for (const step of cleanups.reverse()) await step().catch((e) => console.error(`cleanup: ${String(e)}`));
-  cleanups.length = 0;
-}
-
-process.on("SIGINT", () => void cleanup().then(() => process.exit(130)));
-
-let code = 1;
-try {
-  code = await main();
-} catch (error) {
-  console.error(`\nBench failed: ${error instanceof Error ? error.message : String(error)}`);
-} finally {
-  await cleanup();
-}
-process.exit(code);
+await runBench(main);

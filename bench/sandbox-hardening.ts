@@ -11,15 +11,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { silentLogger } from "../api/src/lib/logger.ts";
-import { checkLocalSandboxSupport, createLocalProvider } from "../api/src/sandbox/local/index.ts";
+import { createLocalProvider } from "../api/src/sandbox/local/index.ts";
 import type { SandboxProvider } from "../api/src/sandbox/types.ts";
+import { requireLocalSandboxes, timeCreateAndEcho } from "./support/local-sandboxes.ts";
+import { upperMedian as median } from "./support/stats.ts";
 
 const runs = Number(process.argv[2] ?? 10);
-const support = await checkLocalSandboxSupport();
-if (!support.ok) {
-  console.error(`local sandboxes unavailable: ${support.missing.join("; ")}`);
-  process.exit(1);
-}
+await requireLocalSandboxes();
 
 type Config = { label: string; seccomp: boolean; diskMb: number; spares: number };
 const configs: Config[] = [];
@@ -43,13 +41,7 @@ try {
     for (const c of configs) {
       const p = providers.get(c)!;
       await Bun.sleep(400); // let a spare finish starting, as between two real users' projects
-      const started = performance.now();
-      const sandbox = await p.create("bench");
-      const result = await sandbox.run("echo ok");
-      const elapsed = performance.now() - started;
-      if (result.stdout !== "ok\n") throw new Error(`unexpected output: ${JSON.stringify(result)}`);
-      samples.get(c)!.push(elapsed);
-      await sandbox.kill();
+      samples.get(c)!.push(await timeCreateAndEcho(p));
     }
   }
 } finally {
@@ -57,7 +49,6 @@ try {
   fs.rmSync(rootDir, { recursive: true, force: true });
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`create + first command, median of ${runs} (ms); "vs plain" compares with seccomp off, quota off of the same kind:`);
 for (const c of configs) {
   const base = configs.find((b) => b.spares === c.spares && !b.seccomp && !b.diskMb)!;

@@ -12,20 +12,12 @@
  *
  *   bun bench/sandbox-preview.ts [--start-runs 20] [--warm-runs 5] [--writes 100]
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
-import { WS_PROTOCOL, type ServerSocketMessage } from "../shared/src/events/file-events.ts";
-import { emulatorToken } from "../api/src/test/emulator-tokens.ts";
-import { serveHttp } from "../api/src/http-server.ts";
-import { loadConfig } from "../api/src/lib/config.ts";
-import { createLogger } from "../api/src/lib/logger.ts";
-import { checkLocalSandboxSupport } from "../api/src/sandbox/local/index.ts";
 import { loadTemplate } from "../api/src/services/sandboxes/templates.ts";
-import { startParts } from "../api/src/server.ts";
-import { freePort } from "../e2e/support/free-port.ts";
-import { E2B_PUBLISHED_START_MS, measureSandboxStart, reportSandboxStart } from "./sandbox-start.ts";
+import { startBenchApp, untilPreviewAnswers } from "./support/bench-app.ts";
+import { E2B_PUBLISHED_START_MS, measureSandboxStart, reportSandboxStart, requireLocalSandboxes } from "./support/local-sandboxes.ts";
+import { subscribeToProject } from "./support/project-socket.ts";
+import { loadLine, ms, nearestRank as pick, verdict } from "./support/stats.ts";
 
 const { values: opts } = parseArgs({
   options: {
@@ -40,19 +32,10 @@ const WRITES = Number(opts.writes);
 const TEMPLATE_GOAL_MS = 1500;
 const EVENT_GOAL_MS = 100;
 const POLL_MS = 5000;
-const FIREBASE_PROJECT = "demo-bench";
 
-const support = await checkLocalSandboxSupport();
-if (!support.ok) {
-  console.error(`local sandboxes unavailable: ${support.missing.join("; ")}`);
-  process.exit(1);
-}
+await requireLocalSandboxes();
 
-const pick = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-const ms = (n: number) => `${n.toFixed(1)} ms`;
-const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
-
-console.log(`load average before: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)\n`);
+console.log(`load average before: ${loadLine()}\n`);
 
 // (a) ------------------------------------------------------------------------------------------------------
 console.log("(a) local sandbox create + first command (`echo ok`)");
@@ -61,52 +44,19 @@ reportSandboxStart("  cold (spares: 0)", await measureSandboxStart(0, START_RUNS
 console.log(`  reference (published by E2B, not measured here): E2B sandbox start ~${E2B_PUBLISHED_START_MS} ms\n`);
 
 // The real server ------------------------------------------------------------------------------------------
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-preview-"));
-fs.chmodSync(dataDir, 0o711); // sandbox users reach their folders under it
-const port = await freePort();
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  PORT: String(port),
-  FIREBASE_PROJECT_ID: FIREBASE_PROJECT,
-  FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${await freePort()}`,
-  SANDBOX_IDLE_MINUTES: "30",
-  LOG_LEVEL: "warn",
-});
-const parts = await startParts(config, createLogger("warn"), { webDist: null });
-const server = serveHttp({ port, hostname: "127.0.0.1", fetch: parts.app.fetch, hub: parts.hub, preview: parts.preview });
-const base = `http://127.0.0.1:${port}`;
-const token = emulatorToken(FIREBASE_PROJECT, { uid: "bench-user", email: "bench@example.com", name: "Bench" });
-
-async function api<T>(method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${route} → ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-const newProject = async (name: string) => (await api<{ id: string }>("POST", "/api/projects", { name })).id;
+const app = await startBenchApp("bench-preview-", { SANDBOX_IDLE_MINUTES: "30" });
+const { api, base, parts } = app;
 
 /** Applies the react template to a new project; ms from the request to the first 200 of GET / on its preview. */
 async function templateToPreview(label: string): Promise<{ total: number; apply: number }> {
-  const projectId = await newProject(label);
+  const projectId = await app.project(label);
   const started = performance.now();
   const applied = await api<{ url: string }>("POST", `/api/sandbox/${projectId}/template`, { template: "react" });
   const apply = performance.now() - started;
-  const host = new URL(applied.url).host;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const res = await fetch(`${base}/`, { headers: { host } }).catch(() => null);
-    if (res?.status === 200) {
-      const html = await res.text();
-      if (!html.includes('<div id="root"></div>')) throw new Error(`the preview answered 200 with something else: ${html.slice(0, 200)}`);
-      return { total: performance.now() - started, apply };
-    }
-    await res?.arrayBuffer();
-    if (Date.now() > deadline) throw new Error(`no 200 from ${applied.url} within 120 s (last: ${res?.status})`);
-    await Bun.sleep(10);
-  }
+  const html = await untilPreviewAnswers(base, new URL(applied.url).host, { timeoutMs: 120_000, pollMs: 10 });
+  const total = performance.now() - started;
+  if (!html.includes('<div id="root"></div>')) throw new Error(`the preview answered 200 with something else: ${html.slice(0, 200)}`);
+  return { total, apply };
 }
 
 try {
@@ -137,19 +87,10 @@ try {
 
   // (c) ----------------------------------------------------------------------------------------------------
   console.log(`(c) POST /api/files/{projectId} → 'file.created' at a WebSocket client (${WRITES} writes, one at a time)`);
-  const projectId = await newProject("events");
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/api/ws`, [WS_PROTOCOL, token]);
+  const projectId = await app.project("events");
   const waiting = new Map<string, (at: number) => void>();
-  await new Promise<void>((resolve, reject) => {
-    ws.onerror = () => reject(new Error("WebSocket error"));
-    ws.onopen = () => ws.send(JSON.stringify({ type: "subscribe", projectId }));
-    ws.onmessage = (e) => {
-      const at = performance.now();
-      const message = JSON.parse(String(e.data)) as ServerSocketMessage;
-      if (message.type === "subscribed") resolve();
-      else if (message.type === "error") reject(new Error(message.message));
-      else if (message.type === "file.created") waiting.get(message.file.path)?.(at);
-    };
+  const ws = await subscribeToProject(`ws://127.0.0.1:${app.port}/api/ws`, app.token, projectId, (message, at) => {
+    if (message.type === "file.created") waiting.get(message.file.path)?.(at);
   });
   const writeOnce = async (filePath: string) => {
     const arrived = new Promise<number>((resolve) => waiting.set(filePath, resolve));
@@ -170,7 +111,5 @@ try {
       `goal p99 < ${EVENT_GOAL_MS} ms: ${verdict(pick(latencies, 0.99) < EVENT_GOAL_MS)}   (the fallback poll: every ${POLL_MS / 1000} s, ~${POLL_MS / 2} ms on average)`,
   );
 } finally {
-  server.stop(true);
-  await parts.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await app.close();
 }

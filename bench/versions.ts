@@ -31,6 +31,7 @@ import { createSandboxProvider } from "../api/src/sandbox/index";
 import { createProjectSandboxes } from "../api/src/services/sandboxes";
 import { createLocalStore } from "../api/src/storage/local";
 import { testDb } from "../api/src/test/test-db";
+import { atFraction, ms, sortedCopy, upperMedian as median } from "./support/stats";
 
 const { values: opts } = parseArgs({
   options: { files: { type: "string", default: "1000" }, rounds: { type: "string", default: "20" }, sandbox: { type: "boolean", default: false } },
@@ -70,9 +71,7 @@ function blobUsage(): { bytes: number; objects: number } {
 const fileText = (i: number, variant: string) =>
   `// file ${i} (${variant})\nexport function f${i}(x: number): number {\n${"  x = x * 31 + 7;\n".repeat(20 + (i % 80))}  return x;\n}\n`;
 const pathOf = (i: number) => `src/module-${Math.floor(i / 50)}/file-${i}.ts`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;
-const ms = (n: number) => `${n.toFixed(1)} ms`;
+const p95 = (xs: number[]) => atFraction(sortedCopy(xs), 0.95);
 
 const ownerId = `bench-${crypto.randomUUID()}`;
 await upsertUser(db.sql, { id: ownerId, email: "bench@example.com", displayName: "bench", photoURL: null });

@@ -1,5 +1,5 @@
 /**
- * Sign-in and project-list behaviours of SPEC.md §4, §5, §7 and §8 that issue 15 found missing (items 4, 6,
+ * Sign-in and project-list behaviours of the spec that issue 15 found missing (items 4, 6,
  * 7 and 10): a sync that never answers does not hold the user at the door, every identity error code reads
  * as a sentence, a 401 from the API ends the session instead of showing a raw error, and Cancel empties the
  * New Project dialog. Screenshots go to e2e/screenshots/.
@@ -36,7 +36,7 @@ afterAll(async () => {
   for (const page of pages) await page.context().close().catch(() => {});
 });
 
-describe("sign-in (SPEC §4)", () => {
+describe("sign-in", () => {
   test("a user sync that never answers is given up after a time-out, logged, and the user goes on to /projects", async () => {
     const page = await newPage();
     const errors: string[] = [];
@@ -55,7 +55,7 @@ describe("sign-in (SPEC §4)", () => {
   }, 90_000);
 });
 
-describe("identity errors (SPEC §8)", () => {
+describe("identity errors", () => {
   // What the identity provider answers → the client code the SDK makes of it → the sentence shown.
   const CASES: Array<{ code: string; answer: { status: number; json: unknown }; says: string }> = [
     { code: "wrong-password", answer: fail("INVALID_PASSWORD"), says: "The password is wrong. Try again." },
@@ -105,7 +105,7 @@ describe("identity errors (SPEC §8)", () => {
   }, 240_000);
 });
 
-describe("data fetching defaults (SPEC §7)", () => {
+describe("data fetching defaults", () => {
   test("a 401 on the project list is read as 'no session': the user is signed out and sent to sign in", async () => {
     const page = await newPage();
     await signInWithGoogle(page, stack.app.url, { email: uniqueEmail("four-oh-one") });

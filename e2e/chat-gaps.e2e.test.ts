@@ -1,8 +1,8 @@
 /**
  * What a chat run leaves behind elsewhere, and the image tray's failures (issue 15 items 1 and 9): after a
  * run the project list shows the fresh "Updated" time and the sandbox the run created without a reload
- * (SPEC.md §2 /projects), and an image whose upload failed leaves a note on the tray instead of vanishing
- * unexplained (SPEC.md §7 skips it silently). Runs the real app against the scripted model server
+ *, and an image whose upload failed leaves a note on the tray instead of vanishing
+ * unexplained. Runs the real app against the scripted model server
  * (api/src/test/fake-model-server.ts). Screenshots go to e2e/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -61,7 +61,7 @@ afterAll(async () => {
   await runCleanups(cleanups);
 }, 30_000);
 
-describe("the project list after a run (SPEC §2 /projects)", () => {
+describe("the project list after a run (/projects)", () => {
   test("back on /projects without a reload, the card shows the new time and the sandbox the run created", async () => {
     const { id } = await callApi<{ id: string }>(app.url, token, "POST", "/api/projects", { name: "Fresh After Run" });
     // The list as it was cached before the run: three hours old, no sandbox.
@@ -102,7 +102,7 @@ describe("the project list after a run (SPEC §2 /projects)", () => {
   }, 120_000);
 });
 
-describe("images (SPEC §7)", () => {
+describe("images", () => {
   test("a failed upload leaves a note on the tray where its tile was", async () => {
     const { id } = await callApi<{ id: string }>(app.url, token, "POST", "/api/projects", { name: "Failed Upload" });
     let uploads = 0;

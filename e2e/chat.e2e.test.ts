@@ -1,28 +1,24 @@
 /**
- * The Agent Chat end to end (SPEC.md §2 /project/{id}/chat, §4, §7, §8): real Chromium, the real app
+ * The Agent Chat end to end, one conversation: real Chromium, the real app
  * serving web/dist with OPENAI_BASE_URL pointing at the scripted OpenAI-compatible server
  * (api/src/test/fake-model-server.ts), real Auth emulator. Each test scripts the model's replies and checks
- * what the page shows, and for images what reached the model. Screenshots go to e2e/artifacts/chat-*.png.
+ * what the page shows, and for images what reached the model: the composer, a streamed answer, a tool run,
+ * a refused or failed send, images. Runs that outlive the page's view of them: chat-runs.e2e.test.ts.
+ * Screenshots go to e2e/artifacts/chat-*.png.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { type FakeModelServer, startFakeModelServer, turn } from "../api/src/test/fake-model-server";
-import { type CuttableProxy, startCuttableProxy } from "../api/src/test/tcp-proxy";
+import { type FakeModelServer, turn } from "../api/src/test/fake-model-server";
 import { unnamedControls } from "./support/a11y";
-import { type AppServer, startApp } from "./support/app-server";
-import { freePort } from "./support/free-port";
-import { bearerToken } from "./support/sign-in";
-import { callApi, runCleanups } from "./support/api";
-import { ARTIFACTS, type Stack, sharedStack } from "./support/stack";
+import type { AppServer } from "./support/app-server";
+import { runCleanups } from "./support/api";
+import { assistant, badge, type ChatSession, idle, input, openChat as openChatAt, shot, startChatSession, toast, user } from "./support/chat";
 
 // A 1×1 PNG: the upload route sniffs the bytes, so the image must be real.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 const BUSY = "The agent is still working on this project";
 
-let stack: Stack;
+let chat: ChatSession;
 let model: FakeModelServer;
 let app: AppServer;
 let page: Page;
@@ -31,112 +27,19 @@ let projectId: string;
 const cleanups: Array<() => unknown> = [];
 
 const url = (path: string) => `${app.url}${path}`;
-// The viewport, as a person sees it: the header and composer are sticky, which full-page shots misplace.
-const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `chat-${name}.png`) });
-const toast = (p: Page, text: string) => p.getByTestId("toast").filter({ hasText: text });
-const input = (p: Page) => p.getByTestId("chat-input");
-const assistant = (p: Page) => p.locator('[data-testid="message"][data-role="assistant"]');
-const user = (p: Page) => p.locator('[data-testid="message"][data-role="user"]');
-const badge = (p: Page, tool: string, status?: string) =>
-  p.locator(`[data-testid="tool-badge"][data-tool="${tool}"]${status ? `[data-status="${status}"]` : ""}`);
-
-const api = <T>(method: string, path: string, body?: unknown, bearer = token) => callApi<T>(app.url, bearer, method, path, body);
-
-const newProject = async (name: string, bearer = token) => (await api<{ id: string }>("POST", "/api/projects", { name }, bearer)).id;
-
-/** The last user message the model was sent. */
-function lastUserMessage(): { role: string; content: unknown } {
-  const body = model.requests.at(-1)?.body;
-  const found = body?.messages.filter((m) => m.role === "user").at(-1);
-  if (!found) throw new Error("the model received no user message");
-  return found;
-}
-
-async function openChat(p: Page, id: string, base = app.url) {
-  await p.goto(`${base}/project/${id}/chat`);
-  await p.getByTestId("chat-composer").waitFor();
-}
-
-/**
- * Signs in through the emulator's popup (as support/sign-in.ts does), trying again when the SPA reports
- * 'Sign in failed' instead of opening it: on a loaded machine the emulator's helper iframe can answer too late.
- */
-async function signIn(p: Page, base: string) {
-  for (let attempt = 1; ; attempt++) {
-    await p.goto(`${base}/login`);
-    await p.waitForLoadState("networkidle").catch(() => {});
-    const popup = p.waitForEvent("popup", { timeout: 45_000 }).catch(() => null);
-    const failed = toast(p, "Sign in failed")
-      .waitFor({ timeout: 45_000 })
-      .then(() => null, () => null);
-    await p.getByRole("button", { name: "Continue with Google" }).click();
-    const opened = await Promise.race([popup, failed]);
-    if (!opened) {
-      const emulator = await fetch(`http://${stack.emulatorHost}/`).then((r) => `HTTP ${r.status}`, (e: unknown) => String(e));
-      console.warn(`sign-in attempt ${attempt} failed; the Auth emulator at ${stack.emulatorHost} answers: ${emulator}`);
-      if (attempt >= 5) throw new Error("sign-in: the emulator's popup did not open after 5 attempts");
-      await Bun.sleep(2_000 * attempt);
-      continue;
-    }
-    await opened.getByText("Add new account").click();
-    await opened.getByText("Auto-generate user information").click();
-    await opened.locator("#sign-in").click();
-    await p.waitForURL("**/projects", { timeout: 45_000 });
-    return;
-  }
-}
-
-/** Waits until no run is active (the page shows Send again). */
-const idle = (p: Page) => p.getByTestId("send-button").waitFor();
-
-/** Pretends the tab was hidden or shown (Chromium keeps headless pages visible). */
-async function setTabHidden(p: Page, hidden: boolean) {
-  await p.evaluate((h) => {
-    Object.defineProperty(document, "hidden", { configurable: true, get: () => h });
-    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (h ? "hidden" : "visible") });
-    document.dispatchEvent(new Event("visibilitychange"));
-  }, hidden);
-}
+const openChat = (p: Page, id: string, base = app.url) => openChatAt(p, id, base);
+const withDiagnostics = (name: string, pages: Page[], body: () => Promise<void>) => chat.withDiagnostics(name, pages, body);
+const newProject = (name: string) => chat.newProject(name);
+const lastUserMessage = () => chat.lastUserMessage();
 
 beforeAll(async () => {
-  stack = await sharedStack();
-  model = await startFakeModelServer();
-  cleanups.push(() => model.close());
-  const dataDir = mkdtempSync(join(tmpdir(), "e2e-chat-"));
-  // The local sandbox runs code as other users, who must be able to reach its folders.
-  chmodSync(dataDir, 0o755);
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  app = await startApp({
-    port: await freePort(),
-    dataDir,
-    emulatorHost: stack.emulatorHost,
-    projectId: stack.projectId,
-    env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model", MODEL_VISION: "true" },
-  });
-  cleanups.push(() => app.stop());
-
-  page = await stack.newPage({ width: 1440, height: 900 });
-  await signIn(page, app.url);
-  token = await bearerToken(page, app.url);
-  projectId = await newProject("Chat E2E");
+  chat = await startChatSession("e2e-chat-", "Chat E2E", cleanups);
+  ({ model, app, page, token, projectId } = chat);
 }, 400_000);
 
 afterAll(async () => {
   await runCleanups(cleanups);
 }, 30_000);
-
-/** On failure: the app's log and a screenshot of each page involved. */
-async function withDiagnostics(name: string, pages: Page[], body: () => Promise<void>) {
-  try {
-    await body();
-  } catch (err) {
-    console.error(`--- app output (${name}) ---\n${app.output().slice(-6000)}`);
-    const saved = await api<Array<{ toolCalls: unknown[] }>>("GET", `/api/messages/${projectId}`).catch(() => []);
-    console.error(`--- last saved tool calls ---\n${JSON.stringify(saved.at(-1)?.toolCalls ?? null, null, 1)}`);
-    for (const [i, p] of pages.entries()) await shot(p, `failure-${name}-${i}`).catch(() => {});
-    throw err;
-  }
-}
 
 describe("chat", () => {
   test("an empty chat says 'New chat with Agent', at 1440 and 375 px", async () => {
@@ -333,53 +236,6 @@ describe("chat", () => {
     });
   }, 60_000);
 
-  test("a run that finishes while the tab is hidden: 'AI Processing Complete', and on return the background note", async () => {
-    await withDiagnostics("hidden", [page], async () => {
-      model.reset();
-      model.enqueue(turn.steps({ delayMs: 1500 }, { text: "Finished while you were away." }));
-      await openChat(page, projectId);
-      await input(page).fill("Work in the background");
-      await input(page).press("Enter");
-      await page.getByTestId("stop-button").waitFor();
-      await setTabHidden(page, true);
-      await toast(page, "AI Processing Complete").waitFor();
-      await idle(page);
-      const refetched = page.waitForResponse((r) => r.url().endsWith(`/api/messages/${projectId}`) && r.request().method() === "GET");
-      await setTabHidden(page, false);
-      await refetched;
-      const note = toast(page, "AI Processing Complete");
-      await note.filter({ hasText: "processed in the background" }).waitFor();
-      await assistant(page).last().getByText("Finished while you were away.").waitFor();
-    });
-  }, 60_000);
-
-  test("Stop keeps the partial answer, marked stopped; a reload mid-run reattaches to the stream", async () => {
-    await withDiagnostics("stop", [page], async () => {
-      model.reset();
-      model.enqueue(turn.steps({ text: "Half of the answer." }, { delayMs: 5000 }, { text: " The other half." }));
-      await openChat(page, projectId);
-      await input(page).fill("A long task");
-      await input(page).press("Enter");
-      await assistant(page).last().getByText("Half of the answer.").waitFor();
-
-      await page.reload();
-      // Reattached: the replayed text and the Stop button, without sending anything again.
-      await assistant(page).last().getByText("Half of the answer.").waitFor();
-      await page.getByTestId("stop-button").waitFor();
-      expect(model.requests).toHaveLength(1);
-      // Let the scroll to the end settle (a shot taken mid-scroll shows the sticky header out of place).
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      await shot(page, "resumed");
-
-      await page.getByTestId("stop-button").click();
-      await idle(page);
-      const last = assistant(page).last();
-      await last.getByTestId("message-status").filter({ hasText: "Stopped" }).waitFor();
-      expect(await last.textContent()).toContain("Half of the answer.");
-      expect(await last.textContent()).not.toContain("The other half.");
-    });
-  }, 60_000);
-
   test("images: the add tile (hidden at 5), 'Uploading images...' holds the send, and the images reach the model as image parts", async () => {
     await withDiagnostics("images", [page], async () => {
       model.reset();
@@ -428,60 +284,4 @@ describe("chat", () => {
       await page.setViewportSize({ width: 1440, height: 900 });
     });
   }, 60_000);
-
-  test("a connection dropped mid-run: 'Connection interrupted', then the completed work shows", async () => {
-    let proxy: CuttableProxy | null = null;
-    const viaProxy = await stack.newPage({ width: 1440, height: 900 });
-    await withDiagnostics("dropped", [viaProxy], async () => {
-      proxy = startCuttableProxy({ hostname: "127.0.0.1", port: Number(new URL(app.url).port) });
-      const base = `http://127.0.0.1:${proxy.port}`;
-      await signIn(viaProxy, base);
-      const bearer = await bearerToken(viaProxy, base);
-      const id = await newProject("Chat dropped", bearer);
-      model.reset();
-      model.enqueue(turn.steps({ text: "Starting on it." }, { delayMs: 2000 }, { text: " All of the work is done." }));
-      await openChat(viaProxy, id, base);
-      await input(viaProxy).fill("Do the work");
-      await input(viaProxy).press("Enter");
-      await assistant(viaProxy).last().getByText("Starting on it.").waitFor();
-
-      proxy.cut();
-      proxy.restore();
-      await toast(viaProxy, "Connection interrupted").filter({ hasText: "Refreshing to show completed work..." }).waitFor();
-      await shot(viaProxy, "interrupted");
-      await assistant(viaProxy).last().getByText("All of the work is done.", { exact: false }).waitFor({ timeout: 20_000 });
-      await idle(viaProxy);
-    });
-    (proxy as CuttableProxy | null)?.stop();
-    await viaProxy.context().close();
-  }, 300_000);
-  test("a person asks for a React app: create_boilerplate and write_file run, the files appear, the Preview renders the app", async () => {
-    await withDiagnostics("react-app", [page], async () => {
-      const id = await newProject("Chat React app");
-      const app_tsx = 'export default function App() {\n  return <h1>Plant tracker by the agent</h1>;\n}\n';
-      model.reset();
-      model.enqueue(
-        turn.toolCalls([{ name: "create_boilerplate", arguments: { template: "react" } }], "I'll start from the React template.\n"),
-        turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: app_tsx } }]),
-        turn.text("Your plant tracker is ready in the Preview."),
-      );
-      await openChat(page, id);
-      await input(page).fill("Build me a plant tracker in React");
-      await input(page).press("Enter");
-      await badge(page, "create_boilerplate", "completed").waitFor({ timeout: 150_000 });
-      await badge(page, "write_file", "completed").waitFor({ timeout: 30_000 });
-      await assistant(page).last().getByText("Your plant tracker is ready in the Preview.").waitFor({ timeout: 30_000 });
-      await idle(page);
-      await shot(page, "react-app-chat");
-
-      await page.goto(url(`/project/${id}/files`));
-      await page.getByText("src/App.tsx").first().waitFor();
-      await page.getByText("package.json").first().waitFor();
-
-      await page.goto(url(`/project/${id}/preview`));
-      const frame = page.frameLocator("iframe[title^='Preview of']");
-      await frame.getByText("Plant tracker by the agent").waitFor({ timeout: 60_000 });
-      await shot(page, "react-app-preview");
-    });
-  }, 300_000);
 });

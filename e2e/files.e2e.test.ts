@@ -1,46 +1,29 @@
 /**
- * The Files view end to end (SPEC.md §2 /project/{id}/files, §7, §8): real Chromium, real app serving
+ * The Files view end to end: real Chromium, real app serving
  * web/dist, real Auth emulator. Files are seeded through the API with the signed-in user's token, then
- * listed, searched, edited in Monaco, renamed, deleted and downloaded as a ZIP read back with jszip; a file
- * written by another client shows up without a reload (the WebSocket path). Screenshots go to
- * e2e/artifacts/.
+ * listed, searched, edited in Monaco, renamed, deleted and downloaded as a ZIP read back with jszip, one
+ * step after another on the same project. Failing servers and other clients' changes: files-live.e2e.test.ts.
+ * Screenshots go to e2e/artifacts/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ProjectFile } from "@shared/schemas/file";
 import JSZip from "jszip";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startAuthEmulator } from "../api/src/auth/emulator";
-import { silentLogger } from "../api/src/lib/logger";
-import { type AppServer, startApp } from "./support/app-server";
-import { launchBrowser, newOfflineContext } from "./support/browser";
-import { freePort } from "./support/free-port";
+import type { Page } from "playwright-core";
+import type { AppServer } from "./support/app-server";
+import { APP_TSX, BINARY_TEXT, fileRow, filesShot, openFiles as openFilesOf, seedFiles, SEED } from "./support/files-view";
+import { startOwnStack } from "./support/own-stack";
 import { bearerToken, signInWithGoogle } from "./support/sign-in";
 import { callApi, runCleanups } from "./support/api";
-import { ensureWebBuilt } from "./support/web-build";
+import { ARTIFACTS } from "./support/stack";
+import { stepsReporting } from "./support/step";
 
 const PROJECT_ID = "demo-e2e-files";
-const STEP_MS = 15_000;
-const ARTIFACTS = join(import.meta.dir, "artifacts");
-
-const APP_TSX = 'export function App() {\n  return "Hello from the seed";\n}\n';
-// The API takes text; a NUL byte makes the server store (and later serve) the file as binary.
-const BINARY_TEXT = "PNG\r\n\u001a\n\u0000\u0001\u0002\u0003";
-const SEED: Record<string, string> = {
-  "src/App.tsx": APP_TSX,
-  "src/index.css": "body { margin: 0; }\n",
-  "README.md": "# Files E2E\n\nSeeded by the test.\n",
-  "package.json": '{ "name": "files-e2e", "private": true }\n',
-  "notes/big.txt": "x".repeat(1536),
-  "scripts/run.sh": "#!/bin/sh\necho hi\n",
-};
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 let app: AppServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let token: string;
 let projectId: string;
@@ -51,9 +34,9 @@ const refused: string[] = [];
 const api = <T>(method: string, path: string, body?: unknown) => callApi<T>(app.url, token, method, path, body);
 
 const toast = (text: string) => page.getByTestId("toast").filter({ hasText: text });
-const row = (path: string) => page.locator(`[data-testid="file-row"][data-path="${path}"]`);
+const row = (path: string) => fileRow(page, path);
 const rowPaths = () => page.getByTestId("file-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-path")));
-const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `files-${name}.png`), fullPage: true });
+const shot = (name: string) => filesShot(page, name);
 /** Monaco draws spaces as non-breaking spaces, one div per line. */
 const editorText = () =>
   page.locator(".monaco-editor .view-lines").evaluate((el) => {
@@ -68,29 +51,12 @@ const waitForEditorText = (text: string) =>
     text,
   );
 
-async function openFiles(id = projectId) {
-  await page.goto(`${app.url}/project/${id}/files`);
-  await page.getByRole("heading", { name: "Files", exact: true }).waitFor();
-}
+const openFiles = (id = projectId) => openFilesOf(page, app.url, id);
 
 beforeAll(async () => {
-  ensureWebBuilt();
-  mkdirSync(ARTIFACTS, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), "e2e-files-"));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-
-  const emulatorPort = await freePort();
-  const emulator = await startAuthEmulator({ projectId: PROJECT_ID, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger });
-  cleanups.push(() => emulator.stop());
-
-  app = await startApp({ port: await freePort(), dataDir, emulatorHost: `127.0.0.1:${emulatorPort}`, projectId: PROJECT_ID });
-  cleanups.push(() => app.stop());
-
-  browser = await launchBrowser();
-  cleanups.push(() => browser.close());
-  context = await newOfflineContext(browser);
-  page = await context.newPage();
-  page.setDefaultTimeout(STEP_MS);
+  ({ app, page } = await startOwnStack({ projectId: PROJECT_ID, dataDir, cleanups }));
   // The app's own page only: the emulator's sign-in popup loads its styles from unpkg, and is not ours.
   page.on("requestfailed", (r) => {
     if (r.failure()?.errorText.includes("INTERNET_DISCONNECTED")) refused.push(r.url());
@@ -102,8 +68,7 @@ beforeAll(async () => {
 
   projectId = (await api<{ id: string }>("POST", "/api/projects", { name: "Files E2E" })).id;
   emptyProjectId = (await api<{ id: string }>("POST", "/api/projects", { name: "Empty One" })).id;
-  for (const [path, content] of Object.entries(SEED)) await api("POST", `/api/files/${projectId}`, { path, content });
-  await api("POST", `/api/files/${projectId}`, { path: "public/logo.bin", content: BINARY_TEXT });
+  await seedFiles(api, projectId);
 }, 180_000);
 
 afterAll(async () => {
@@ -111,21 +76,7 @@ afterAll(async () => {
 }, 30_000);
 
 /** Prints the app's log when a step fails, so a failure explains itself. */
-function step(name: string, run: () => Promise<void>, timeoutMs = 60_000) {
-  test(
-    name,
-    async () => {
-      try {
-        await run();
-      } catch (err) {
-        await shot(`failure-${name.replace(/\W+/g, "-").slice(0, 40)}`).catch(() => {});
-        console.error(`--- app output ---\n${app.output().slice(-4000)}`);
-        throw err;
-      }
-    },
-    timeoutMs,
-  );
-}
+const step = stepsReporting({ shot, appOutput: () => app.output() });
 
 describe("Files view", () => {
   step("an empty project says so, with no Download button and no search box", async () => {
@@ -346,73 +297,5 @@ describe("Files view", () => {
     const logo = await zip.file("public/logo.bin")!.async("uint8array");
     expect([...logo]).toEqual([...new TextEncoder().encode(BINARY_TEXT)]);
     await shot("downloaded");
-  });
-
-  step("failures show the spec's toasts: server message first, else the fallback", async () => {
-    await openFiles();
-    const failWith = (pattern: string, status: number, body: string) =>
-      page.route(pattern, (route) => route.fulfill({ status, contentType: status === 502 ? "text/html" : "application/json", body }));
-
-    await failWith(`**/api/files/${projectId}/*-*`, 503, JSON.stringify({ error: "Storage is not reachable", code: "unavailable" }));
-    await page.getByRole("button", { name: "Edit package.json" }).click();
-    await toast("Load failed").filter({ hasText: "Storage is not reachable" }).waitFor();
-    await row("package.json").waitFor(); // back on the list
-    await page.unroute(`**/api/files/${projectId}/*-*`);
-
-    await page.getByRole("button", { name: "Edit package.json" }).click();
-    await page.locator(".monaco-editor .view-lines").waitFor();
-    expect(await page.locator("[data-mode-id]").getAttribute("data-mode-id")).toBe("json");
-    await failWith("**/api/files/*/content", 502, "<h1>Bad gateway</h1>");
-    await page.getByRole("button", { name: "Save", exact: true }).click();
-    await toast("Save failed").filter({ hasText: "Failed to save file" }).waitFor();
-    await page.getByTestId("editor-path").waitFor(); // still editing
-    await page.unroute("**/api/files/*/content");
-    await page.getByRole("button", { name: "Back", exact: true }).click();
-
-    await page.route("**/api/files/*", (route) =>
-      route.request().method() === "DELETE"
-        ? route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: "The sandbox is busy", code: "conflict" }) })
-        : route.continue(),
-    );
-    await page.getByRole("button", { name: "Delete package.json" }).click();
-    await page.getByRole("dialog", { name: "Delete File" }).getByRole("button", { name: "Delete", exact: true }).click();
-    await toast("Delete failed").filter({ hasText: "The sandbox is busy" }).waitFor();
-    await page.getByRole("dialog", { name: "Delete File" }).getByRole("button", { name: "Cancel" }).click();
-    await page.unroute("**/api/files/*");
-
-    await page.route("**/api/files/*/download", (route) => route.abort("connectionreset"));
-    await page.getByRole("button", { name: "Download" }).click();
-    await toast("Download failed").filter({ hasText: "Failed to download files" }).waitFor();
-    await page.unroute("**/api/files/*/download");
-    expect(await row("package.json").count()).toBe(1);
-  });
-
-  step("a file written by another client appears within about a second, without a reload", async () => {
-    await openFiles();
-    await row("src/App.tsx").waitFor();
-    // The socket is subscribed (the page shows "Live"); from here on the 5 s poll is not what we measure.
-    await page.locator('[data-testid="files-page"][data-live="true"]').waitFor({ timeout: 10_000 });
-    const navigations: string[] = [];
-    page.on("framenavigated", (frame) => frame === page.mainFrame() && navigations.push(frame.url()));
-
-    let started = performance.now();
-    await api("POST", `/api/files/${projectId}`, { path: "from-another-client.ts", content: "export {};\n" });
-    await row("from-another-client.ts").waitFor({ timeout: 1_500 });
-    const createdMs = performance.now() - started;
-
-    const created = (await api<ProjectFile[]>("GET", `/api/files/${projectId}`)).find((f) => f.path === "from-another-client.ts")!;
-    started = performance.now();
-    await api("PATCH", `/api/files/${created.id}/rename`, { newPath: "src/renamed-elsewhere.ts" });
-    await row("src/renamed-elsewhere.ts").waitFor({ timeout: 1_500 });
-    const renamedMs = performance.now() - started;
-
-    started = performance.now();
-    await api("DELETE", `/api/files/${created.id}`);
-    await row("src/renamed-elsewhere.ts").waitFor({ state: "detached", timeout: 1_500 });
-    const deletedMs = performance.now() - started;
-
-    console.log(`live file events: created ${createdMs.toFixed(0)} ms, renamed ${renamedMs.toFixed(0)} ms, deleted ${deletedMs.toFixed(0)} ms`);
-    expect(navigations).toEqual([]);
-    await shot("live");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * What a signed-out visitor sees (SPEC.md §1, §2): the landing page at phone, tablet and desktop widths, the
+ * What a signed-out visitor sees: the landing page at phone, tablet and desktop widths, the
  * theme (dark by default, kept across reloads, applied before the app's script runs), the redirects of
  * protected routes to /login with the spinner shown while the auth state loads, and the 404 page.
  * Screenshots go to e2e/artifacts/.

@@ -1,5 +1,5 @@
 /**
- * The signed-in side (SPEC.md §2, §4, §9): sign-in redirects and the user sync, the layout's sidebar (groups,
+ * The signed-in side: sign-in redirects and the user sync, the layout's sidebar (groups,
  * footer, Ctrl/Cmd+B, the `sidebar_state` cookie, tooltips on the collapsed icons), the mobile sheet and bottom
  * bar at 375 px, Sign Out (back to /, cache cleared) and a user disabled at the provider being signed out.
  * Screenshots go to e2e/artifacts/.

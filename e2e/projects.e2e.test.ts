@@ -1,5 +1,5 @@
 /**
- * /projects (SPEC.md §2, §5, §8, §9): skeletons while loading, the empty state, the New Project dialog with its
+ * /projects: skeletons while loading, the empty state, the New Project dialog with its
  * validation toast, the card grid (1/2/3 columns, one-line name, two-line description, sandbox id, relative
  * time), opening a project, and deleting one behind the browser's confirmation; then the toast system itself:
  * one at a time, 5000 ms, swipe right to dismiss, F8. Screenshots go to e2e/artifacts/.

@@ -2,7 +2,7 @@
  * The spine, end to end: a visitor signs in with Google (the Auth emulator's popup), creates a project and
  * finds it again after a reload. Real browser (Debian Chromium), real app (`bun api/src/index.ts` serving
  * web/dist), real Auth emulator, embedded database in a temp folder (the stack shared by the UI test files).
- * Then the ways sign-in fails (SPEC.md §4, §8): popup blocked, network down, popup closed.
+ * Then the ways sign-in fails: popup blocked, network down, popup closed.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";

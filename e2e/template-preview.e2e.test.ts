@@ -5,9 +5,8 @@
  * app in its frame, and an edit of src/App.tsx saved in the Files view (Monaco) shows up in that frame WITHOUT
  * a reload: Vite's hot update through the preview proxy's WebSocket. Screenshots go to e2e/artifacts/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { afterAll, beforeAll, describe, expect } from "bun:test";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ProjectFile } from "@shared/schemas/file";
 import type { Project } from "@shared/schemas/project";
@@ -17,11 +16,14 @@ import { startAuthEmulator } from "../api/src/auth/emulator";
 import { silentLogger } from "../api/src/lib/logger";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
 import { type AppServer, startApp } from "./support/app-server";
+import { templateCacheFilled } from "./support/template-cache";
 import { launchBrowser, newOfflineContext } from "./support/browser";
 import { freePort } from "./support/free-port";
 import { bearerToken } from "./support/sign-in";
 import { callApi, runCleanups } from "./support/api";
+import { stepsReporting } from "./support/step";
 import { ensureWebBuilt } from "./support/web-build";
+import { appDataDir } from "./support/data-dir";
 
 const PROJECT_ID = "demo-e2e-template";
 const STEP_MS = 15_000;
@@ -94,34 +96,19 @@ async function signIn(p: Page, emulatorHost: string) {
 }
 
 /** A test that, when it fails, leaves a screenshot and prints the app's log. */
-function step(name: string, run: () => Promise<void>, timeoutMs = 90_000) {
-  if (SKIP) {
-    test.skip(`${name} (${SKIP})`, () => {});
-    return;
-  }
-  test(
-    name,
-    async () => {
-      try {
-        await run();
-      } catch (err) {
-        await shot(page, `failure-${name.replace(/\W+/g, "-").slice(0, 40)}`).catch(() => {});
-        console.error(`--- app output ---\n${app.output().slice(-4000)}\n--- preview console ---\n${consoleLines.join("\n")}`);
-        throw err;
-      }
-    },
-    timeoutMs,
-  );
-}
+const step = stepsReporting({
+  shot: (name) => shot(page, name),
+  appOutput: () => app.output(),
+  more: () => `--- preview console ---\n${consoleLines.join("\n")}`,
+  timeoutMs: 90_000,
+  skip: SKIP,
+});
 
 beforeAll(async () => {
   if (SKIP) return;
   ensureWebBuilt();
   mkdirSync(ARTIFACTS, { recursive: true });
-  const dataDir = mkdtempSync(join(tmpdir(), "e2e-template-"));
-  // Sandboxes run as their own users under dataDir, so the folder must be traversable by them.
-  chmodSync(dataDir, 0o711);
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = appDataDir("e2e-template-", cleanups);
 
   const emulatorPort = await freePort();
   const emulator = await startAuthEmulator({ projectId: PROJECT_ID, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger });
@@ -147,11 +134,9 @@ beforeAll(async () => {
 
   // Sign in once the cache is filled: an npm install next to the Auth emulator's popup flow on a small, busy
   // machine can make the Firebase SDK give up ('Sign in failed').
-  const cacheDir = join(dataDir, "template-cache");
-  const filled = () => existsSync(cacheDir) && readdirSync(cacheDir).some((n) => n.startsWith("react-") && existsSync(join(cacheDir, n, "ready.json")));
   const deadline = Date.now() + 150_000;
-  while (!filled() && Date.now() < deadline) await Bun.sleep(200);
-  if (!filled()) throw new Error(`the react template cache was not filled within 150 s:\n${app.output().slice(-4000)}`);
+  while (!templateCacheFilled("react") && Date.now() < deadline) await Bun.sleep(200);
+  if (!templateCacheFilled("react")) throw new Error(`the react template cache was not filled within 150 s:\n${app.output().slice(-4000)}`);
 
   await signIn(page, `127.0.0.1:${emulatorPort}`);
   token = await bearerToken(page, app.url);

@@ -73,7 +73,7 @@ describe("docker-compose.yml", () => {
     expect(mountsOf("minio")).toContain("minio-data:/data:rw");
     expect(mountsOf("app")).toContain(`app-data:${services.app!.environment!.DATA_DIR}:rw`);
     expect(mountsOf("caddy")).toEqual(expect.arrayContaining(["caddy-data:/data:rw", "caddy-config:/config:rw", `${ROOT}/Caddyfile:/etc/caddy/Caddyfile:ro`]));
-    expect(Object.keys(volumes).sort()).toEqual(["app-2-data", "app-data", "caddy-config", "caddy-data", "minio-data", "postgres-data"]);
+    expect(Object.keys(volumes).sort()).toEqual(["app-2-data", "app-data", "caddy-config", "caddy-data", "minio-data", "ollama-data", "postgres-data"]);
     const published = (services.caddy!.ports as { published: number }[]).map((p) => p.published);
     expect(published).toEqual(expect.arrayContaining([80, 443]));
     expect(services.caddy!.environment?.DOMAIN).toBe(DOMAIN);
@@ -93,6 +93,31 @@ describe("docker-compose.yml", () => {
     // Graceful shutdown needs longer than Docker's default 10 s.
     expect(app.stop_grace_period).toBe("30s");
     expect(second.stop_grace_period).toBe("30s");
+  });
+
+  test("an optional ollama service (profile ollama) keeps its models in a volume; the app does not depend on it", () => {
+    const withProfile = run(["docker-compose", "-f", "docker-compose.yml", "--env-file", ".env.example", "--profile", "ollama", "config", "-q"]);
+    expect({ code: withProfile.code, stderr: withProfile.stderr }).toEqual({ code: 0, stderr: "" });
+    const { services } = normalisedCompose();
+    const ollama = services.ollama as Service & { profiles?: string[] };
+    expect(ollama.profiles).toEqual(["ollama"]);
+    expect(ollama.image).toBe("ollama/ollama:latest");
+    expect(ollama.volumes).toEqual(["ollama-data:/root/.ollama:rw"]);
+    expect(ollama.ports).toBeUndefined();
+    expect(ollama.healthcheck).toBeDefined();
+    // Started without the profile, the app must not wait for a service that is not there.
+    expect(Object.keys(services.app!.depends_on ?? {})).not.toContain("ollama");
+    // Pointed at it as the README says, the app's configuration is valid.
+    const env = {
+      ...services.app!.environment,
+      FIREBASE_PROJECT_ID: "my-project",
+      FIREBASE_API_KEY: "key",
+      E2B_API_KEY: "e2b",
+      OPENAI_BASE_URL: "http://ollama:11434/v1",
+      MODELS: "qwen2.5-coder:7b,llama3.1:8b",
+      MODEL_CONTEXT_TOKENS: "16384",
+    };
+    expect(loadConfig(env).model).toMatchObject({ configured: true, baseUrl: "http://ollama:11434/v1", model: "qwen2.5-coder:7b" });
   });
 
   test("the app's environment, once Firebase and E2B keys are filled in, is a valid production configuration", () => {
@@ -134,12 +159,12 @@ describe("Caddyfile", () => {
     }
   });
 
-  test("proxies the site and the wildcard preview hosts to the app without buffering", () => {
+  test("proxies the app, the published sites and the wildcard preview hosts to the app without buffering", () => {
     const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN });
     expect(out.code).toBe(0);
     const json = JSON.parse(out.stdout);
     const routes = json.apps.http.servers.srv0.routes as { match: { host: string[] }[]; handle: unknown[] }[];
-    expect(routes.map((r) => r.match[0]!.host)).toEqual([[DOMAIN], [`*.${DOMAIN}`]]);
+    expect(routes.map((r) => r.match[0]!.host)).toEqual([[DOMAIN], [`*.sites.${DOMAIN}`], [`*.${DOMAIN}`]]);
     for (const route of routes) {
       const proxies = JSON.stringify(route.handle);
       expect(proxies).toContain('"handler":"reverse_proxy"');
@@ -149,6 +174,7 @@ describe("Caddyfile", () => {
     expect(json.apps.http.servers.srv0.listen).toEqual([":443"]);
     const policies = json.apps.tls.automation.policies as { subjects: string[]; on_demand?: boolean }[];
     expect(policies.find((p) => p.subjects.includes(`*.${DOMAIN}`))?.on_demand).toBe(true);
+    expect(policies.find((p) => p.subjects.includes(`*.sites.${DOMAIN}`))?.on_demand).toBe(true);
   });
 
   type Proxy = { upstreams: { dial: string }[]; load_balancing: unknown; health_checks: unknown };
@@ -162,7 +188,7 @@ describe("Caddyfile", () => {
     const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN, APP_UPSTREAMS: "app:3000 app-2:3000" });
     expect(out.code).toBe(0);
     const proxies = proxiesOf(JSON.parse(out.stdout));
-    expect(proxies.length).toBe(2); // the site and the preview hosts
+    expect(proxies.length).toBe(3); // the app, the published sites and the preview hosts
     for (const proxy of proxies) {
       expect(proxy.upstreams).toEqual([{ dial: "app:3000" }, { dial: "app-2:3000" }]);
       expect(proxy.load_balancing).toEqual({ selection_policy: { policy: "round_robin" }, try_duration: 5_000_000_000 });
@@ -174,6 +200,13 @@ describe("Caddyfile", () => {
     const json = JSON.parse(run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN }).stdout);
     const site = JSON.stringify(json.apps.http.servers.srv0.routes[0]);
     expect(site).toContain('{"handle":[{"handler":"static_response","status_code":404}],"match":[{"path":["/metrics","/metrics/*"]}]}');
+  });
+
+  test("refuses dot segments in any spelling on published sites' hosts, before the app (which sees them resolved)", () => {
+    const json = JSON.parse(run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN }).stdout);
+    const sites = JSON.stringify(json.apps.http.servers.srv0.routes[1]);
+    // Live, with raw request targets: security/site-paths.security.test.ts.
+    expect(sites).toContain('{"handle":[{"body":"Bad request","handler":"static_response","status_code":400}],"match":[{"expression":"{http.request.uri.path}.matches(');
   });
 
   test("with the port in DOMAIN and HTTP_PORT, serves plain HTTP on that port with no certificates (tests, another TLS terminator)", () => {

@@ -57,6 +57,6 @@ describe("layer rules", () => {
     expect(layerOf("api/src/server.ts")).toBe("api:root");
     expect(layerOf("web/src/app.tsx")).toBe("web");
     expect(layerOf("shared/src/schemas/file.ts")).toBe("shared");
-    expect(layerOf("bench/wrk.ts")).toBeNull();
+    expect(layerOf("bench/support/wrk.ts")).toBeNull();
   });
 });

@@ -33,6 +33,8 @@ export const RULES: Record<Layer, { may: Layer[]; types?: Layer[]; why: string }
   "api:events": { may: ["api:events", "api:lib", "shared"], types: ["api:db"], why: "event buses carry events, nothing more" },
   // sandbox: the preview proxy forwards to the provider's sandboxes.
   "api:realtime": { may: ["api:realtime", "api:services", "api:sandbox", "api:events", "api:lib", "shared"], types: ["api:auth", "api:db", "api:storage"], why: "realtime delivers what services decide" },
+  // sites: published sites served from the store; it reads deployments through the publish service.
+  "api:sites": { may: ["api:sites", "api:services", "api:events", "api:lib", "shared"], types: ["api:db", "api:storage"], why: "the site server delivers what the publish service stored" },
   "api:auth": { may: ["api:auth", "api:lib", "shared"], why: "token checks stand alone" },
   "api:lib": { may: ["api:lib", "shared"], why: "lib is the floor" },
   shared: { may: ["shared"], why: "shared is imported by api and web, never the reverse" },

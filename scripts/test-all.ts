@@ -69,7 +69,8 @@ if (pgUrl) await dropLeftoverTestDatabases(pgUrl).catch((e) => console.warn(`(co
 await check("typecheck", ["bunx", "tsc", "--noEmit", "-p", "tsconfig.json"]);
 await check("build", ["bun", "run", "build"]);
 if (pgUrl) await bunTest("unit (PostgreSQL)", ["api", "shared", "scripts", "web/src"], { TEST_DATABASE_URL: pgUrl });
-await bunTest("unit (PGlite)", pgUrl ? DB_SUITES : ["api", "shared", "scripts", "web/src"], { TEST_DATABASE_URL: undefined });
+// The sandbox suites marked sameOnEveryDatabase already ran in the PostgreSQL pass.
+await bunTest("unit (PGlite)", pgUrl ? DB_SUITES : ["api", "shared", "scripts", "web/src"], { TEST_DATABASE_URL: undefined, SANDBOX_SUITES_RAN: pgUrl ? "1" : undefined });
 await bunTest("security", ["security"], { TEST_DATABASE_URL: pgUrl });
 await bunTest("e2e", ["e2e"]);
 

@@ -18,9 +18,12 @@ import { authRoutes } from "./routes/auth";
 import { chatRoutes } from "./routes/chat";
 import { fileRoutes } from "./routes/files";
 import { messageRoutes } from "./routes/messages";
+import { projectModelRoutes, usageRoutes } from "./routes/models";
 import { projectZipRoutes } from "./routes/project-zip";
 import { projectRoutes } from "./routes/projects";
+import { liveSiteRoutes, publishRoutes } from "./routes/publish";
 import { sandboxRoutes } from "./routes/sandbox";
+import { sandboxProcessRoutes } from "./routes/sandbox-processes";
 import { systemRoutes } from "./routes/system";
 import { uploadRoutes } from "./routes/uploads";
 import { projectImportRoutes, versionRoutes } from "./routes/versions";
@@ -44,22 +47,36 @@ export function createApp(deps: AppDeps) {
   const api = new Hono<AppEnv>()
     .route("/", systemRoutes(deps))
     .route("/upload", uploadRoutes(deps, auth, limits.uploads))
-    .route("/projects", projectImportRoutes(deps, auth))
+    .route("/projects", projectImportRoutes(deps, auth, limits.projects))
     .use("/auth/*", auth, jsonBodyLimit)
     .use("/projects/*", auth, jsonBodyLimit)
     .use("/messages/*", auth, jsonBodyLimit)
     .use("/files/*", auth, jsonBodyLimit)
     .use("/sandbox/*", auth, jsonBodyLimit)
+    .use("/usage/*", auth)
+    .use("/sites", auth)
     .use("/messages/stream", limits.chat)
     .use("/sandbox/:projectId/shell", limits.shell)
+    // Every route that starts or restarts a sandbox, and every new project (each may get one).
+    .use("/sandbox/:projectId/recreate", limits.sandbox)
+    .use("/sandbox/:projectId/template", limits.sandbox)
+    .use("/sandbox/:projectId/run-workflow", limits.sandbox)
+    .use("/projects", limits.projects)
+    .use("/files/:projectId/download", limits.downloads)
+    .use("/files/:projectId/download.zip", limits.downloads)
     .route("/auth", authRoutes(deps))
     .route("/projects", projectRoutes(deps))
     .route("/projects", versionRoutes(deps))
+    .route("/projects", projectModelRoutes(deps))
+    .route("/usage", usageRoutes(deps))
+    .route("/projects", publishRoutes(deps, limits.publish))
+    .route("/sites", liveSiteRoutes(deps))
     .route("/messages", messageRoutes(deps))
     .route("/messages", chatRoutes(deps))
     .route("/files", projectZipRoutes(deps))
     .route("/files", fileRoutes(deps))
-    .route("/sandbox", sandboxRoutes(deps));
+    .route("/sandbox", sandboxRoutes(deps))
+    .route("/sandbox", sandboxProcessRoutes(deps));
 
   const app = new Hono<AppEnv>();
   app.use("*", recordRequests(metrics), requestLog(deps.logger), securityHeaders(deps.config, deps.webDist));

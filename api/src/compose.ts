@@ -8,16 +8,17 @@
  */
 import { createModelClient } from "./agent/model-client";
 import { createRunManager, type AgentOptions, type RunManager } from "./agent/runs";
-import type { Config } from "./lib/config";
+import { isKnownVisionModel, type Config } from "./lib/config";
 import { createChatRuns } from "./services/chat-runs";
 import { countTokens } from "./services/chat-runs/token-count";
 import type { ServiceContext } from "./services/context";
 import type { ImageSigner } from "./services/images";
+import { createTokenBudget } from "./services/token-budget";
 import { versionsAroundRun } from "./services/versions/hooks";
 
 export function createAgentRuns(
   deps: ServiceContext & {
-    config: Pick<Config, "model" | "search" | "agent">;
+    config: Pick<Config, "model" | "search" | "agent" | "modelPrices" | "userMonthlyTokens">;
     signer: ImageSigner;
     sandboxes: Parameters<typeof createChatRuns>[0]["sandboxes"];
     agent?: AgentOptions;
@@ -27,13 +28,15 @@ export function createAgentRuns(
   const { model, agent: settings } = deps.config;
   // Configured limits first; options handed in (tests, the server's run-staleness) win over them.
   const agent: AgentOptions = {
-    vision: settings.vision,
+    // MODEL_VISION applies to every model; unset, each project's model is judged by its name.
+    vision: settings.visionSetting ?? ((name: string) => isKnownVisionModel(name)),
     contextTokensConfigured: settings.contextTokens !== undefined,
     ...deps.agent,
     limits: {
       maxOutputTokens: settings.maxOutputTokens,
       idleTimeoutMs: settings.idleTimeoutMs,
       maxRunMs: settings.maxRunMs,
+      repairRounds: settings.repairRounds,
       ...(settings.contextTokens ? { contextTokens: settings.contextTokens } : {}),
       ...deps.agent?.limits,
     },
@@ -43,7 +46,9 @@ export function createAgentRuns(
     conversations: chatRuns,
     workspaces: chatRuns,
     checkpoints: { aroundRun: (run) => versionsAroundRun(deps, run) },
-    model: model.configured ? { client: createModelClient(model), name: model.model } : null,
+    model: model.configured ? { client: createModelClient(model), name: model.model, models: model.models } : null,
+    usage: createTokenBudget(deps),
+    prices: deps.config.modelPrices,
     search: deps.config.search,
     logger: deps.logger,
     agent,

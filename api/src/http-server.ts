@@ -1,12 +1,16 @@
 /**
- * The Bun server in front of the Hono app: preview hosts go to the preview proxy, `/api/ws` to the
- * file-event hub, everything else to the app. One WebSocket handler serves both kinds of socket.
+ * The Bun server in front of the Hono app: published site hosts go to the site server (before anything
+ * else, so no app route is reachable on a site's origin), preview hosts to the preview proxy, `/api/ws` to
+ * the file-event hub, `/api/sandbox/{id}/pty` to the interactive terminal, everything else to the app. One
+ * WebSocket handler serves every kind of socket.
  */
 import type { Server, WebSocketHandler } from "bun";
 import type { PreviewProxy, PreviewSocketData } from "./realtime/preview-proxy";
+import { PTY_PATH, type PtySocket, type PtySocketData } from "./realtime/pty-socket";
 import type { HubSocketData, WsHub } from "./realtime/ws-hub";
+import type { SiteServer } from "./sites/site-server";
 
-type SocketData = HubSocketData | PreviewSocketData;
+type SocketData = HubSocketData | PreviewSocketData | PtySocketData;
 
 export function serveHttp(options: {
   port: number;
@@ -14,21 +18,31 @@ export function serveHttp(options: {
   fetch: (req: Request) => Response | Promise<Response>;
   hub: WsHub;
   preview: PreviewProxy;
+  /** The interactive terminal's socket; without it that path answers like any other (404). */
+  pty?: PtySocket;
+  sites?: SiteServer;
 }): Server<SocketData> {
-  const { hub, preview } = options;
-  const handlers = { hub: hub.handler, preview: preview.handler } as unknown as Record<SocketData["kind"], WebSocketHandler<SocketData>>;
+  const { hub, preview, pty } = options;
+  const handlers = { hub: hub.handler, preview: preview.handler, pty: pty?.handler ?? {} } as unknown as Record<SocketData["kind"], WebSocketHandler<SocketData>>;
+  const rest = async (req: Request, server: Server<SocketData>): Promise<Response> => {
+    const previewResponse = preview.handle(req, server as Server<unknown>);
+    if (previewResponse) return previewResponse as Promise<Response>;
+    const pathname = new URL(req.url).pathname;
+    const upgrading = req.headers.get("upgrade")?.toLowerCase() === "websocket";
+    if (upgrading && pathname === "/api/ws") return (await hub.upgrade(req, server as Server<unknown>)) as Response;
+    if (upgrading && pty && PTY_PATH.test(pathname)) return (await pty.upgrade(req, server as Server<unknown>)) as Response;
+    return options.fetch(req);
+  };
   return Bun.serve<SocketData>({
     port: options.port,
     hostname: options.hostname,
     // Chat streams stay open for minutes; Bun's default 10 s idle timeout would cut them.
     idleTimeout: 255,
-    async fetch(req, server) {
-      const previewResponse = preview.handle(req, server as Server<unknown>);
-      if (previewResponse) return previewResponse as Promise<Response>;
-      if (new URL(req.url).pathname === "/api/ws" && req.headers.get("upgrade")?.toLowerCase() === "websocket") {
-        return (await hub.upgrade(req, server as Server<unknown>)) as Response;
-      }
-      return options.fetch(req);
+    // Not async: a site answer from memory goes out without an extra turn of the event loop.
+    fetch(req, server) {
+      const siteResponse = options.sites?.handle(req);
+      if (siteResponse) return siteResponse;
+      return rest(req, server);
     },
     websocket: {
       open: (ws) => handlers[ws.data.kind].open?.(ws),

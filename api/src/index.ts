@@ -5,6 +5,15 @@ import { serveHttp } from "./http-server";
 import type { Server } from "bun";
 import { startParts } from "./server";
 import { shutdownGracefully } from "./shutdown";
+import { parentToWatch, processAlive } from "./lib/parent-watch";
+
+// Test harnesses set EXIT_WITH_PARENT (to their own pid, or "1" for whichever process is the parent now) so an
+// app they started cannot outlive them, even when they are killed outright. Watched from here on, since a
+// harness can go while start-up still waits (on the database, say), when there is nothing to save yet; by
+// pid, since the parent may have gone before this line ran, and `bun run start` puts a process in between.
+const watchedParent = parentToWatch(process.env.EXIT_WITH_PARENT);
+let onParentGone: () => void = () => process.exit(1);
+if (watchedParent !== null) setInterval(() => !processAlive(watchedParent) && onParentGone(), 1000).unref();
 
 let config;
 try {
@@ -28,7 +37,7 @@ try {
   process.exit(1);
 }
 
-const server = serveHttp({ port: config.port, hostname: config.host, fetch: parts.app.fetch, hub: parts.hub, preview: parts.preview });
+const server = serveHttp({ port: config.port, hostname: config.host, fetch: parts.app.fetch, hub: parts.hub, preview: parts.preview, pty: parts.pty, sites: parts.sites });
 // Local sandboxes: install the templates' dependencies once now, so the first project to use one gets the fast
 // copy (SANDBOX_WARM_TEMPLATES; the E2B provider has no shared cache and ignores this).
 parts.deps.sandboxes.warmTemplates(config.sandboxWarmTemplates);
@@ -67,9 +76,5 @@ async function shutdown(signal: string) {
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
-// Test harnesses set this so an app they started cannot outlive them, even when they are killed outright.
-if (process.env.EXIT_WITH_PARENT === "1") {
-  const parent = process.ppid;
-  setInterval(() => process.ppid !== parent && void shutdown("parent exited"), 1000).unref();
-}
+onParentGone = () => void shutdown("parent exited");
 process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -20,11 +20,16 @@ import { toPublicConfig } from "./public-config";
 import { createMemoryBus } from "./events/memory-bus";
 import { createPostgresBus } from "./events/postgres-bus";
 import { createPreviewProxy, type PreviewProxy } from "./realtime/preview-proxy";
+import { createPtySocket, type PtySocket } from "./realtime/pty-socket";
 import { createWsHub, type WsHub } from "./realtime/ws-hub";
+import { createSiteServer, type SiteServer } from "./sites/site-server";
 import { createSandboxProvider } from "./sandbox/index";
 import { createProjectSandboxes } from "./services/sandboxes";
+import { createTerminalSessions } from "./services/sandboxes/terminals";
 import { heartbeatFor, startAbandonedRunSweeper } from "./services/chat-runs";
 import { createImageSigner } from "./services/images";
+import { startUploadSweep } from "./services/upload-sweep";
+import { reportFromPreview, reportViteError, startProblemsWatch } from "./services/problems";
 import { startVersionRetention } from "./services/versions/retention";
 import { guardStore } from "./storage/guard";
 import { createObjectStore } from "./storage/index";
@@ -34,6 +39,9 @@ export type RunningParts = {
   deps: AppDeps;
   hub: WsHub;
   preview: PreviewProxy;
+  /** The interactive terminal's WebSocket. */
+  pty: PtySocket;
+  sites: SiteServer;
   runs: RunManager;
   metrics: Metrics;
   close(): Promise<void>;
@@ -89,7 +97,23 @@ export async function startParts(config: Config, logger: Logger, options: { webD
     const verifyToken = createTokenVerifier(config.auth);
     const hub = createWsHub({ sql: db.sql, store, logger, events, verifyToken });
     closers.push(async () => hub.close());
-    const preview = createPreviewProxy({ provider, domain: config.preview.domain, logger });
+    const services = { sql: db.sql, store, logger, events };
+    const preview = createPreviewProxy({
+      provider,
+      domain: config.preview.domain,
+      logger,
+      isProjectSandbox: sandboxes.isProjectSandbox,
+      // Several instances can only share a PostgreSQL database (its bus): there, previews check every request.
+      checkEveryRequest: events.kind === "postgres",
+      problems: { report: (sandboxId, reports) => reportFromPreview(services, sandboxId, reports), viteError: (sandboxId, err) => reportViteError(services, sandboxId, err) },
+    });
+    const terminals = createTerminalSessions({ sandboxes, logger, idleMs: config.terminalIdleMs });
+    const pty = createPtySocket({ sql: db.sql, store, logger, events, verifyToken, terminals });
+    closers.push(async () => (pty.close(), terminals.closeAll()));
+    const sites = createSiteServer({ sql: db.sql, store, events, logger, domain: config.sites.domain, scheme: config.sites.scheme });
+    closers.push(async () => sites.close());
+    const stopProblems = startProblemsWatch(services);
+    closers.push(async () => stopProblems());
     const metrics = createMetrics();
     metrics.gauge("app_websocket_clients", "File-event WebSocket clients connected to this process.", () => hub.clientCount());
     metrics.gauge("app_sandboxes_active", "Project sandboxes attached in this process.", () => sandboxes.activeCount());
@@ -117,11 +141,15 @@ export async function startParts(config: Config, logger: Logger, options: { webD
     closers.push(async () => stopSweeper());
     const stopRetention = startVersionRetention(deps, { keepDays: config.versionsKeepDays });
     closers.push(async () => stopRetention());
+    const stopUploadSweep = startUploadSweep(deps);
+    closers.push(async () => stopUploadSweep());
     return {
       app: createApp(deps),
       deps,
       hub,
       preview,
+      pty,
+      sites,
       runs,
       metrics,
       close: async () => {

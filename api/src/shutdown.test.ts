@@ -2,9 +2,12 @@
  * SIGTERM during a chat stream, on the real app started as `bun run start` starts it: the process stops
  * the running answer, saves it, ends the stream with `done`, closes the WebSocket and the database, and
  * exits 0 within seconds. Reopening the same database (TEST_DATABASE_URL's, or the embedded one in
- * DATA_DIR) finds the question and the partial answer saved as 'stopped'.
+ * DATA_DIR) finds the question and the partial answer saved as 'stopped'. And SIGTERM with local sandboxes
+ * running: their disk volumes are unmounted while other requests still drain, so a kill that cuts the
+ * drain short leaves nothing mounted.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
 import { WS_PROTOCOL } from "@shared/events/file-events";
@@ -12,6 +15,8 @@ import { SHUTDOWN_NOTE } from "./agent/runs";
 import { startEmbeddedPostgres } from "./db/embedded";
 import { processUser, scratchDatabase, startAppProcess } from "./test/app-process";
 import { startFakeModelServer, turn, type FakeModelServer } from "./test/fake-model-server";
+import { localSuiteGate, mountsUnder } from "./test/local-sandbox-support";
+import { waitFor } from "./test/sandbox-contract";
 import { readSse } from "./test/sse-reader";
 
 let model: FakeModelServer;
@@ -84,6 +89,44 @@ describe("graceful shutdown", () => {
     }
   }, 60_000);
 });
+
+if (await localSuiteGate("shutdown with sandboxes", { sameOnEveryDatabase: true })) {
+  describe("graceful shutdown with local sandboxes", () => {
+    test("SIGTERM: the sandboxes' volumes are unmounted while a request still drains, then the process exits 0", async () => {
+      const app = await startAppProcess({ SANDBOX_WARM_TEMPLATES: "none", ...(db ? { DATABASE_URL: db.url } : {}) });
+      let exitCode: number | null = null;
+      let held: Awaited<ReturnType<typeof Bun.connect>> | null = null;
+      try {
+        const alice = processUser("alice");
+        const json = { ...alice.auth, "content-type": "application/json" };
+        const project = await (await fetch(`${app.url}/api/projects`, { method: "POST", headers: json, body: JSON.stringify({ name: "Volumes" }) })).json();
+        // The first command starts the project's sandbox (and a spare after it), each on a volume of its own.
+        const ran = await fetch(`${app.url}/api/sandbox/${project.id}/shell`, { method: "POST", headers: json, body: JSON.stringify({ command: "true" }) });
+        expect(ran.status).toBe(200);
+        await waitFor("the sandbox's and the spare's volumes", async () => mountsUnder(app.dataDir).length === 2, 30_000);
+
+        // A request whose body never ends: the drain waits its full 5 s for it, long after the sandboxes are gone.
+        held = await Bun.connect({ hostname: "127.0.0.1", port: app.port, socket: { data() {} } });
+        held.write(`POST /api/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${alice.auth.authorization}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na`);
+        await Bun.sleep(200);
+
+        app.kill("SIGTERM");
+        await waitFor("the volumes unmounted", async () => mountsUnder(app.dataDir).length === 0, 4_000);
+        // Still draining: a kill from here on (docker stop's, a test harness's) would find nothing mounted.
+        expect(app.proc.exitCode).toBeNull();
+        exitCode = await Promise.race([app.exited, Bun.sleep(15_000).then(() => null)]);
+        expect(exitCode).toBe(0);
+        expect(app.lines.some((l) => l.includes('"msg":"requests still open at shutdown were cut"'))).toBe(true);
+        expect(mountsUnder(app.dataDir)).toEqual([]);
+      } finally {
+        held?.end();
+        if (exitCode === null) app.kill("SIGKILL");
+        await app.exited;
+        if (mountsUnder(app.dataDir).length === 0) rmSync(app.dataDir, { recursive: true, force: true });
+      }
+    }, 90_000);
+  });
+}
 
 async function readMessages(dataDir: string, projectId: string) {
   type Row = { role: string; status: string; content: string };

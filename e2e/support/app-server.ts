@@ -2,6 +2,7 @@
  * Runs the real app (`bun api/src/index.ts`) as a child process for browser tests, with embedded defaults
  * (PGlite, local storage) in a throw-away data folder and sign-in pointed at a given Auth emulator.
  */
+import { sharedTemplateCacheDir } from "./template-cache";
 import { REPO_ROOT } from "./web-build";
 
 export type AppServer = { url: string; output(): string; stop(): Promise<void> };
@@ -21,13 +22,14 @@ export async function startApp(options: {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !FOREIGN_SETTINGS.test(k)) env[k] = v;
   Object.assign(env, {
-    EXIT_WITH_PARENT: "1",
+    EXIT_WITH_PARENT: String(process.pid),
     PORT: String(options.port),
     DATA_DIR: options.dataDir,
     FIREBASE_AUTH_EMULATOR_HOST: options.emulatorHost,
     FIREBASE_PROJECT_ID: options.projectId,
     // Browser tests that do not apply templates must not pay for an npm install at start; those that do say so.
     SANDBOX_WARM_TEMPLATES: "none",
+    SANDBOX_TEMPLATE_CACHE_DIR: sharedTemplateCacheDir(),
     ...options.env,
   });
 

@@ -9,7 +9,7 @@
  * beforeAll(async () => { stack = await sharedStack(); }, 150_000);
  * const page = await stack.newPage();
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -51,6 +51,8 @@ async function start(): Promise<Stack> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const projectId = "demo-e2e-ui";
   const dataDir = mkdtempSync(join(tmpdir(), "e2e-stack-"));
+  // Traverse-only for others, as ./data: local sandbox users must reach their folders under it.
+  chmodSync(dataDir, 0o711);
   process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
 
   const emulatorPort = await freePort();

@@ -3,8 +3,8 @@
  * schema code around them (the API's schemas re-export them).
  */
 
-/** Images per chat message (spec §9). */
+/** Images per chat message. */
 export const MAX_IMAGES_PER_MESSAGE = 5;
 
-/** The content sent for a message of images only (spec §5). */
+/** The content sent for a message of images only. */
 export const IMAGE_ONLY_CONTENT = "(Image uploaded)";

@@ -1,4 +1,4 @@
-/** The one error body every API failure answers with (DESIGN.md §3). */
+/** The one error body every API failure answers with. */
 import { z } from "zod";
 
 export const errorCodes = [
@@ -9,6 +9,7 @@ export const errorCodes = [
   "payload_too_large",
   "unsupported_media_type",
   "rate_limited",
+  "budget_exhausted",
   "dependency_unavailable",
   "internal",
 ] as const;

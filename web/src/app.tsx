@@ -1,5 +1,5 @@
 /**
- * The SPA: providers, then the routes of spec §2. Only the landing and 404 pages are in the first bundle
+ * The SPA: providers, then the routes of the spec. Only the landing and 404 pages are in the first bundle
  * (`/` must stay within 150 KB gzipped); every other screen, and the signed-in layout, is a lazy chunk.
  */
 import { QueryClientProvider } from "@tanstack/react-query";

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
 import type { ModelClient } from "./model";
+import { AppError } from "../lib/errors";
 import { createModelClient } from "./model-client";
 import { defineTool, ToolError, type RunToolContext, type Tool } from "./tools/define-tool";
 
@@ -47,7 +48,16 @@ const slowTool = defineTool({
     return { result: "stopped" };
   },
 });
-const tools = [noteTool, failingTool, slowTool] as Tool[];
+const capTool = defineTool({
+  name: "run_shell",
+  description: "Needs the sandbox, which the account's cap refuses",
+  input: z.object({}),
+  summary: () => "npm test",
+  async run() {
+    throw new AppError(429, "rate_limited", "Your account may run 1 sandbox at once and all are busy.");
+  },
+});
+const tools = [noteTool, failingTool, slowTool, capTool] as Tool[];
 const toolContext = {} as RunToolContext; // these tools need nothing from it
 
 async function run(
@@ -86,7 +96,7 @@ describe("agent loop", () => {
     expect(body.stream).toBe(true);
     expect(body.stream_options).toEqual({ include_usage: true });
     expect(body.reasoning_effort).toBeUndefined();
-    expect(body.tools?.map((t) => t.function.name)).toEqual(["note", "explode", "slow"]);
+    expect(body.tools?.map((t) => t.function.name)).toEqual(["note", "explode", "slow", "run_shell"]);
     expect(body.tools?.[0]?.function.parameters).toMatchObject({ type: "object", properties: { text: { type: "string" } } });
   });
 
@@ -169,6 +179,16 @@ describe("agent loop", () => {
     expect(results[3]).toContain('no tool named "teleport"');
     expect(r.of("tool_complete").map((e) => e.result.startsWith("Error:"))).toEqual([true, true, true, true]);
     expect(r.of("tool_start")[1]).toEqual({ type: "tool_start", name: "note", summary: "(invalid arguments)" });
+  });
+
+  test("a tool refused by an account limit (429: every sandbox busy) ends the run with that message, not a retry by the model", async () => {
+    model.enqueue(turn.toolCalls([{ id: "c1", name: "run_shell", arguments: {} }, { id: "c2", name: "note", arguments: { text: "never" } }]), turn.text("unreached"));
+    const r = await run();
+    expect(r.result.status).toBe("failed");
+    expect(r.of("error").map((e) => e.message)).toEqual(["Your account may run 1 sandbox at once and all are busy."]);
+    expect(r.of("tool_complete")).toHaveLength(1);
+    expect(model.requests).toHaveLength(1);
+    expect(ran.some((x) => (x.input as { text?: string }).text === "never")).toBe(false);
   });
 
   test("HTTP 500 before the stream is retried; when it keeps failing the run ends with an error", async () => {

@@ -2,7 +2,7 @@
  * The agent loop: ask the model, run the tools it calls, give it their results, and repeat until it
  * answers without tools. A step cap, a token budget, a time budget and a stuck detector end runaway loops
  * with a message; the conversation is kept inside the context window (`context-window.ts`). It reports
- * everything as typed events (SPEC.md §7) and knows nothing of HTTP or the database.
+ * everything as typed events and knows nothing of HTTP or the database.
  *
  * @example
  * const result = await runAgent({ client, model, messages, tools, toolContext, enableReasoning: false,
@@ -10,6 +10,7 @@
  */
 import type { RunStatus, StreamEvent, TokenUsage } from "@shared/events/stream";
 import type { ActionStep } from "@shared/schemas/message";
+import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ChatMessage } from "./chat-message";
 import { shortenOldSteps, summariseOlderSteps, SUMMARY_PROMPT, TokenMeter, type CountTokens } from "./context-window";
@@ -19,6 +20,7 @@ import { StuckDetector } from "./stuck";
 import { clip, type RunToolContext, type StepStatus, type Tool, type ToolContext } from "./tools/define-tool";
 import { executeToolCall, previewSummary } from "./tools/execute";
 import { toToolSpecs } from "./tools/registry";
+import type { FinishCheck, FinishContext } from "./verify";
 
 export type AgentLimits = {
   /** Model calls per run. */
@@ -38,6 +40,10 @@ export type AgentLimits = {
   contextTokens: number;
   /** The answer's token limit, sent with every request (MODEL_MAX_OUTPUT_TOKENS). */
   maxOutputTokens: number;
+  /** Rounds of "the app has problems, fix them" before a run ends saying what still fails (AGENT_REPAIR_ROUNDS; 0 = no check). */
+  repairRounds: number;
+  /** Time the dev server gets to recompile after the last change before the app is checked. */
+  verifySettleMs: number;
 };
 
 export const DEFAULT_AGENT_LIMITS: AgentLimits = {
@@ -50,6 +56,8 @@ export const DEFAULT_AGENT_LIMITS: AgentLimits = {
   backoffBaseMs: 1_000,
   contextTokens: 32_768,
   maxOutputTokens: 4_096,
+  repairRounds: 3,
+  verifySettleMs: 500,
 };
 
 /** Replies cut by the output limit in a row before the run gives up (each got a "write smaller" step). */
@@ -72,10 +80,11 @@ export type AgentRunInput = {
   /** The tokenizer (a port: the agent imports no tokenizer library); a rough estimate when absent. */
   countTokens?: CountTokens;
   /**
-   * Called when the model answers without tools, before the run ends: a text returned goes back to the
-   * model as a new step (what failed, to fix) and the loop continues; null ends the run.
+   * Called when the model answers without tools, before the run ends (verify.ts): a text returned goes back
+   * to the model as a new step (what failed, to fix) and the loop continues; `{ fail }` ends the run as
+   * failed with that message; null ends the run. It may stream step lines.
    */
-  beforeFinish?(): Promise<string | null>;
+  beforeFinish?(ctx: FinishContext): Promise<FinishCheck>;
 };
 
 export type AgentRunResult = { status: RunStatus; usage: TokenUsage | null; error?: string };
@@ -95,7 +104,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   const actions: ActionStep[] = [];
   let atLineStart = true;
   let afterStep = false;
-  let reported: TokenUsage | null = null;
+  let usage: TokenUsage | null = null;
   let spentTokens = 0;
   let contextTokens = limits.contextTokens;
 
@@ -120,10 +129,12 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   try {
     result = await loop();
   } catch (error) {
-    if (input.signal.aborted) result = { status: "stopped", usage: reported };
+    if (input.signal.aborted) result = { status: "stopped", usage };
     else if (deadline.signal.aborted) {
       result = fail(`This run reached its time limit of ${Math.round(limits.maxRunMs / 60_000)} min and was ended. What was done so far is saved; send a message to continue.`);
     } else if (error instanceof ModelTurnError) result = fail(error.message);
+    // A limit of the user's account met outside a tool (the finish check's sandbox): said as it is.
+    else if (error instanceof AppError && error.status === 429) result = fail(error.message);
     else {
       input.logger?.error("agent run failed", { error: String(error), stack: (error as Error)?.stack });
       result = fail(`The agent stopped because of an unexpected server error: ${error instanceof Error ? error.message : String(error)}`);
@@ -137,7 +148,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
 
   function fail(message: string): AgentRunResult {
     emit({ type: "error", message });
-    return { status: "failed", usage: reported, error: message };
+    return { status: "failed", usage, error: message };
   }
 
   /** Tokens the conversation may take: the window less the answer's room and the tool schemas. */
@@ -157,18 +168,19 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   }
 
   async function summarise(transcript: string): Promise<string> {
+    const request: ChatMessage[] = [
+      { role: "system", content: SUMMARY_PROMPT },
+      { role: "user", content: transcript },
+    ];
     const turn = await runModelTurn({
-      ...turnOptions([
-        { role: "system", content: SUMMARY_PROMPT },
-        { role: "user", content: transcript },
-      ]),
+      ...turnOptions(request),
       tools: [],
       enableReasoning: false,
       maxOutputTokens: Math.min(limits.maxOutputTokens, 1_024),
       onText: () => {},
       onThinking: () => {},
     });
-    count(turn, 0);
+    count(turn, meter.messages(request));
     return turn.text;
   }
 
@@ -192,19 +204,23 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
     };
   }
 
-  /** Adds a turn's tokens to the run's count; `estimate` is what we counted for its prompt. */
+  /**
+   * Adds a turn's tokens to the run's count; `estimate` is what we counted for its prompt. A turn the
+   * endpoint reported no usage for is counted with the tokenizer, and the run's usage says it is estimated.
+   */
   function count(turn: ModelTurn, estimate: number): void {
-    if (turn.usage) {
-      reported = {
-        promptTokens: (reported?.promptTokens ?? 0) + turn.usage.promptTokens,
-        completionTokens: (reported?.completionTokens ?? 0) + turn.usage.completionTokens,
-        totalTokens: (reported?.totalTokens ?? 0) + turn.usage.totalTokens,
-      };
-      spentTokens += turn.usage.totalTokens;
-      if (estimate > 0) meter.calibrate(estimate, turn.usage.promptTokens);
-    } else {
-      spentTokens += estimate + meter.text(turn.text + JSON.stringify(turn.toolCalls));
-    }
+    const reported = turn.usage;
+    const promptTokens = reported?.promptTokens ?? estimate;
+    const completionTokens = reported?.completionTokens ?? meter.text(turn.reasoning + turn.text + (turn.toolCalls.length ? JSON.stringify(turn.toolCalls) : ""));
+    const totalTokens = reported?.totalTokens ?? promptTokens + completionTokens;
+    usage = {
+      promptTokens: (usage?.promptTokens ?? 0) + promptTokens,
+      completionTokens: (usage?.completionTokens ?? 0) + completionTokens,
+      totalTokens: (usage?.totalTokens ?? 0) + totalTokens,
+      ...(usage?.estimated || !reported ? { estimated: true } : {}),
+    };
+    spentTokens += totalTokens;
+    if (reported && estimate > 0) meter.calibrate(estimate, reported.promptTokens);
   }
 
   /** One model turn at the current state; a context-length error trims harder and asks once more. */
@@ -258,8 +274,9 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
 
       if (turn.toolCalls.length === 0) {
         if (turn.finishReason === "length") text(`${atLineStart ? "" : "\n\n"}_(The model reached its output limit, so this answer may be incomplete.)_`);
-        const followUp = input.beforeFinish ? await input.beforeFinish() : null;
-        if (followUp === null) return { status: "complete", usage: reported };
+        const followUp = input.beforeFinish ? await input.beforeFinish({ step, signal }) : null;
+        if (followUp === null) return { status: "complete", usage };
+        if (typeof followUp !== "string") return fail(followUp.fail);
         messages.push({ role: "assistant", content: turn.text || "(done)" }, { role: "user", content: followUp });
         lastStepMessages = 2;
         continue;
@@ -274,6 +291,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
         emit({ type: "tool_complete", name: call.name, summary: outcome.summary, result: clip(outcome.result, TOOL_RESULT_FOR_BADGE) });
         messages.push({ role: "tool", toolCallId: call.id, content: clip(outcome.result, TOOL_RESULT_FOR_MODEL) });
         round.push({ name: call.name, arguments: call.arguments, ok: outcome.ok, result: outcome.result });
+        if (outcome.endsRun) return fail(outcome.endsRun);
       }
       lastStepMessages = 1 + turn.toolCalls.length;
 

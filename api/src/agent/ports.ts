@@ -38,11 +38,42 @@ export interface ProjectSandbox {
 
 /** The command that starts the project's app (the Preview's run button uses it). */
 export interface ProjectWorkflow {
-  set(command: string): Promise<void>;
+  /** `port`: where the app listens (the preview shows it); kept as it was when not given. */
+  set(command: string, port?: number): Promise<void>;
 }
 
-/** What the tools of one run work on. `sandbox` is null on a server without sandboxes. */
-export type Workspace = { files: ProjectFiles; sandbox: ProjectSandbox | null; workflow: ProjectWorkflow };
+/** Something wrong with the running app: a browser error, a server (dev server) error, or a build/type error. */
+export type AppProblem = { source: "browser" | "server" | "build"; message: string; file?: string | null; line?: number | null };
+
+/** The `app` process (the workflow command). `not_configured`: the project has no workflow command. */
+export type AppState = "starting" | "running" | "exited" | "crashed" | "not_configured";
+export type AppStatus = { status: AppState; exitCode: number | null; ports: number[] };
+
+/**
+ * The project's running app, as the agent observes and controls it: for checking its work before a run ends
+ * (verify.ts) and for the read_logs, get_problems and restart_app tools.
+ */
+export interface AppRuntime {
+  status(): Promise<AppStatus>;
+  /** GET / of the app's port: the HTTP status, or null when nothing answers; null overall when no port is known. */
+  probe(): Promise<{ port: number; httpStatus: number | null; detail?: string } | null>;
+  /** The end of the `app` log (stdout and stderr interleaved), at most `maxBytes`. */
+  logTail(maxBytes: number): Promise<string>;
+  /** Problems first seen at or after `since`, deduplicated. */
+  problemsSince(since: Date): Promise<AppProblem[]>;
+  /** Stops `app` (its whole process tree) and starts it again from the workflow command; resolves once it listens or gave up. */
+  restart(): Promise<AppStatus>;
+  /**
+   * Loads the app's page the way a browser would, so problems that only show when it is loaded appear;
+   * returns those it saw itself (absent where an open preview is relied on instead).
+   */
+  loadPage?(): Promise<AppProblem[]>;
+  /** The project's type-check, when it has one that finishes in reasonable time; null when there is none (or it is too slow). */
+  typeCheck(signal: AbortSignal): Promise<{ command: string; problems: AppProblem[] } | null>;
+}
+
+/** What the tools of one run work on. `sandbox` and `app` are null on a server without sandboxes. */
+export type Workspace = { files: ProjectFiles; sandbox: ProjectSandbox | null; workflow: ProjectWorkflow; app?: AppRuntime | null };
 
 export interface Workspaces {
   /** The workspace of a project whose ownership the caller has already checked. */
@@ -75,7 +106,14 @@ export interface RunCheckpoints {
 }
 
 /** The project as the system prompt describes it. */
-export type ConversationProject = { name: string; description: string | null; workflowCommand: string | null; files: FileEntry[] };
+export type ConversationProject = {
+  name: string;
+  description: string | null;
+  workflowCommand: string | null;
+  files: FileEntry[];
+  /** The model the project chose (null or absent: the server's default). */
+  model?: string | null;
+};
 
 /** A model-written note standing for the chat's messages up to and including `upToMessageId`. */
 export type ConversationSummary = { upToMessageId: string; content: string };
@@ -90,4 +128,12 @@ export interface ConversationSource {
   load(ownerId: string, projectId: string): Promise<{ project: ConversationProject; messages: Message[]; summary?: ConversationSummary | null }>;
   /** Keeps a summary of older messages for later runs (replacing the previous one). */
   saveSummary?(projectId: string, summary: ConversationSummary): Promise<void>;
+}
+
+/** Each user's tokens per calendar month, against the server's monthly budget (USER_MONTHLY_TOKENS). */
+export interface UsageLedger {
+  /** Throws the 429 a person reads when the owner's budget for this month is spent; resolves otherwise. */
+  assertWithinBudget(ownerId: string): Promise<void>;
+  /** Adds a finished run's tokens to the owner's month. */
+  record(ownerId: string, tokens: number): Promise<void>;
 }

@@ -1,6 +1,6 @@
 /**
  * The assistant message a run is writing, rebuilt from the run's own events, the same way the chat view
- * builds it (SPEC.md §4): text from chunks, thinking, tool badges (a tool_complete settles the first
+ * builds it: text from chunks, thinking, tool badges (a tool_complete settles the first
  * in-progress call of that name) and action steps. `final` adds what the saved message must say about
  * how the run ended.
  */

@@ -20,12 +20,15 @@ import type { Logger } from "../lib/logger";
 import type { ChatImage } from "./chat-message";
 import type { CountTokens } from "./context-window";
 import { startingConversation } from "./chat-summary";
+import { conversationTokens } from "./context-usage";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
 import { MODEL_NOT_CONFIGURED, type ModelClient } from "./model";
-import type { ConversationSource, RunCheckpoints, RunStore, Workspaces } from "./ports";
+import type { ConversationSource, RunCheckpoints, RunStore, UsageLedger, Workspaces } from "./ports";
 import { RunState } from "./run-state";
 import type { SearchBackend } from "./tools/define-tool";
 import { availableTools } from "./tools/registry";
+import { costOf, type ModelPrices } from "./usage-cost";
+import { createVerifier, trackChanges } from "./verify";
 
 export type AgentOptions = {
   limits?: Partial<AgentLimits>;
@@ -37,8 +40,11 @@ export type AgentOptions = {
   progressSaveMs?: number;
   /** For tools that call out (web search). */
   fetch?: typeof fetch;
-  /** Can the model see images (MODEL_VISION)? Without vision, attachments are described, not sent. */
-  vision?: boolean;
+  /**
+   * Can the model see images (MODEL_VISION, or a guess from the model's name)? Without vision,
+   * attachments are described, not sent.
+   */
+  vision?: boolean | ((model: string) => boolean);
   /**
    * Set when MODEL_CONTEXT_TOKENS was; otherwise the endpoint's model metadata says, else 32,768
    * (`limits.contextTokens`).
@@ -52,8 +58,15 @@ export type RunDeps = {
   workspaces: Workspaces;
   /** Versions of the project's files around each run (none when absent). */
   checkpoints?: RunCheckpoints;
-  /** The model and its name, or null when none is configured (each run then says what to set). */
-  model: { client: ModelClient; name: string } | null;
+  /**
+   * The model client and the default model's name, or null when none is configured (each run then says
+   * what to set). `models` are the ids a project may choose (MODELS); absent means only `name`.
+   */
+  model: { client: ModelClient; name: string; models?: string[] } | null;
+  /** Per-user monthly tokens: checked before a run starts, added to when it ends (none when absent). */
+  usage?: UsageLedger;
+  /** MODEL_PRICES: a run's cost is saved with its usage when its model has a price. */
+  prices?: ModelPrices;
   search: SearchBackend;
   logger: Logger;
   agent?: AgentOptions;
@@ -79,6 +92,8 @@ export type RunManager = {
   /** Stops the project's active run, keeping its partial answer; resolves once it is saved. */
   stop(ownerId: string, projectId: string): Promise<{ stopped: boolean; messageId: string | null }>;
   activeCount(): number;
+  /** How full the project's model window is: the next request's tokens for the conversation as it stands. */
+  contextUsage(ownerId: string, projectId: string): Promise<{ model: string; usedTokens: number; contextTokens: number }>;
   /** Stops every run (server shutdown) and waits for them to be saved. */
   shutdown(): Promise<void>;
 };
@@ -101,6 +116,15 @@ export function createRunManager(deps: RunDeps): RunManager {
 
   let closing = false;
 
+  /** The project's chosen model while the server still offers it, else the default. */
+  function modelFor(chosen: string | null | undefined): { client: ModelClient; name: string } | null {
+    if (!deps.model) return null;
+    const offered = deps.model.models ?? [deps.model.name];
+    return { client: deps.model.client, name: chosen && offered.includes(chosen) ? chosen : deps.model.name };
+  }
+
+  const visionOf = (model: string) => (typeof options.vision === "function" ? options.vision(model) : (options.vision ?? true));
+
   /** The configured window, else what the endpoint reports for the model (asked once), else the default. */
   async function contextWindow(model: { client: ModelClient; name: string }): Promise<number> {
     if (options.contextTokensConfigured || !model.client.contextWindow) return limits.contextTokens;
@@ -116,6 +140,7 @@ export function createRunManager(deps: RunDeps): RunManager {
     // The run's one ownership check: everything after it works on this project id.
     const projectId = await conversations.ownedProject(ownerId, message.projectId);
     if (runs.has(projectId)) throw conflict(BUSY);
+    await deps.usage?.assertWithinBudget(ownerId);
     const attachments = message.attachments ?? [];
     const images = await conversations.readImages(projectId, attachments);
     const content = message.content.trim() ? message.content : IMAGE_ONLY_CONTENT;
@@ -205,7 +230,12 @@ export function createRunManager(deps: RunDeps): RunManager {
     }, heartbeatMs);
 
     let done: Extract<StreamEvent, { type: "done" }> = { type: "done", status: "failed", usage: null };
+    let modelName = deps.model?.name ?? "";
     const emit = (event: StreamEvent) => {
+      if (event.type === "done" && event.usage) {
+        // The run's model and, when it has a price, the cost are saved with its tokens.
+        event = { ...event, usage: { ...event.usage, model: modelName, cost: costOf(deps.prices, modelName, event.usage) } };
+      }
       state.apply(event);
       if (event.type === "done") {
         done = event; // sent after the message is saved, so a refetch on `done` sees it
@@ -225,7 +255,9 @@ export function createRunManager(deps: RunDeps): RunManager {
       } else {
         const tools = availableTools(deps);
         const loaded = await conversations.load(ownerId, run.projectId);
-        const runLimits = { ...limits, contextTokens: await contextWindow(deps.model) };
+        const model = modelFor(loaded.project.model)!;
+        modelName = model.name;
+        const runLimits = { ...limits, contextTokens: await contextWindow(model) };
         const messages = await startingConversation({
           loaded,
           excludeIds: [run.userMessageId, run.messageId],
@@ -233,18 +265,24 @@ export function createRunManager(deps: RunDeps): RunManager {
           images: input.images,
           tools,
           limits: runLimits,
-          vision: options.vision ?? true,
+          vision: visionOf(model.name),
           countTokens: deps.countTokens,
-          model: deps.model,
+          model,
           saveSummary: conversations.saveSummary?.bind(conversations),
           projectId: run.projectId,
           signal: run.controller.signal,
           logger: deps.logger,
         });
-        const toolContext = { ...deps.workspaces.forProject(ownerId, run.projectId), search: deps.search, fetch: options.fetch ?? fetch };
+        // The run notes when it first changes a file: only then is the app checked before the run ends.
+        const tracked = trackChanges(deps.workspaces.forProject(ownerId, run.projectId));
+        const toolContext = { ...tracked.workspace, search: deps.search, fetch: options.fetch ?? fetch };
+        const app = tracked.workspace.app;
+        const beforeFinish = app
+          ? createVerifier({ app, rounds: runLimits.repairRounds, settleMs: runLimits.verifySettleMs, changedSince: tracked.changedSince })
+          : undefined;
         const result = await runAgent({
-          client: deps.model.client,
-          model: deps.model.name,
+          client: model.client,
+          model: model.name,
           messages,
           tools,
           toolContext,
@@ -254,6 +292,7 @@ export function createRunManager(deps: RunDeps): RunManager {
           emit,
           logger: deps.logger,
           countTokens: deps.countTokens,
+          beforeFinish,
         });
         status = result.status;
       }
@@ -281,6 +320,11 @@ export function createRunManager(deps: RunDeps): RunManager {
         await Bun.sleep(500 * attempt);
       }
     }
+    if (final.usage?.totalTokens) {
+      await deps.usage?.record(ownerId, final.usage.totalTokens).catch((error: unknown) => {
+        deps.logger.warn("run tokens not added to the monthly usage", { messageId: run.messageId, error: String(error) });
+      });
+    }
     publish({ ...done, type: "done", messageId: run.messageId, status, usage: final.usage });
     return status;
   }
@@ -298,6 +342,22 @@ export function createRunManager(deps: RunDeps): RunManager {
       return { stopped: true, messageId: run.messageId };
     },
     activeCount: () => runs.size,
+    async contextUsage(ownerId, projectId) {
+      const id = await conversations.ownedProject(ownerId, projectId);
+      const loaded = await conversations.load(ownerId, id);
+      const model = modelFor(loaded.project.model);
+      if (!model) return { model: "", usedTokens: 0, contextTokens: limits.contextTokens };
+      const contextTokens = await contextWindow(model);
+      const usedTokens = conversationTokens({
+        loaded,
+        tools: availableTools(deps),
+        contextTokens,
+        maxOutputTokens: limits.maxOutputTokens,
+        vision: visionOf(model.name),
+        countTokens: deps.countTokens,
+      });
+      return { model: model.name, usedTokens, contextTokens };
+    },
     async shutdown() {
       closing = true;
       const all = [...runs.values()];

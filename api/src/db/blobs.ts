@@ -53,7 +53,7 @@ export async function pruneFileHashes(sql: Sql): Promise<number> {
 }
 
 /**
- * Inside the sweep's transaction: locks up to `limit` blobs that no version references and nobody has
+ * Inside the sweep's transaction: locks up to `limit` blobs that no version or deployment references and nobody has
  * used for `graceSeconds`, and marks them not stored. A writer upserting one of them waits on the lock
  * until the sweep commits, then finds the row gone (or not stored) and puts the object again.
  */
@@ -63,6 +63,9 @@ export async function claimUnusedBlobs(tx: Sql, graceSeconds: number, limit: num
       select e.value ->> 0 as sha256 from manifests m cross join lateral jsonb_each(m.entries) e
       union
       select e.value ->> 0 from versions v cross join lateral jsonb_each(v.delta) e where jsonb_typeof(e.value) = 'array'
+      union
+      -- Published sites' files are the same blobs (services/publish).
+      select e.value ->> 0 from deployments d cross join lateral jsonb_each(d.files) e
     )
     update blobs set stored = false
     where sha256 in (

@@ -20,7 +20,7 @@ export async function startEmbeddedPostgres(options: { dataDir?: string; maxConn
   const socketDir = join(tmpdir(), `pglite-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
   mkdirSync(socketDir, { recursive: true, mode: 0o700 });
   const socketPath = join(socketDir, ".s.PGSQL.5432");
-  // maxConnections must exceed the postgres.js pool, or queries stall (DESIGN.md §7).
+  // maxConnections must exceed the postgres.js pool, or queries stall.
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: options.maxConnections });
   await server.start();
   return {

@@ -81,9 +81,11 @@ export async function deleteFileRow(sql: Sql, id: string): Promise<FileRow | nul
   return row ? toRow(row) : null;
 }
 
-/** How many files a project has and their total size in bytes. */
+/** How many files a project has, and the bytes it holds: its files and its uploaded images together. */
 export async function projectUsage(sql: Sql, projectId: string): Promise<{ files: number; bytes: number }> {
   const [row] = await sql<{ files: number; bytes: number }[]>`
-    select count(*)::int as files, coalesce(sum(size), 0)::float8 as bytes from files where project_id = ${projectId}`;
+    select count(*)::int as files,
+      (coalesce(sum(size), 0) + (select coalesce(sum(size), 0) from uploads where project_id = ${projectId}))::float8 as bytes
+    from files where project_id = ${projectId}`;
   return row!;
 }

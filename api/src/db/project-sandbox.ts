@@ -1,8 +1,10 @@
 /** The sandbox a project runs in, and the port its preview shows. */
 import type { Sql } from "./client";
 
-export async function setProjectSandbox(sql: Sql, projectId: string, sandboxId: string | null, sandboxUrl: string | null): Promise<void> {
-  await sql`update projects set sandbox_id = ${sandboxId}, sandbox_url = ${sandboxUrl}, updated_at = now() where id = ${projectId}`;
+/** Records the project's sandbox; false when the project no longer exists (deleted meanwhile). */
+export async function setProjectSandbox(sql: Sql, projectId: string, sandboxId: string | null, sandboxUrl: string | null): Promise<boolean> {
+  const result = await sql`update projects set sandbox_id = ${sandboxId}, sandbox_url = ${sandboxUrl}, updated_at = now() where id = ${projectId}`;
+  return result.count > 0;
 }
 
 export async function getPreviewPort(sql: Sql, projectId: string): Promise<number> {
@@ -12,4 +14,16 @@ export async function getPreviewPort(sql: Sql, projectId: string): Promise<numbe
 
 export async function setPreviewPort(sql: Sql, projectId: string, port: number): Promise<void> {
   await sql`update projects set preview_port = ${port} where id = ${projectId}`;
+}
+
+/** Who owns a project (for work already scoped to the project, such as the agent's), or null. */
+export async function projectOwner(sql: Sql, projectId: string): Promise<string | null> {
+  const [row] = await sql<{ ownerId: string }[]>`select owner_id as "ownerId" from projects where id = ${projectId}`;
+  return row?.ownerId ?? null;
+}
+
+/** Whether some project names this sandbox as its own (false once the project is deleted or recreated). */
+export async function isProjectSandbox(sql: Sql, sandboxId: string): Promise<boolean> {
+  const rows = await sql`select 1 from projects where sandbox_id = ${sandboxId}`;
+  return rows.length > 0;
 }

@@ -37,13 +37,45 @@ export async function insertProject(
   return toProject(row!);
 }
 
-/** Deletes the project (messages and file rows cascade). Returns false when it was not the owner's. */
-export async function deleteProject(sql: Sql, ownerId: string, id: string): Promise<boolean> {
-  const rows = await sql`delete from projects where id = ${id} and owner_id = ${ownerId} returning id`;
-  return rows.length > 0;
+/**
+ * Inserts the project unless its owner already has `max` (0 = no cap); returns null when at the cap.
+ * The owner's row is locked for the count and insert, so parallel creations (on any instance) cannot
+ * overshoot together.
+ */
+export async function insertProjectWithinCap(
+  sql: Sql,
+  p: { id: string; ownerId: string; name: string; description: string | null },
+  max: number,
+): Promise<{ project: Project } | { count: number }> {
+  return sql.begin(async (tx) => {
+    const t = tx as unknown as Sql;
+    if (max > 0) {
+      await t`select id from users where id = ${p.ownerId} for update`;
+      const [row] = await t<{ count: number }[]>`select count(*)::int as count from projects where owner_id = ${p.ownerId}`;
+      if (row!.count >= max) return { count: row!.count };
+    }
+    return { project: await insertProject(t, p) };
+  });
+}
+
+/** Deletes the project (messages and file rows cascade). Returns its sandbox id, or false when it was not the owner's. */
+export async function deleteProject(sql: Sql, ownerId: string, id: string): Promise<{ sandboxId: string | null } | false> {
+  const [row] = await sql<{ sandboxId: string | null }[]>`delete from projects where id = ${id} and owner_id = ${ownerId} returning sandbox_id as "sandboxId"`;
+  return row ?? false;
 }
 
 /** Marks the project as changed now (file writes and messages move it up the list). */
 export async function touchProject(sql: Sql, id: string): Promise<void> {
   await sql`update projects set updated_at = now() where id = ${id}`;
+}
+
+/** The project's chosen model (null: the server's default). Not scoped by owner: callers checked it. */
+export async function findProjectModel(sql: Sql, id: string): Promise<string | null> {
+  const [row] = await sql<{ model: string | null }[]>`select model from projects where id = ${id}`;
+  return row?.model ?? null;
+}
+
+export async function setProjectModel(sql: Sql, ownerId: string, id: string, model: string): Promise<boolean> {
+  const rows = await sql`update projects set model = ${model} where id = ${id} and owner_id = ${ownerId} returning id`;
+  return rows.length > 0;
 }

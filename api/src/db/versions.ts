@@ -174,6 +174,46 @@ export async function findVersionByMessage(sql: Sql, projectId: string, messageI
   return row ? toRow(row) : null;
 }
 
+/** The versions an agent run took (its assistant message's id), oldest first: "Before: …" then the run's own. */
+export async function versionsOfMessage(sql: Sql, projectId: string, messageId: string): Promise<VersionRow[]> {
+  const rows = await sql<RawRow[]>`
+    select ${columns(sql)} from versions where project_id = ${projectId} and message_id = ${messageId}
+    order by seq asc`;
+  return rows.map(toRow);
+}
+
+/** The newest version taken at or before `at`, or null. */
+export async function latestVersionAt(sql: Sql, projectId: string, at: Date): Promise<VersionRow | null> {
+  const [row] = await sql<RawRow[]>`
+    select ${columns(sql)} from versions where project_id = ${projectId} and created_at <= ${at}
+    order by seq desc limit 1`;
+  return row ? toRow(row) : null;
+}
+
+export async function findVersionRow(sql: Sql, projectId: string, id: string): Promise<VersionRow | null> {
+  const [row] = await sql<RawRow[]>`select ${columns(sql)} from versions where id = ${id} and project_id = ${projectId}`;
+  return row ? toRow(row) : null;
+}
+
+/**
+ * A chat message and the agent run it belongs to: an assistant message is its own run; a user message's run
+ * is the assistant message a run stores with it, a millisecond later. Null when the message is not in the project.
+ */
+export async function runOfMessage(
+  sql: Sql,
+  projectId: string,
+  messageId: string,
+): Promise<{ createdAt: Date; runMessageId: string | null } | null> {
+  const [row] = await sql<{ role: string; createdAt: Date; next: string | null }[]>`
+    select m.role, m.created_at as "createdAt",
+      (select a.id from messages a
+        where a.project_id = m.project_id and a.role = 'assistant' and a.created_at = m.created_at + interval '1 millisecond'
+        order by a.id limit 1) as next
+    from messages m where m.id = ${messageId} and m.project_id = ${projectId}`;
+  if (!row) return null;
+  return { createdAt: row.createdAt, runMessageId: row.role === "assistant" ? messageId : row.next };
+}
+
 /**
  * Deletes versions older than `keepDays`, except each project's newest `keepNewest`, then the full
  * manifests no version uses any more. Returns how many versions went.

@@ -1,8 +1,9 @@
 /** In-process EventBus: one instance, embedded mode. */
-import type { BusEvent, EventBus } from "./types";
+import type { BusEvent, EventBus, SiteBusEvent } from "./types";
 
 export function createMemoryBus(): EventBus {
   const handlers = new Set<(event: BusEvent) => void>();
+  const siteHandlers = new Set<(event: SiteBusEvent) => void>();
   return {
     kind: "memory",
     async publish(event) {
@@ -12,8 +13,16 @@ export function createMemoryBus(): EventBus {
       handlers.add(handler);
       return () => handlers.delete(handler);
     },
+    async publishSite(event) {
+      for (const handler of siteHandlers) queueMicrotask(() => handler(event));
+    },
+    subscribeSite(handler) {
+      siteHandlers.add(handler);
+      return () => siteHandlers.delete(handler);
+    },
     async close() {
       handlers.clear();
+      siteHandlers.clear();
     },
   };
 }

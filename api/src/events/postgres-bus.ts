@@ -1,37 +1,78 @@
 /**
  * EventBus over PostgreSQL LISTEN/NOTIFY, so every API instance on one database sees every file event.
- * Payloads are metadata only (well under NOTIFY's 8000-byte limit). Delivery to this instance's own
- * subscribers also goes through the database, so all instances see events in the same order.
+ * Payloads are metadata only (well under NOTIFY's 8000-byte limit; build log chunks are cut to fit).
+ * File events reach this instance's own subscribers through the database too, so all instances see them in
+ * the same order; site events (below) reach them at once.
  */
 import type { Sql } from "../db/client";
 import type { Logger } from "../lib/logger";
-import type { BusEvent, EventBus } from "./types";
+import type { BusEvent, EventBus, SiteBusEvent } from "./types";
 
 const CHANNEL = "app_file_events";
+const SITE_CHANNEL = "app_site_events";
 
-export async function createPostgresBus(sql: Sql, logger: Logger): Promise<EventBus> {
-  const handlers = new Set<(event: BusEvent) => void>();
-  const listener = await sql.listen(CHANNEL, (payload) => {
-    let event: BusEvent;
+async function channel<T>(sql: Sql, name: string, logger: Logger) {
+  const handlers = new Set<(event: T) => void>();
+  const listener = await sql.listen(name, (payload) => {
+    let event: T;
     try {
-      event = JSON.parse(payload) as BusEvent;
+      event = JSON.parse(payload) as T;
     } catch {
-      return logger.warn("unreadable file event", { payload: payload.slice(0, 200) });
+      return logger.warn("unreadable bus event", { channel: name, payload: payload.slice(0, 200) });
     }
     for (const handler of handlers) handler(event);
   });
   return {
-    kind: "postgres",
-    async publish(event) {
-      await sql.notify(CHANNEL, JSON.stringify(event));
-    },
-    subscribe(handler) {
+    publish: async (event: T) => void (await sql.notify(name, JSON.stringify(event))),
+    subscribe(handler: (event: T) => void) {
       handlers.add(handler);
-      return () => handlers.delete(handler);
+      return () => void handlers.delete(handler);
     },
     async close() {
       handlers.clear();
       await listener.unlisten();
+    },
+  };
+}
+
+/**
+ * Site events reach this instance's own subscribers at once, not after the round trip through the
+ * database: a rollback or unpublish answers, and the very next request to this instance must see it.
+ * Their order across instances does not matter (each only drops a cache entry or appends to a log).
+ */
+async function siteChannel(sql: Sql, logger: Logger) {
+  const from = crypto.randomUUID();
+  const local = new Set<(event: SiteBusEvent) => void>();
+  const remote = await channel<SiteBusEvent & { from?: string }>(sql, SITE_CHANNEL, logger);
+  remote.subscribe(({ from: sender, ...event }) => {
+    if (sender === from) return;
+    for (const handler of local) handler(event as SiteBusEvent);
+  });
+  return {
+    async publish(event: SiteBusEvent) {
+      for (const handler of local) handler(event);
+      await remote.publish({ ...event, from });
+    },
+    subscribe(handler: (event: SiteBusEvent) => void) {
+      local.add(handler);
+      return () => void local.delete(handler);
+    },
+    close: () => remote.close(),
+  };
+}
+
+export async function createPostgresBus(sql: Sql, logger: Logger): Promise<EventBus> {
+  const files = await channel<BusEvent>(sql, CHANNEL, logger);
+  const sites = await siteChannel(sql, logger);
+  return {
+    kind: "postgres",
+    publish: files.publish,
+    subscribe: files.subscribe,
+    publishSite: sites.publish,
+    subscribeSite: sites.subscribe,
+    async close() {
+      await files.close();
+      await sites.close();
     },
   };
 }

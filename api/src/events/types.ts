@@ -1,11 +1,15 @@
 /**
- * EventBus: how a file change made through one API instance reaches browsers connected to any instance.
+ * EventBus: how a file change made through one API instance reaches browsers connected to any instance,
+ * and how one instance tells the others to stop a sandbox.
  * In-process (embedded mode, one instance) or PostgreSQL LISTEN/NOTIFY (shared database).
  * `origin` tells subscribers who made the change, so the sandbox sync does not echo its own writes.
  */
+import type { DeploymentEvent } from "@shared/events/deployment-events";
 import type { FileEvent } from "@shared/events/file-events";
+import type { ProblemsChangedEvent } from "@shared/schemas/problems";
+import type { ProcessEvent } from "@shared/events/process-events";
 
-export type BusEvent = FileEvent & {
+export type FileBusEvent = FileEvent & {
   ownerId: string;
   origin: "api" | "sandbox";
   /**
@@ -16,9 +20,35 @@ export type BusEvent = FileEvent & {
   pushedBy?: string;
 };
 
+/**
+ * A project's sandbox must stop wherever it runs: its project was deleted, or a recreate replaced it. The
+ * instance holding it (local sandboxes live in one process) kills it; the others have nothing to do.
+ */
+export type SandboxStopEvent = { type: "sandbox.stop"; projectId: string; sandboxId: string; ownerId: string; origin: "api"; pushedBy?: undefined };
+
+/** The project's problem list changed (services/problems); forwarded to the owner's sockets as it is. */
+export type ProblemsBusEvent = ProblemsChangedEvent & { ownerId: string; origin?: undefined; pushedBy?: undefined };
+
+/** A named process's output or status (not a file change: the sandbox sync ignores these). */
+export type ProcessBusEvent = ProcessEvent & { ownerId: string; origin: "api" | "sandbox"; pushedBy?: undefined };
+
+export type BusEvent = FileBusEvent | SandboxStopEvent | ProblemsBusEvent | ProcessBusEvent;
+
+/** Subscribers that act on file changes skip every other kind of event with this. */
+export const isFileEvent = (event: BusEvent): event is FileBusEvent => event.type.startsWith("file.");
+
+/**
+ * Published sites: build progress for the owner's browsers, and `site.changed` (a slug's live deployment
+ * changed or went) so every instance drops what it cached for that host at once.
+ */
+export type SiteBusEvent = (DeploymentEvent & { ownerId: string }) | { type: "site.changed"; slug: string };
+
 export interface EventBus {
   readonly kind: "memory" | "postgres";
   publish(event: BusEvent): Promise<void>;
   subscribe(handler: (event: BusEvent) => void): () => void;
+  /** A second channel, so file-event subscribers never see site events and the reverse. */
+  publishSite(event: SiteBusEvent): Promise<void>;
+  subscribeSite(handler: (event: SiteBusEvent) => void): () => void;
   close(): Promise<void>;
 }

@@ -22,7 +22,9 @@ beforeAll(() => {
     fetch(req, server) {
       seenHosts.push(req.headers.get("host") ?? "");
       if (server.upgrade(req, { data: undefined, headers: { "Sec-WebSocket-Protocol": req.headers.get("sec-websocket-protocol") ?? "" } })) return;
-      return new Response(`<h1>app at ${new URL(req.url).pathname}</h1>`, { headers: { "content-type": "text/html", "x-upstream": "yes" } });
+      // Modules are JavaScript (never given the problem reporter); everything else is a page.
+      const path = new URL(req.url).pathname;
+      return new Response(`<h1>app at ${path}</h1>`, { headers: { "content-type": path.endsWith(".tsx") ? "text/javascript" : "text/html", "x-upstream": "yes" } });
     },
     websocket: { message: (ws, m) => void ws.send(`echo:${m}`) },
   });

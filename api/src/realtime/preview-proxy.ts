@@ -2,15 +2,21 @@
  * Serves previews: a request whose Host is `<port>-<sandboxId>.<domain>` is proxied to that port inside
  * the sandbox, HTTP and WebSocket alike (Vite's hot reload is a WebSocket with subprotocol `vite-hmr`).
  * A preview is its own origin, so it cannot read the app's storage; the app's routes are never served here.
+ * A sandbox that no project names any more (its project deleted, or replaced by a recreate) answers 404.
+ * Pages the app serves get the problem reporter (preview-reporter/), whose reports the proxy answers under
+ * `/__appbuilder/`; Vite's compile errors are also read off the HMR socket on their way to the page.
  */
 import { PREVIEW_STATUS_TYPE, type PreviewStatus, type PreviewStatusMessage } from "@shared/events/preview-status";
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { Logger } from "../lib/logger";
 import { NothingListeningError, type SandboxProvider } from "../sandbox/types";
 import { parsePreviewHost } from "./preview-host";
+import { injectReporterBytes, injectReporterStream } from "./preview-reporter/inject";
+import { createReportsEndpoint, type PreviewProblemSink } from "./preview-reporter/reports-endpoint";
 
 export type PreviewSocketData = {
   kind: "preview";
+  sandboxId: string;
   url: string;
   host: string;
   protocols: string[];
@@ -31,10 +37,10 @@ const HOP_HEADERS = ["connection", "keep-alive", "transfer-encoding", "upgrade",
  * The proxy's own error page. Its script tells the Preview screen framing it what happened (the message of
  * @shared/events/preview-status); it names no secret, so any parent may read it.
  */
-const page = (previewStatus: PreviewStatus, title: string, text: string) =>
+const page = (previewStatus: PreviewStatus, title: string, text: string, status = 502) =>
   new Response(
     `<!doctype html><meta charset="utf-8"><title>${title}</title><script>parent!==window&&parent.postMessage(${JSON.stringify({ type: PREVIEW_STATUS_TYPE, status: previewStatus } satisfies PreviewStatusMessage)},"*")</script><body style="font-family:system-ui;background:#0b0b0f;color:#e5e7eb;display:grid;place-items:center;height:100vh;margin:0"><div style="max-width:32rem;text-align:center"><h1 style="font-size:1.25rem">${title}</h1><p style="color:#9ca3af">${text}</p></div>`,
-    { status: 502, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } },
+    { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } },
   );
 
 /**
@@ -65,7 +71,41 @@ const nothingAnswering = (port: number) =>
     "The app in the sandbox may still be starting. Refresh in a moment; if it stays like this, run the workflow again from the Preview toolbar.",
   );
 
-export function createPreviewProxy(deps: { provider: SandboxProvider; domain: string; logger: Logger }): PreviewProxy {
+const noSuchPreview = () => page("stopped", "There is no such preview", "Its project was deleted, or its sandbox was replaced by a new one.", 404);
+
+/** Pages larger than this, with a known length, are passed on without the reporter rather than held. */
+const MAX_INJECT_BYTES = 5 * 1024 * 1024;
+// Vite's HMR message for a compile error; checked as a prefix so other messages are never parsed.
+const VITE_ERROR_PREFIX = '{"type":"error"';
+
+/**
+ * Whether a response is a page the reporter belongs in: HTML with a body, fetched as a document (a
+ * `fetch()` of HTML by the app's own code says `sec-fetch-dest: empty` and is left exactly as served).
+ */
+function isPage(req: Request, res: Response): boolean {
+  if (req.method !== "GET" || !res.body || res.status === 204 || res.status === 304) return false;
+  if (!/^\s*text\/html\b/i.test(res.headers.get("content-type") ?? "")) return false;
+  const dest = req.headers.get("sec-fetch-dest");
+  return dest === null || dest === "document" || dest === "iframe" || dest === "frame";
+}
+
+export function createPreviewProxy(deps: {
+  provider: SandboxProvider;
+  domain: string;
+  logger: Logger;
+  /** Whether some project still names this sandbox; a database failure counts as yes (the preview serves). */
+  isProjectSandbox?: (sandboxId: string) => Promise<boolean>;
+  /**
+   * Ask `isProjectSandbox` on every request, not only once the sandbox is gone: with several instances a
+   * project deleted through another one must stop previewing here at once, before the bus event that stops
+   * its sandbox arrives. One instance stops the sandbox itself before the delete answers, so it need not.
+   */
+  checkEveryRequest?: boolean;
+  problems?: PreviewProblemSink | null;
+}): PreviewProxy {
+  const reports = createReportsEndpoint({ sink: deps.problems ?? null, logger: deps.logger });
+  const named = (sandboxId: string) => (deps.isProjectSandbox ? deps.isProjectSandbox(sandboxId).catch(() => true) : Promise.resolve(true));
+
   async function target(sandboxId: string, port: number) {
     const sandbox = await deps.provider.connect(sandboxId);
     if (!sandbox) return null;
@@ -73,30 +113,39 @@ export function createPreviewProxy(deps: { provider: SandboxProvider; domain: st
   }
 
   async function handle(req: Request, server: Server<unknown>, port: number, sandboxId: string): Promise<Response | undefined> {
-    const t = await target(sandboxId, port).catch((error) => {
-      if (error instanceof NothingListeningError) return "not listening" as const;
-      deps.logger.warn("preview target failed", { sandboxId, port, error: String(error) });
-      return null;
-    });
+    const host = req.headers.get("host") ?? "";
+    if (new URL(req.url).pathname.startsWith("/__appbuilder/")) {
+      const own = await reports.handle(req, sandboxId, host);
+      if (own) return own;
+    }
+    const [t, stillNamed] = await Promise.all([
+      target(sandboxId, port).catch((error) => {
+        if (error instanceof NothingListeningError) return "not listening" as const;
+        deps.logger.warn("preview target failed", { sandboxId, port, error: String(error) });
+        return null;
+      }),
+      deps.checkEveryRequest ? named(sandboxId) : true,
+    ]);
+    if (!stillNamed) return noSuchPreview();
     if (t === "not listening") return nothingAnswering(port);
     if (!t) {
+      if (!deps.checkEveryRequest && !(await named(sandboxId))) return noSuchPreview();
       return page("stopped", "This preview has stopped", "Its sandbox is no longer running. Open the project's Preview and choose Recreate sandbox.");
     }
     const url = new URL(req.url);
     const upstream = `${t.hostname}:${t.port}${url.pathname}${url.search}`;
-    const host = req.headers.get("host") ?? "";
 
     if (req.headers.get("upgrade")?.toLowerCase() === "websocket") {
       const protocols = (req.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim()).filter(Boolean);
-      const data: PreviewSocketData = { kind: "preview", url: `ws://${upstream}`, host, protocols, pending: [] };
+      const data: PreviewSocketData = { kind: "preview", sandboxId, url: `ws://${upstream}`, host, protocols, pending: [] };
       const headers = protocols.length ? { "Sec-WebSocket-Protocol": protocols[0]! } : undefined;
       return server.upgrade(req, { data, headers }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
     }
 
     const headers = new Headers(req.headers);
     for (const h of HOP_HEADERS) headers.delete(h);
-    // Bun's fetch decompresses bodies; ask for identity so the headers we pass back stay true.
-    headers.delete("accept-encoding");
+    // Uncompressed from the sandbox (loopback), so a page's Content-Length is true and the reporter can go in.
+    headers.set("accept-encoding", "identity");
     try {
       const res = await fetch(`http://${upstream}`, {
         method: req.method,
@@ -109,10 +158,36 @@ export function createPreviewProxy(deps: { provider: SandboxProvider; domain: st
       out.delete("content-encoding");
       out.delete("content-length");
       keepCookiesOnHost(out, host);
+      if (isPage(req, res)) return await withReporter(res, out);
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
     } catch {
       return nothingAnswering(port);
     }
+  }
+
+  /** The page with the reporter in its head: its length set right when known, streamed on otherwise. */
+  function noteViteError(sandboxId: string, text: string) {
+    if (!deps.problems) return;
+    try {
+      const payload = JSON.parse(text) as { type?: string; err?: unknown };
+      if (payload.type === "error") {
+        void deps.problems.viteError(sandboxId, payload.err).catch((error) => deps.logger.warn("vite error not recorded", { sandboxId, error: String(error) }));
+      }
+    } catch {
+      // Not JSON after all: only the page reads it.
+    }
+  }
+
+  async function withReporter(res: Response, out: Headers): Promise<Response> {
+    const policies = res.headers.get("content-security-policy") ? [res.headers.get("content-security-policy")!] : [];
+    const init = { status: res.status, statusText: res.statusText, headers: out };
+    const length = Number(res.headers.get("content-length") ?? NaN);
+    if (Number.isNaN(length)) return new Response(injectReporterStream(res.body!, policies), init);
+    if (length > MAX_INJECT_BYTES) return new Response(res.body, init);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const page = injectReporterBytes(bytes, policies) ?? bytes;
+    out.set("content-length", String(page.byteLength));
+    return new Response(page as Uint8Array<ArrayBuffer>, init);
   }
 
   return {
@@ -129,7 +204,10 @@ export function createPreviewProxy(deps: { provider: SandboxProvider; domain: st
           for (const m of ws.data.pending) upstream.send(m);
           ws.data.pending = [];
         };
-        upstream.onmessage = (e) => ws.send(typeof e.data === "string" ? e.data : new Uint8Array(e.data as ArrayBuffer));
+        upstream.onmessage = (e) => {
+          if (typeof e.data === "string" && e.data.startsWith(VITE_ERROR_PREFIX)) noteViteError(ws.data.sandboxId, e.data);
+          ws.send(typeof e.data === "string" ? e.data : new Uint8Array(e.data as ArrayBuffer));
+        };
         upstream.onclose = (e) => ws.close(e.code === 1005 || e.code === 1006 ? 1011 : e.code, e.reason);
         upstream.onerror = () => ws.close(1011, "preview upstream error");
       },

@@ -106,6 +106,25 @@ describe(`file events over /api/ws (${onPostgres ? "two instances on PostgreSQL"
     snoop.ws.close();
   });
 
+  test("a publish's build log and status reach the owner's subscribed client on any instance, nobody else's", async () => {
+    const writer = instances[0]!;
+    const reader = instances[instances.length - 1]!;
+    const alice: TestUser = writer.app.user("alice");
+    const project = await (await alice.request("POST", "/api/projects", { name: "Site" })).json();
+    await alice.request("POST", `/api/files/${project.id}`, { path: "index.html", content: "<p>hi</p>" });
+    const client = await connect(reader, alice.token);
+    client.ws.send(JSON.stringify({ type: "subscribe", projectId: project.id }));
+    await client.next((m) => m.type === "subscribed");
+
+    const started = await (await alice.request("POST", `/api/projects/${project.id}/publish`, {})).json();
+    const log = await client.next((m) => m.type === "deployment.log", 10_000);
+    expect(log).toMatchObject({ projectId: project.id, deploymentId: started.deploymentId });
+    expect(log.ownerId).toBeUndefined();
+    const live = await client.next((m) => m.type === "deployment.status" && m.status === "live", 10_000);
+    expect(live).toEqual({ type: "deployment.status", projectId: project.id, deploymentId: started.deploymentId, status: "live", url: started.url });
+    client.ws.close();
+  });
+
   test("a missing or bad token is refused before the upgrade", async () => {
     const res = await fetch(`http://${instances[0]!.url}/api/ws`, {
       headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", "sec-websocket-protocol": `${WS_PROTOCOL}, bad.token.here` },

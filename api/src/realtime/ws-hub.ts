@@ -1,7 +1,8 @@
 /**
  * The file-event WebSocket at GET /api/ws. A browser cannot set headers on a WebSocket, so the Firebase
  * ID token travels in the subprotocol list (`[WS_PROTOCOL, token]`), never in the URL (which gets logged).
- * A socket subscribes to projects it owns; bus events are forwarded only to sockets of the project's owner.
+ * A socket subscribes to projects it owns; bus events (file changes, build progress) are forwarded only to
+ * sockets of the project's owner.
  */
 import { clientSocketMessageSchema, WS_PROTOCOL, type ServerSocketMessage } from "@shared/events/file-events";
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
@@ -33,9 +34,22 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
   const send = (ws: ServerWebSocket<HubSocketData>, message: ServerSocketMessage): void => void ws.send(JSON.stringify(message));
 
   const unsubscribeBus = deps.events.subscribe((event) => {
+    // File events, the problem list's `problems.changed` and the named processes' output and status go to
+    // browsers; other bus events (`sandbox.stop`) are the API's own.
+    if (event.type === "sandbox.stop") return;
     const sockets = byProject.get(event.projectId);
     if (!sockets) return;
     const { ownerId, origin: _origin, pushedBy: _pushedBy, ...message } = event;
+    const text = JSON.stringify(message);
+    for (const ws of sockets) if (ws.data.caller.uid === ownerId) ws.send(text);
+  });
+
+  // Build progress of a publish goes the same way: to the owner's sockets subscribed to the project.
+  const unsubscribeSites = deps.events.subscribeSite((event) => {
+    if (event.type === "site.changed") return;
+    const sockets = byProject.get(event.projectId);
+    if (!sockets) return;
+    const { ownerId, ...message } = event;
     const text = JSON.stringify(message);
     for (const ws of sockets) if (ws.data.caller.uid === ownerId) ws.send(text);
   });
@@ -107,6 +121,7 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
     clientCount: () => all.size,
     close() {
       unsubscribeBus();
+      unsubscribeSites();
       for (const ws of all) ws.close(1001, "server shutting down");
     },
   };

@@ -45,7 +45,7 @@ describe("POST /api/messages/stream", () => {
       ["assistant", "Hi! What shall we build?", "complete"],
     ]);
     expect(saved[1]!.id).toBe((done as { messageId: string }).messageId);
-    expect(saved[1]!.usage).toEqual({ promptTokens: 50, completionTokens: 7, totalTokens: 57 });
+    expect(saved[1]!.usage).toEqual({ promptTokens: 50, completionTokens: 7, totalTokens: 57, model: "fake-model", cost: null });
     // The model saw the system prompt (project, tools) and the message.
     const sent = model.requests[0]!.body;
     expect(sent.messages[0]!.role).toBe("system");
@@ -60,6 +60,9 @@ describe("POST /api/messages/stream", () => {
       "run_shell",
       "run_code",
       "set_workflow_command",
+      "read_logs",
+      "get_problems",
+      "restart_app",
     ]);
   });
 
@@ -223,6 +226,9 @@ describe("POST /api/messages/stream", () => {
     // Listing signs image URLs afresh (their expiry moves), so compare what they point at.
     const withoutSignature = (u: string) => u.split("?")[0];
     expect(user!.attachments.map(withoutSignature)).toEqual([url, url].map(withoutSignature));
+    // Sent with a message, the upload is kept: the sweep of unattached uploads leaves it alone.
+    const [row] = await t.deps.sql<{ attached: boolean }[]>`select attached_at is not null as attached from uploads where project_id = ${projectId}`;
+    expect(row).toEqual({ attached: true });
 
     // Another project's image (or a tampered link) is refused before anything is stored.
     const other = await grace.project("Other");

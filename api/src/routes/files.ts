@@ -1,11 +1,12 @@
 /**
  * /api/files: the file list, contents, save, rename, delete, download map, and create-by-path.
- * Paths follow SPEC.md §7; `/:projectId/download` is declared before `/:projectId/:fileId` so it wins.
+ * Paths follow the spec; `/:projectId/download` is declared before `/:projectId/:fileId` so it wins.
  */
 import { createFileSchema, renameFileSchema, saveFileContentSchema } from "@shared/schemas/file";
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
+import { streamDownloadMap } from "../services/download-map";
 import * as files from "../services/files";
 import { versionAfterUserEdit } from "../services/versions/hooks";
 
@@ -18,9 +19,11 @@ export const fileRoutes = (deps: AppDeps) =>
       await versionAfterUserEdit(deps, file.projectId);
       return c.json(file, created ? 201 : 200);
     })
-    .get("/:projectId/download", async (c) =>
-      c.json(await files.downloadProject(deps, c.var.caller.uid, c.req.param("projectId"))),
-    )
+    // Streamed: the server holds one file at a time however large the project (the map's shape is the spec's).
+    .get("/:projectId/download", async (c) => {
+      const stream = await streamDownloadMap(deps, c.var.caller.uid, c.req.param("projectId"));
+      return new Response(stream, { headers: { "content-type": "application/json", "cache-control": "no-store" } });
+    })
     .get("/:projectId/:fileId", async (c) =>
       c.json(await files.readFileContent(deps, c.var.caller.uid, c.req.param("projectId"), c.req.param("fileId"))),
     )

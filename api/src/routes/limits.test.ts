@@ -22,7 +22,17 @@ let secondPool: Sql | null = null;
 
 beforeAll(async () => {
   t = await testApp({
-    env: { RATE_LIMIT_CHAT_PER_MINUTE: "3", RATE_LIMIT_UPLOADS_PER_MINUTE: "2", RATE_LIMIT_SHELL_PER_MINUTE: "2", MAX_FILES_PER_PROJECT: "3", MAX_PROJECT_BYTES: "100" },
+    env: {
+      RATE_LIMIT_CHAT_PER_MINUTE: "3",
+      RATE_LIMIT_UPLOADS_PER_MINUTE: "2",
+      RATE_LIMIT_SHELL_PER_MINUTE: "2",
+      RATE_LIMIT_SANDBOX_PER_MINUTE: "2",
+      RATE_LIMIT_PROJECTS_PER_MINUTE: "4",
+      RATE_LIMIT_DOWNLOADS_PER_MINUTE: "2",
+      MAX_PROJECTS_PER_USER: "3",
+      MAX_FILES_PER_PROJECT: "3",
+      MAX_PROJECT_BYTES: "100",
+    },
   });
   // An hour-long window: a test that straddled a minute boundary would otherwise see its count reset.
   const config = { ...t.deps.config, rateLimits: { ...t.deps.config.rateLimits, windowSeconds: 3600 } };
@@ -41,9 +51,9 @@ afterAll(async () => {
 });
 
 /** The i-th request goes to instance i mod n, as a round-robin load balancer sends them. */
-const via = (user: TestUser, i: number, path: string, init: { body?: BodyInit; json?: unknown } = {}) =>
+const via = (user: TestUser, i: number, path: string, init: { body?: BodyInit; json?: unknown; method?: string } = {}) =>
   instances[i % instances.length]!.request(path, {
-    method: "POST",
+    method: init.method ?? "POST",
     headers: { authorization: `Bearer ${user.token}`, ...(init.json !== undefined ? { "content-type": "application/json" } : {}) },
     body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
   });
@@ -66,11 +76,12 @@ async function expectRateLimited(res: Response, what: string) {
 describe("rate limits shared across instances", () => {
   test("image uploads: the third within the window, on the other instance, answers 429 with Retry-After", async () => {
     const alice = t.user("alice");
-    const id = await project(alice);
+    // Two projects: uploads count toward a project's 100 bytes, and this test is about the rate.
+    const ids = [await project(alice), await project(alice)];
     const upload = (i: number) => {
       const form = new FormData();
       form.set("file", new File([PNG], "a.png", { type: "image/png" }));
-      form.set("projectId", id);
+      form.set("projectId", ids[i % 2]!);
       return via(alice, i, "/api/upload/image", { body: form });
     };
     expect((await upload(0)).status).toBe(201);
@@ -100,6 +111,46 @@ describe("rate limits shared across instances", () => {
     await expectRateLimited(await via(dave, 2, `/api/sandbox/${id}/shell`, { json: { command: "echo hi" } }), "shell commands");
     // Reading routes of the same prefix are not limited.
     expect((await dave.request("GET", `/api/sandbox/${id}/url`)).status).toBe(200);
+  });
+
+  test("routes that start sandboxes (recreate, template, run-workflow) share one limit, counted before any sandbox starts", async () => {
+    const ivan = t.user("ivan");
+    const id = await project(ivan);
+    // No workflow configured: 400, but counted.
+    for (let i = 0; i < 2; i++) expect((await via(ivan, i, `/api/sandbox/${id}/run-workflow`)).status).toBe(400);
+    await expectRateLimited(await via(ivan, 2, `/api/sandbox/${id}/recreate`), "sandbox starts \\(recreate, template, run workflow\\)");
+    await expectRateLimited(await via(ivan, 3, `/api/sandbox/${id}/template`, { json: { template: "react" } }), "sandbox starts \\(recreate, template, run workflow\\)");
+    expect((await t.db.sql`select sandbox_id from projects where id = ${id}`)[0]!.sandbox_id).toBeNull();
+  });
+
+  test("project creations are limited, and so is the number of projects one account may hold (409 past it)", async () => {
+    const judy = t.user("judy");
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await via(judy, i, "/api/projects", { json: { name: `P${i}` } });
+      expect(res.status).toBe(201);
+      made.push((await res.json()).id);
+    }
+    const over = await via(judy, 3, "/api/projects", { json: { name: "P3" } });
+    expect(over.status).toBe(409);
+    expect((await over.json()).error).toBe("You already have 3 projects, the most one account may have (3). Delete a project to make room.");
+    // Room again after a delete, but the fifth creation this minute is one too many.
+    expect((await judy.request("DELETE", `/api/projects/${made[0]}`)).status).toBe(200);
+    await expectRateLimited(await via(judy, 4, "/api/projects", { json: { name: "P4" } }), "new projects");
+    // Parallel creations cannot overshoot the cap together (the owner's row is locked for count and insert).
+    const kim = t.user("kim");
+    const parallel = await Promise.all(Array.from({ length: 4 }, (_, i) => via(kim, i, "/api/projects", { json: { name: `K${i}` } })));
+    expect(parallel.map((r) => r.status).sort()).toEqual([201, 201, 201, 409]);
+    expect((await (await kim.request("GET", "/api/projects")).json()).length).toBe(3);
+  });
+
+  test("downloads (the map and the ZIP) share one limit", async () => {
+    const lena = t.user("lena");
+    const id = await project(lena);
+    expect((await via(lena, 0, `/api/files/${id}/download`, { method: "GET" })).status).toBe(200);
+    expect((await via(lena, 1, `/api/files/${id}/download.zip`, { method: "GET" })).status).toBe(200);
+    await expectRateLimited(await via(lena, 2, `/api/files/${id}/download`, { method: "GET" }), "project downloads");
+    await expectRateLimited(await via(lena, 3, `/api/files/${id}/download.zip`, { method: "GET" }), "project downloads");
   });
 
   test("a limit of 0 switches it off", async () => {
@@ -156,6 +207,24 @@ describe("per-project file limits", () => {
     const [usage] = await t.db.sql<{ n: number; bytes: number }[]>`select count(*)::int as n, sum(size)::int as bytes from files where project_id = ${id}`;
     expect(usage).toEqual({ n: 1, bytes: 100 });
     expect((await t.deps.store.list(`projects/${id}/files/`)).length).toBe(1);
+  });
+
+  test("uploaded images count toward the project's bytes: an upload or a file past the limit is refused", async () => {
+    const omar = t.user("omar");
+    const id = await project(omar);
+    const upload = () => {
+      const form = new FormData();
+      form.set("file", new File([PNG], "a.png", { type: "image/png" }));
+      form.set("projectId", id);
+      return omar.request("POST", "/api/upload/image", form);
+    };
+    expect((await upload()).status).toBe(201); // 70 of the 100 bytes
+    const second = await upload();
+    expect(second.status).toBe(413);
+    expect((await second.json()).error).toContain("over its limit of 100 bytes");
+    expect((await omar.request("POST", `/api/files/${id}`, { path: "a.txt", content: "z".repeat(40) })).status).toBe(413);
+    expect((await omar.request("POST", `/api/files/${id}`, { path: "a.txt", content: "z".repeat(30) })).status).toBe(201);
+    expect((await t.deps.store.list(`projects/${id}/uploads/`)).length).toBe(1);
   });
 
   test("the sandbox sync's writes (origin sandbox) meet the same limits", async () => {

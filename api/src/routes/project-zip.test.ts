@@ -1,4 +1,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import JSZip from "jszip";
 import { testApp } from "../test/test-app";
 
@@ -40,6 +44,39 @@ describe(`GET /api/files/{projectId}/download.zip (${process.env.TEST_DATABASE_U
     expect(files.map((f) => [f.path, f.size]).sort()).toEqual(
       [...Object.entries(texts).map(([p, c]) => [p, new TextEncoder().encode(c).length]), ["public/logo.png", 2000]].sort(),
     );
+  });
+
+  test("large files stream through the deflater or as stored blocks, with data descriptors that unzip and JSZip accept", async () => {
+    const bob = t.user("bob");
+    const project = (await (await bob.request("POST", "/api/projects", { name: "Big zip" })).json()) as { id: string };
+    const { writeFileAtPath } = await import("../services/files");
+    const bigText = "export const line = 'é € 😀';\n".repeat(40_000); // compresses: deflated as it streams
+    const bigBinary = new Uint8Array(randomBytes(700_001)); // does not: stored blocks, no deflate cost
+    const small = "tiny\n";
+    await writeFileAtPath(t.deps, bob.uid, project.id, "src/big.ts", bigText);
+    await writeFileAtPath(t.deps, bob.uid, project.id, "assets/noise.bin", bigBinary);
+    await writeFileAtPath(t.deps, bob.uid, project.id, "small.txt", small);
+
+    const res = await bob.request("GET", `/api/files/${project.id}/download.zip`);
+    const reader = res.body!.getReader();
+    const chunks: Uint8Array[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+    const bytes = new Uint8Array(Buffer.concat(chunks));
+    // Sent in pieces, never a whole large file in one chunk.
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThanOrEqual(64 * 1024);
+    expect(bytes.length).toBeLessThan(bigBinary.length + new TextEncoder().encode(bigText).length / 4);
+
+    const zip = await JSZip.loadAsync(bytes, { checkCRC32: true });
+    expect(await zip.file("src/big.ts")!.async("string")).toBe(bigText);
+    expect(Buffer.from(await zip.file("assets/noise.bin")!.async("uint8array")).equals(Buffer.from(bigBinary))).toBe(true);
+    expect(await zip.file("small.txt")!.async("string")).toBe(small);
+
+    // Info-ZIP's unzip checks every CRC and the local headers against the central directory.
+    const file = join(mkdtempSync(join(tmpdir(), "zip-test-")), "big.zip");
+    writeFileSync(file, bytes);
+    const tested = Bun.spawnSync(["unzip", "-t", file]);
+    expect(tested.stdout.toString()).toContain("No errors detected");
+    expect(tested.exitCode).toBe(0);
   });
 
   test("someone else's project is not found", async () => {

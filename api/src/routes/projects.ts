@@ -13,6 +13,9 @@ export const projectRoutes = (deps: AppDeps) =>
     )
     .get("/:id", async (c) => c.json(await projects.getOwnedProject(deps, c.var.caller.uid, c.req.param("id"))))
     .delete("/:id", async (c) => {
-      await projects.deleteProject(deps, c.var.caller.uid, c.req.param("id"));
+      const { uid } = c.var.caller;
+      const { sandboxId } = await projects.deleteProject(deps, uid, c.req.param("id"));
+      // Stopped before the answer: the deleted project's preview answers 404 from this moment.
+      await deps.sandboxes.stop(uid, c.req.param("id"), sandboxId);
       return c.json({ ok: true });
     });

@@ -1,11 +1,12 @@
 /**
  * /api/sandbox: the project's sandbox — preview URL, validity, recreate, run the workflow, apply a template,
- * and the terminal's one-shot shell commands (time-limited, output capped).
+ * the terminal's one-shot shell commands (time-limited, output capped), and the app's problems.
  */
 import { applyTemplateSchema, shellCommandSchema, type ApplyTemplateResult } from "@shared/schemas/sandbox";
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
+import { clearProblems, listProblems } from "../services/problems";
 import { runShellCommand } from "../services/sandboxes/shell";
 
 export const sandboxRoutes = (deps: AppDeps) =>
@@ -29,4 +30,10 @@ export const sandboxRoutes = (deps: AppDeps) =>
       // The request's signal: a client that drops the request (Ctrl+C in the terminal) stops the command.
       const result = await runShellCommand(deps.sandboxes, c.var.caller.uid, c.req.param("projectId"), c.req.valid("json").command, c.req.raw.signal);
       return c.json(result);
+    })
+    // What the running app showed: browser errors from its preview, its dev server's error lines.
+    .get("/:projectId/problems", async (c) => c.json(await listProblems(deps, c.var.caller.uid, c.req.param("projectId"))))
+    .delete("/:projectId/problems", async (c) => {
+      await clearProblems(deps, c.var.caller.uid, c.req.param("projectId"));
+      return c.json({ ok: true });
     });

@@ -255,4 +255,56 @@ describe(`versions around agent runs (${db})`, () => {
     const content = (await (await alice.request("GET", `/api/files/${projectId}/${file!.id}`)).json()) as { content: string };
     expect(content.content).toBe(`<h1>Old ${SALT}</h1>\n`);
   });
+  test("before-message finds the files as a run found them, from its user message or its answer; 404 for others", async () => {
+    const alice = chat.user("alice");
+    const projectId = await alice.project();
+    await alice.request("POST", `/api/files/${projectId}`, { path: "a.txt", content: `one ${SALT}` });
+    const base = `/api/projects/${projectId}/versions`;
+    const messages = async () => (await (await alice.request("GET", `/api/messages/${projectId}`)).json()) as { id: string; role: string }[];
+
+    // A run that changes nothing: the state before it is the newest version taken before it was sent.
+    model.enqueue(turn.text("Nothing to do."));
+    await readEvents(await alice.request("POST", "/api/messages/stream", { projectId, content: "Just asking" }));
+    // Two runs that change a.txt: the first finds the newest version already holding its starting files.
+    model.enqueue(turn.toolCalls([{ name: "write_file", arguments: { path: "a.txt", content: `two ${SALT}` } }]), turn.text("Two."));
+    await readEvents(await alice.request("POST", "/api/messages/stream", { projectId, content: "Make it two" }));
+    // A save in Files whose own version is missing (a version that cannot be taken is skipped): the next run
+    // finds files no version holds, so it records them as "Before: …" first.
+    const [file] = (await (await alice.request("GET", `/api/files/${projectId}`)).json()) as { id: string }[];
+    await alice.request("PATCH", `/api/files/${file!.id}/content`, { content: `edited ${SALT}` });
+    await chat.db.sql`delete from versions where id = (select id from versions where project_id = ${projectId} order by seq desc limit 1) and source = 'user'`;
+    model.enqueue(turn.toolCalls([{ name: "write_file", arguments: { path: "a.txt", content: `three ${SALT}` } }]), turn.text("Three."));
+    await readEvents(await alice.request("POST", "/api/messages/stream", { projectId, content: "Make it three" }));
+
+    const [ask, , two, twoAnswer, three, threeAnswer] = await messages();
+    const labels: string[] = [];
+    const before = async (id: string) => {
+      const version = await json<VersionSummary>(alice.request("GET", `${base}/before-message/${id}`));
+      labels.push(version.label);
+      const res = await alice.request("GET", `${base}/${version.id}/files/a.txt`);
+      return res.text();
+    };
+    expect(await before(ask!.id)).toBe(`one ${SALT}`);
+    expect(await before(two!.id)).toBe(`one ${SALT}`);
+    expect(await before(twoAnswer!.id)).toBe(`one ${SALT}`);
+    expect(await before(three!.id)).toBe(`edited ${SALT}`);
+    expect(await before(threeAnswer!.id)).toBe(`edited ${SALT}`);
+    expect(labels).toEqual(["Edited in Files", "Edited in Files", "Edited in Files", "Before: Make it three", "Before: Make it three"]);
+
+    const bob = chat.user("bob");
+    expect((await bob.request("GET", `${base}/before-message/${two!.id}`)).status).toBe(404);
+    expect((await alice.request("GET", `${base}/before-message/${crypto.randomUUID()}`)).status).toBe(404);
+    expect((await alice.request("GET", `${base}/before-message/not-a-uuid`)).status).toBe(404);
+  });
+
+  test("before-message of the first message, with no version before it, is 404 with a message", async () => {
+    const alice = chat.user("alice");
+    const projectId = await alice.project();
+    model.enqueue(turn.text("Hello."));
+    await readEvents(await alice.request("POST", "/api/messages/stream", { projectId, content: "Hi" }));
+    const [hi] = (await (await alice.request("GET", `/api/messages/${projectId}`)).json()) as { id: string }[];
+    const res = await alice.request("GET", `/api/projects/${projectId}/versions/before-message/${hi!.id}`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: string }).error).toContain("before this message");
+  });
 });

@@ -1,13 +1,15 @@
 /**
  * /api/projects/{id}/versions…: the project's history (list, manifest, a file at a version, diff), "Save
- * version" and restore; and POST /api/projects/import, a new project from a .zip. Mounted under
- * /projects; the import sub-app goes before the JSON body limit, as it takes a large multipart body.
+ * version", restore, and the version from before a chat message (for "Restore to before this message" and
+ * "Undo this run"); and POST /api/projects/import, a new project from a .zip. Mounted under /projects; the
+ * import sub-app goes before the JSON body limit, as it takes a large multipart body.
  */
 import { createVersionSchema, listVersionsQuerySchema } from "@shared/schemas/versions";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppDeps, AppEnv } from "../app-env";
 import type { requireAuth } from "../auth/middleware";
+import type { RateLimits } from "../middleware/rate-limit";
 import { badRequest, tooLarge } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { asText } from "../services/file-content";
@@ -24,6 +26,9 @@ export const versionRoutes = (deps: AppDeps) =>
     })
     .post("/:id/versions", validate("json", createVersionSchema), async (c) =>
       c.json(await versions.createManualVersion(deps, c.var.caller.uid, c.req.param("id"), c.req.valid("json").label), 201),
+    )
+    .get("/:id/versions/before-message/:messageId", async (c) =>
+      c.json(await versions.versionBeforeMessage(deps, c.var.caller.uid, c.req.param("id"), c.req.param("messageId"))),
     )
     .get("/:id/versions/:versionId", async (c) =>
       c.json(await versions.getVersion(deps, c.var.caller.uid, c.req.param("id"), c.req.param("versionId"))),
@@ -51,11 +56,12 @@ export const versionRoutes = (deps: AppDeps) =>
     });
 
 /** POST /import, with its own sign-in check and a body limit sized for a whole project. */
-export const projectImportRoutes = (deps: AppDeps, auth: ReturnType<typeof requireAuth>) => {
+export const projectImportRoutes = (deps: AppDeps, auth: ReturnType<typeof requireAuth>, rateLimit: RateLimits["projects"]) => {
   const limits = importLimitsFrom(deps.config.limits);
   return new Hono<AppEnv>().post(
     "/import",
     auth,
+    rateLimit,
     bodyLimit({
       maxSize: limits.maxTotalBytes + 1024 * 1024,
       onError: () => {

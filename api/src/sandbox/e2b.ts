@@ -6,12 +6,125 @@
 import { CommandExitError, FilesystemEventType, Sandbox as E2BSandbox, SandboxNotFoundError } from "e2b";
 import type { Logger } from "../lib/logger";
 import { isIgnoredPath } from "./ignored-paths";
-import { FileTooLargeError, MAX_SANDBOX_READ_BYTES, type RunOptions, type RunResult, type Sandbox, type SandboxProvider } from "./types";
+import { createProcessTable, type ProcessLauncher } from "./process-table";
+import {
+  FileTooLargeError,
+  MAX_SANDBOX_READ_BYTES,
+  TERMINAL_ENV,
+  type RunOptions,
+  type RunResult,
+  type Sandbox,
+  type SandboxProvider,
+  type TerminalOptions,
+  type TerminalSession,
+} from "./types";
 
 const ROOT = "/home/user/project";
 /** How long E2B keeps a sandbox after the last use; every use pushes it out again. */
 const KEEP_ALIVE_MS = 30 * 60_000;
 const OUTPUT_CAP = 1024 * 1024;
+/** Where each named process's session id is written inside the sandbox (one file per launch). */
+const PROCS_DIR = "/tmp/.sandbox-procs";
+
+const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Named processes on E2B: each runs in its own session (`setsid`), whose id it writes to a file, so a signal
+ * to the session's process group reaches everything it started, and its listening ports are found by
+ * matching the session's socket inodes against /proc/net/tcp{,6}, inside the sandbox.
+ */
+function e2bLauncher(sbx: E2BSandbox, touch: () => void, abs: (path: string) => string): ProcessLauncher {
+  const quiet = (command: string) => sbx.commands.run(command, { timeoutMs: 15_000 }).catch((error: unknown) => error);
+  return async (command, { cwd, env, onOutput }) => {
+    touch();
+    const pidFile = `${PROCS_DIR}/${crypto.randomUUID()}`;
+    const inner = `mkdir -p ${PROCS_DIR}; echo $$ > ${pidFile}; exec bash -c ${shellQuote(command)}`;
+    const handle = await sbx.commands.run(`setsid -w bash -c ${shellQuote(inner)}`, {
+      background: true,
+      cwd: cwd ? abs(cwd) : ROOT,
+      envs: env,
+      timeoutMs: 0,
+      onStdout: (chunk) => onOutput("stdout", chunk),
+      onStderr: (chunk) => onOutput("stderr", chunk),
+    });
+    const group = `"$(cat ${pidFile} 2>/dev/null)"`;
+    const signalGroup = (signal: string) => quiet(`s=${group}; [ -n "$s" ] && kill -${signal} -- -"$s" 2>/dev/null; true`);
+    const exited = handle.wait().then(
+      (result) => result.exitCode,
+      (error: unknown) => (error instanceof CommandExitError ? error.exitCode : null),
+    ).then(async (code) => {
+      // Whatever the command left behind in its session goes with it.
+      await signalGroup("KILL");
+      await quiet(`rm -f ${pidFile}`);
+      return code;
+    });
+    return {
+      exited,
+      signal(signal) {
+        touch();
+        void signalGroup(signal === "SIGKILL" ? "KILL" : "TERM");
+        if (signal === "SIGKILL") void handle.kill().catch(() => {});
+      },
+      async ports() {
+        const script =
+          `s=${group}; [ -n "$s" ] || exit 0; ` +
+          `for p in $(ps -s "$s" -o pid= 2>/dev/null); do ls -l /proc/$p/fd 2>/dev/null; done | grep -o 'socket:\\[[0-9]*\\]' | tr -dc '0-9\\n' | sort -u > ${pidFile}.inodes; ` +
+          `awk 'NR==FNR{i[$1]=1;next} FNR>1 && $4=="0A" && ($10 in i){split($2,a,":"); print a[2]}' ${pidFile}.inodes /proc/net/tcp /proc/net/tcp6 2>/dev/null; rm -f ${pidFile}.inodes`;
+        const result = await sbx.commands.run(script, { timeoutMs: 15_000 });
+        const ports: number[] = [];
+        for (const hex of result.stdout.split(/\s+/)) {
+          const port = parseInt(hex, 16);
+          if (port > 0 && port < 65536 && !ports.includes(port)) ports.push(port);
+        }
+        return ports;
+      },
+    };
+  };
+}
+
+// --- The interactive terminal ---
+/**
+ * E2B's own PTY (`sandbox.pty`). Input and resizes are separate requests, so they are chained to keep their
+ * order. Closing kills the shell (SIGKILL, the SDK's only way): the kernel then hangs up the foreground job,
+ * while jobs started with `&` or `nohup` keep running, as with the local provider.
+ */
+async function openE2BTerminal(sbx: E2BSandbox, options: TerminalOptions, touch: () => void, logger: Logger): Promise<TerminalSession> {
+  let exited = false;
+  const exit = (code: number | null) => {
+    if (exited) return;
+    exited = true;
+    options.onExit(code);
+  };
+  const handle = await sbx.pty.create({
+    cols: options.cols,
+    rows: options.rows,
+    cwd: ROOT,
+    envs: TERMINAL_ENV,
+    timeoutMs: 0,
+    onData: (data) => options.onData(data),
+  });
+  handle.wait().then(
+    (result) => exit(result.exitCode),
+    (error: unknown) => exit(error instanceof CommandExitError ? error.exitCode : null),
+  );
+  let queue: Promise<unknown> = Promise.resolve();
+  const inOrder = (what: string, fn: () => Promise<unknown>) => {
+    queue = queue.then(fn).catch((error: unknown) => logger.debug("e2b pty request failed", { what, error: String(error) }));
+  };
+  return {
+    write(data) {
+      if (exited) return;
+      touch();
+      inOrder("input", () => sbx.pty.sendInput(handle.pid, data));
+    },
+    resize(cols, rows) {
+      if (!exited) inOrder("resize", () => sbx.pty.resize(handle.pid, { cols, rows }));
+    },
+    close() {
+      inOrder("kill", () => sbx.pty.kill(handle.pid));
+    },
+  };
+}
 
 export function createE2BProvider(options: { apiKey: string; logger: Logger; template?: string }): SandboxProvider {
   const live = new Map<string, Sandbox>();
@@ -27,6 +140,7 @@ export function createE2BProvider(options: { apiKey: string; logger: Logger; tem
     const abs = (path: string) => `${ROOT}/${path}`;
     const sandbox: Sandbox = {
       id: sbx.sandboxId,
+      processes: createProcessTable(e2bLauncher(sbx, touch, abs)),
       files: {
         async write(path, content) {
           touch();
@@ -123,6 +237,7 @@ export function createE2BProvider(options: { apiKey: string; logger: Logger; tem
         live.delete(sbx.sandboxId);
         await sbx.kill().catch(() => {});
       },
+      openTerminal: (terminal) => (touch(), openE2BTerminal(sbx, terminal, touch, options.logger)),
     };
     return sandbox;
   };

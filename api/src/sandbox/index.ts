@@ -10,7 +10,7 @@ export function createSandboxProvider(config: Config, logger: Logger): SandboxPr
   if (config.sandbox.provider === "e2b") return createE2BProvider({ apiKey: config.sandbox.apiKey, logger });
   return createLocalProvider({
     rootDir: join(config.dataDir, "sandboxes"),
-    templateCacheDir: join(config.dataDir, "template-cache"),
+    templateCacheDir: config.sandboxTemplateCacheDir ?? join(config.dataDir, "template-cache"),
     idleTimeoutMs: config.sandboxIdleMs,
     maxLifetimeMs: config.sandboxMaxLifetimeMs,
     diskMb: config.sandboxDisk.sizeMb,

@@ -26,6 +26,11 @@ export type RunResult = {
   timedOut: boolean;
   /** Output beyond the cap (1 MiB per stream) was dropped. */
   truncated: boolean;
+  /**
+   * What stopped the command short when the sandbox's limits did (its process or memory limit, or the
+   * sandbox dying under it), in words for the user; absent otherwise. Also appended to stderr.
+   */
+  limitHit?: string;
 };
 
 export type FileChange = { type: "write" | "remove"; path: string };
@@ -63,7 +68,44 @@ export interface Sandbox {
   isAlive(): Promise<boolean>;
   /** Ends every process of the sandbox, background servers included. */
   kill(): Promise<void>;
+  /** The sandbox's named, supervised processes (kept for the sandbox's life, whichever request started them). */
+  readonly processes: SandboxProcesses;
+
+  // --- The interactive terminal ---
+  /**
+   * Starts an interactive bash on a new pseudo-terminal in the project folder (TERM=xterm-256color), for
+   * full-screen programs, job control and Ctrl+C. Rejects when the sandbox cannot give one.
+   */
+  openTerminal(options: TerminalOptions): Promise<TerminalSession>;
 }
+
+// --- The interactive terminal ---
+export type TerminalOptions = {
+  cols: number;
+  rows: number;
+  /** What the programs wrote to the terminal, as bytes (not necessarily whole UTF-8 characters). */
+  onData: (data: Uint8Array) => void;
+  /** Called once: the shell's exit status, or null when it was killed or the sandbox went away. */
+  onExit: (exitCode: number | null) => void;
+};
+
+export interface TerminalSession {
+  /** Keyboard input, as a terminal sends it (Ctrl+C is the byte 0x03, delivered as SIGINT by the terminal). */
+  write(data: Uint8Array): void;
+  resize(cols: number, rows: number): void;
+  /**
+   * Hangs up, as closing a terminal window does: the foreground program gets SIGHUP and the shell ends;
+   * what was started with `&` or `nohup` keeps running.
+   */
+  close(): void;
+}
+
+/** The environment an interactive terminal's shell starts with, on every provider. */
+export const TERMINAL_ENV: Record<string, string> = {
+  TERM: "xterm-256color",
+  COLORTERM: "truecolor",
+  PS1: "\\[\\e[1;32m\\]sandbox\\[\\e[0m\\]:\\[\\e[1;34m\\]\\w\\[\\e[0m\\]\\$ ",
+};
 
 /**
  * A host folder bound read-only into every sandbox of a provider (local only), where template dependencies
@@ -85,7 +127,10 @@ export interface SandboxProvider {
   create(projectId: string): Promise<Sandbox>;
   /** The running sandbox, or null when it has expired or never existed. */
   connect(sandboxId: string): Promise<Sandbox | null>;
-  /** Stops every sandbox this process started (shutdown). */
+  /**
+   * Stops every sandbox this process started and resolves once each is torn down (the local provider's
+   * disk volumes unmounted and folders removed). Nothing starts after it is called.
+   */
   shutdown(): Promise<void>;
 }
 
@@ -111,3 +156,44 @@ export class FileTooLargeError extends Error {
     super(`${path} in the sandbox is ${size} bytes, over the ${limit}-byte limit; not read`);
   }
 }
+
+// ---- Named, supervised processes (the project's `app` dev server and up to seven more) ----
+
+export type ProcessStatus = "starting" | "running" | "exited" | "crashed";
+
+export type ProcessInfo = {
+  name: string;
+  command: string;
+  status: ProcessStatus;
+  /** The last exit code (null while it runs, or when it was ended by a signal it did not report). */
+  exitCode: number | null;
+  /** TCP ports its process tree listens on, in the order they were first seen. */
+  ports: number[];
+  /** ISO time of the current (or last) start; null before it ever started. */
+  startedAt: string | null;
+  /** Times it was started again (after a crash or on request) since it was last replaced. */
+  restarts: number;
+};
+
+export type ProcessLogLine = { t: string; stream: "stdout" | "stderr"; text: string };
+
+export type ProcessTableEvent = { type: "output"; name: string; lines: ProcessLogLine[] } | { type: "status"; process: ProcessInfo };
+
+export interface SandboxProcesses {
+  /** Starts `command` as process `name`, replacing (stopping first) one of that name. TooManyProcessesError past the limit. */
+  start(name: string, command: string, options?: { cwd?: string; env?: Record<string, string> }): Promise<ProcessInfo>;
+  /** SIGTERM to its whole tree, SIGKILL after a grace period; null for an unknown name. */
+  stop(name: string): Promise<ProcessInfo | null>;
+  /** Stops it (as `stop`) and starts its command again; null for an unknown name. */
+  restart(name: string): Promise<ProcessInfo | null>;
+  list(): Promise<ProcessInfo[]>;
+  /** Lines after `since` (a cursor from an earlier answer; omitted: everything kept), and the next cursor. */
+  logs(name: string, since?: number): Promise<{ lines: ProcessLogLine[]; cursor: number } | null>;
+  /** Output lines (batched) and status changes of every process, as they happen. */
+  subscribe(listener: (event: ProcessTableEvent) => void): () => void;
+}
+
+/** Named processes one sandbox may hold. */
+export const MAX_PROCESSES = 8;
+
+export class TooManyProcessesError extends Error {}

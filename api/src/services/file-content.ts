@@ -10,3 +10,21 @@ export function asText(bytes: Uint8Array): string | null {
     return null;
   }
 }
+
+/**
+ * Whether content read piece by piece is text by `asText`'s rule, without holding it whole: stops at the
+ * first NUL or invalid sequence (for most binary files, the first piece).
+ */
+export async function isTextStream(pieces: AsyncIterable<Uint8Array>): Promise<boolean> {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  try {
+    for await (const piece of pieces) {
+      if (piece.includes(0)) return false;
+      decoder.decode(piece, { stream: true });
+    }
+    decoder.decode(); // a sequence cut off at the end is invalid too
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { AppError } from "../lib/errors";
 import { serviceContext } from "../test/service-context";
 import type { SandboxSync, ServiceContext } from "./context";
-import { deleteProjectFile, downloadProject, listProjectFiles, readFileContent, renameProjectFile, saveFileContent, writeFileAtPath } from "./files";
+import { downloadProject } from "./download-map";
+import { deleteProjectFile, listProjectFiles, readFileContent, renameProjectFile, saveFileContent, writeFileAtPath } from "./files";
 import { createProject } from "./projects";
 
 let ctx: Awaited<ReturnType<typeof serviceContext>>;

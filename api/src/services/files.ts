@@ -9,7 +9,7 @@
  * MAX_PROJECT_BYTES (413). Each change is also handed, bytes and all, to the project's sandbox on this
  * instance (`ctx.sandboxSync`), awaited, so a command run right after the write sees it.
  */
-import { MAX_FILE_CONTENT_BYTES, type DownloadMap, type FileContent, type ProjectFile } from "@shared/schemas/file";
+import { MAX_FILE_CONTENT_BYTES, type FileContent, type ProjectFile } from "@shared/schemas/file";
 import * as files from "../db/files";
 import { touchProject } from "../db/projects";
 import { conflict, notFound, tooLarge } from "../lib/errors";
@@ -108,15 +108,22 @@ async function refusePathClash(ctx: ServiceContext, projectId: string, path: str
 }
 
 /**
- * Refuses (413) a write that would take the project past its file count or total size. Checked before the
+ * Refuses (413) a write that would take the project past its file count or total size (files and uploaded
+ * images together). Exported for uploads, which add bytes but no file. Checked before the
  * write, so writes racing on several instances can overshoot by what they add together; the limits protect
  * the server from runaway growth, not to the byte.
  */
-async function checkProjectLimits(ctx: ServiceContext, projectId: string, replacedSize: number | null, newSize: number): Promise<void> {
+export async function checkProjectLimits(
+  ctx: ServiceContext,
+  projectId: string,
+  replacedSize: number | null,
+  newSize: number,
+  options: { newFile: boolean } = { newFile: replacedSize === null },
+): Promise<void> {
   const limits = ctx.config?.limits;
   if (!limits) return;
   const usage = await files.projectUsage(ctx.sql, projectId);
-  if (replacedSize === null && usage.files >= limits.maxFilesPerProject) {
+  if (options.newFile && usage.files >= limits.maxFilesPerProject) {
     throw tooLarge(`This project already has ${usage.files} files, the most a project may have (${limits.maxFilesPerProject}). Delete some files first.`);
   }
   const after = usage.bytes - (replacedSize ?? 0) + newSize;
@@ -198,32 +205,4 @@ export async function deleteProjectFile(ctx: ServiceContext, ownerId: string, fi
   const publicFile = files.toPublicFile(file);
   await publishFileEvent(ctx, { type: "file.deleted", projectId: file.projectId, ownerId, file: publicFile }, (sync) => sync.removed(file.projectId, file.path));
   return publicFile;
-}
-
-/**
- * Every file as path → content for the client to zip. Binary files are base64 and listed in `binary`,
- * so the client can restore their bytes.
- */
-export async function downloadProject(
-  ctx: ServiceContext,
-  ownerId: string,
-  projectId: string,
-): Promise<DownloadMap & { binary: string[] }> {
-  const project = await getOwnedProject(ctx, ownerId, projectId);
-  const rows = await files.listFiles(ctx.sql, projectId);
-  // No prototype: a file named "__proto__" must be an entry like any other, not replace the map's prototype.
-  const map: Record<string, string> = Object.create(null);
-  const binary: string[] = [];
-  // A few reads at a time: fast on S3 without opening hundreds of connections at once.
-  for (let i = 0; i < rows.length; i += 8) {
-    await Promise.all(
-      rows.slice(i, i + 8).map(async (row) => {
-        const bytes = (await ctx.store.get(row.storageKey)) ?? new Uint8Array();
-        const text = asText(bytes);
-        if (text === null) binary.push(row.path);
-        map[row.path] = text ?? Buffer.from(bytes).toString("base64");
-      }),
-    );
-  }
-  return { projectName: project.name, filesCount: rows.length, files: map, binary: binary.sort() };
 }

@@ -1,12 +1,16 @@
 /**
  * Chat image uploads. Only real raster images are accepted (sniffed from the bytes, never the name);
  * SVG is refused because it can carry script. An `<img>` cannot send a bearer token, so the returned
- * URL is signed with a server secret and expires.
+ * URL is signed with a server secret and expires. Each upload is recorded with its size, which counts toward
+ * the project's MAX_PROJECT_BYTES; one never attached to a sent message is deleted after a day
+ * (upload-sweep.ts).
  */
 import { fileTypeFromBuffer } from "file-type";
 import { downscaleForModel } from "./image-downscale";
+import * as uploads from "../db/uploads";
 import { badRequest, notFound, tooLarge, unsupportedMedia } from "../lib/errors";
 import { projectPrefix, type ServiceContext } from "./context";
+import { checkProjectLimits } from "./files";
 import { getOwnedProject } from "./projects";
 
 const ALLOWED = new Map([
@@ -66,10 +70,25 @@ export async function uploadImage(
   const type = await fileTypeFromBuffer(bytes);
   const ext = type && ALLOWED.get(type.mime);
   if (!ext) throw unsupportedMedia("Only PNG, JPEG, GIF, WebP or AVIF images can be attached (SVG is not accepted).");
+  await checkProjectLimits(ctx, projectId, null, bytes.length, { newFile: false });
   const name = `${crypto.randomUUID()}.${ext}`;
+  // Row first: an object without a row would be counted by nothing and never swept.
+  await uploads.insertUpload(ctx.sql, { projectId, name, size: bytes.length });
   await ctx.store.put(imageKey(projectId, name), bytes, type.mime);
   return { url: await signedImageUrl(ctx.signer, projectId, name) };
 }
+
+/** Marks the images behind these URLs (this project's own) as attached to a sent message: they are kept. */
+export async function markImagesAttached(ctx: ServiceContext, projectId: string, urls: string[]): Promise<void> {
+  const names = urls
+    .map(parseImageUrl)
+    .filter((ref): ref is ImageRef => ref !== null && ref.projectId === projectId.toLowerCase() && NAME.test(ref.name))
+    .map((ref) => ref.name);
+  await uploads.markUploadsAttached(ctx.sql, projectId, names);
+}
+
+/** Where an upload's bytes live (for the sweep that deletes unattached ones). */
+export const uploadedImageKey = imageKey;
 
 /** The bytes behind a signed image URL, or 404 for a bad, expired or foreign signature. */
 export async function readSignedImage(

@@ -1,7 +1,9 @@
 /**
- * A project's files as a ZIP built while it streams: one file is read, deflated and sent at a time, so a
- * large project never sits whole in memory (the browser's own zip, from the download map, suits small ones).
- * Plain ZIP without ZIP64: a project's size and file-count limits keep far below 4 GB and 65,535 entries.
+ * A project's files as a ZIP built while it streams, at the reader's pace: small files are read whole (at
+ * most WHOLE_FILE bytes), larger ones flow from storage piece by piece through the deflater (or as stored
+ * blocks when they do not compress) with their CRC and sizes in a data descriptor after them. The server
+ * holds a few pieces at a time however large the project (the browser's own zip, from the download map,
+ * suits small projects).
  *
  * @example
  * const { name, stream } = await streamProjectZip(ctx, uid, projectId);
@@ -9,119 +11,104 @@
  */
 import { deflateRawSync } from "node:zlib";
 import * as files from "../db/files";
+import { DOWNLOAD_COLLECT_BYTES, pullStream, readChunks } from "../lib/pull-stream";
 import type { ServiceContext } from "./context";
 import { getOwnedProject } from "./projects";
+import { centralEntry, concat, dataDescriptor, DEFLATE, dosDateTime, endOfCentralDirectory, finalStoredBlock, localHeader, STORED, storedBlocks, type ZipEntry } from "./zip-format";
 
-const UTF8_NAMES = 0x0800;
-const DEFLATE = 8;
-const MADE_BY_UNIX = (3 << 8) | 20;
-const REGULAR_FILE_0644 = (0o100644 << 16) >>> 0;
+/** Files up to this size are read whole and written with their sizes up front, the most widely read form. */
+export const WHOLE_FILE = 256 * 1024;
+/** Bytes deflated first to judge a file: content that does not shrink (media, archives) is not deflated. */
+const SAMPLE = 64 * 1024;
+/** The most bytes handed on in one chunk: a view of a larger buffer would keep all of it alive. */
+const PIECE = 64 * 1024;
 
-function dosDateTime(iso: string): { time: number; date: number } {
-  const d = new Date(iso);
-  const year = Math.max(1980, d.getUTCFullYear());
-  return {
-    time: (d.getUTCHours() << 11) | (d.getUTCMinutes() << 5) | Math.floor(d.getUTCSeconds() / 2),
-    date: ((year - 1980) << 9) | ((d.getUTCMonth() + 1) << 5) | d.getUTCDate(),
-  };
-}
+const compresses = (sample: Uint8Array) => sample.length <= 256 || deflateRawSync(sample).length < sample.length * 0.95;
 
-type Entry = { name: Uint8Array; crc: number; compressed: number; size: number; offset: number; time: number; date: number; method: number };
-
-function localHeader(e: Entry): Uint8Array {
-  const h = new DataView(new ArrayBuffer(30));
-  h.setUint32(0, 0x04034b50, true);
-  h.setUint16(4, 20, true);
-  h.setUint16(6, UTF8_NAMES, true);
-  h.setUint16(8, e.method, true);
-  h.setUint16(10, e.time, true);
-  h.setUint16(12, e.date, true);
-  h.setUint32(14, e.crc, true);
-  h.setUint32(18, e.compressed, true);
-  h.setUint32(22, e.size, true);
-  h.setUint16(26, e.name.length, true);
-  h.setUint16(28, 0, true);
-  return concat([new Uint8Array(h.buffer), e.name]);
-}
-
-function centralEntry(e: Entry): Uint8Array {
-  const h = new DataView(new ArrayBuffer(46));
-  h.setUint32(0, 0x02014b50, true);
-  h.setUint16(4, MADE_BY_UNIX, true);
-  h.setUint16(6, 20, true);
-  h.setUint16(8, UTF8_NAMES, true);
-  h.setUint16(10, e.method, true);
-  h.setUint16(12, e.time, true);
-  h.setUint16(14, e.date, true);
-  h.setUint32(16, e.crc, true);
-  h.setUint32(20, e.compressed, true);
-  h.setUint32(24, e.size, true);
-  h.setUint16(28, e.name.length, true);
-  h.setUint32(38, REGULAR_FILE_0644, true);
-  h.setUint32(42, e.offset, true);
-  return concat([new Uint8Array(h.buffer), e.name]);
-}
-
-function endOfCentralDirectory(count: number, size: number, offset: number): Uint8Array {
-  const h = new DataView(new ArrayBuffer(22));
-  h.setUint32(0, 0x06054b50, true);
-  h.setUint16(8, count, true);
-  h.setUint16(10, count, true);
-  h.setUint32(12, size, true);
-  h.setUint32(16, offset, true);
-  return new Uint8Array(h.buffer);
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+/** `bytes` in views of at most PIECE bytes. */
+function* pieces(bytes: Uint8Array): Generator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += PIECE) yield bytes.subarray(at, at + PIECE);
 }
 
 /** The owner's project as a streamed ZIP, and a file name for it. */
 export async function streamProjectZip(ctx: ServiceContext, ownerId: string, projectId: string): Promise<{ name: string; stream: ReadableStream<Uint8Array> }> {
   const project = await getOwnedProject(ctx, ownerId, projectId);
   const rows = await files.listFiles(ctx.sql, project.id);
-  const encoder = new TextEncoder();
-  const entries: Entry[] = [];
-  let offset = 0;
-  let index = 0;
-  let finished = false;
+  return { name: project.name, stream: pullStream(zipChunks(ctx, rows), { collectEvery: DOWNLOAD_COLLECT_BYTES }) };
+}
 
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      // One file per pull: the consumer's pace decides how fast files are read from storage.
-      while (index < rows.length) {
-        const row = rows[index++]!;
-        const bytes = await ctx.store.get(row.storageKey);
-        if (!bytes) continue; // replaced or deleted since the listing
-        const deflated = deflateRawSync(bytes);
-        const stored = deflated.length >= bytes.length;
-        const entry: Entry = {
-          name: encoder.encode(row.path),
-          crc: Bun.hash.crc32(bytes) >>> 0,
-          compressed: stored ? bytes.length : deflated.length,
-          size: bytes.length,
-          offset,
-          method: stored ? 0 : DEFLATE,
-          ...dosDateTime(row.updatedAt),
-        };
-        const chunk = concat([localHeader(entry), stored ? bytes : deflated]);
-        entries.push(entry);
-        offset += chunk.length;
-        controller.enqueue(chunk);
-        return;
-      }
-      if (finished) return;
-      finished = true;
-      const central = concat(entries.map(centralEntry));
-      controller.enqueue(concat([central, endOfCentralDirectory(entries.length, central.length, offset)]));
-      controller.close();
-    },
-  });
-  return { name: project.name, stream };
+type Row = Awaited<ReturnType<typeof files.listFiles>>[number];
+
+async function* zipChunks(ctx: ServiceContext, rows: Row[]): AsyncGenerator<Uint8Array, void> {
+  const encoder = new TextEncoder();
+  const entries: ZipEntry[] = [];
+  let offset = 0;
+  for (const row of rows) {
+    const base = { name: encoder.encode(row.path), offset, ...dosDateTime(row.updatedAt) };
+    const written = row.size <= WHOLE_FILE ? yield* wholeEntry(ctx, row, base) : yield* streamedEntry(ctx, row, base);
+    if (!written) continue; // replaced or deleted since the listing
+    entries.push(written.entry);
+    offset += written.bytes;
+  }
+  const central = concat(entries.map(centralEntry));
+  yield concat([central, endOfCentralDirectory(entries.length, central.length, offset)]);
+}
+
+type EntryBase = Pick<ZipEntry, "name" | "offset" | "time" | "date">;
+type Written = { entry: ZipEntry; bytes: number } | null;
+
+async function* wholeEntry(ctx: ServiceContext, row: Row, base: EntryBase): AsyncGenerator<Uint8Array, Written> {
+  const bytes = await ctx.store.get(row.storageKey);
+  if (!bytes) return null;
+  const deflated = compresses(bytes.subarray(0, SAMPLE)) ? deflateRawSync(bytes) : bytes;
+  const stored = deflated.length >= bytes.length;
+  const body = stored ? bytes : deflated;
+  const entry: ZipEntry = { ...base, crc: Bun.hash.crc32(bytes) >>> 0, compressed: body.length, size: bytes.length, method: stored ? STORED : DEFLATE, streamed: false };
+  const header = localHeader(entry);
+  yield header;
+  yield* pieces(body);
+  return { entry, bytes: header.length + body.length };
+}
+
+async function* streamedEntry(ctx: ServiceContext, row: Row, base: EntryBase): AsyncGenerator<Uint8Array, Written> {
+  const source = await ctx.store.getStream(row.storageKey);
+  if (!source) return null;
+  const entry: ZipEntry = { ...base, crc: 0, compressed: 0, size: 0, method: DEFLATE, streamed: true };
+  const reader = source.getReader();
+  try {
+    const header = localHeader(entry);
+    yield header;
+    const first = await reader.read();
+    // Every piece read from storage passes here once: the CRC and size of the original bytes.
+    const seen = (piece: Uint8Array) => {
+      entry.crc = Bun.hash.crc32(piece, entry.crc) >>> 0;
+      entry.size += piece.length;
+      return piece;
+    };
+    const rest = async function* () {
+      if (!first.done) yield seen(first.value);
+      for (let r = await reader.read(); !r.done; r = await reader.read()) yield seen(r.value);
+    };
+    const out = first.done || !compresses(first.value.subarray(0, SAMPLE)) ? storedStream(rest()) : readChunks(deflatedStream(rest()));
+    for await (const chunk of out) {
+      entry.compressed += chunk.length;
+      yield* pieces(chunk);
+    }
+    const descriptor = dataDescriptor(entry);
+    yield descriptor;
+    return { entry, bytes: header.length + entry.compressed + descriptor.length };
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+async function* storedStream(input: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for await (const piece of input) yield* storedBlocks(piece);
+  yield finalStoredBlock();
+}
+
+/** `input` through a streaming raw deflater: pulled only as the deflater's output is read. */
+function deflatedStream(input: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
+  const deflater = new CompressionStream("deflate-raw") as unknown as ReadableWritablePair<Uint8Array, Uint8Array>;
+  return pullStream(input, { readAhead: 1 }).pipeThrough(deflater);
 }

@@ -1,18 +1,21 @@
 /** Project rules: every project has an owner, and only the owner can see or change it. */
 import type { CreateProject, Project } from "@shared/schemas/project";
 import * as projects from "../db/projects";
-import { notFound } from "../lib/errors";
+import { conflict, notFound } from "../lib/errors";
 import { isUuid, projectPrefix, type ServiceContext } from "./context";
 
 export const listProjects = (ctx: ServiceContext, ownerId: string) => projects.listProjects(ctx.sql, ownerId);
 
+/** Creates the project, unless its owner already has MAX_PROJECTS_PER_USER of them (409). */
 export async function createProject(ctx: ServiceContext, ownerId: string, input: CreateProject): Promise<Project> {
-  return projects.insertProject(ctx.sql, {
-    id: crypto.randomUUID(),
-    ownerId,
-    name: input.name,
-    description: input.description ? input.description : null,
-  });
+  const max = ctx.config?.limits.maxProjectsPerUser ?? 0;
+  const created = await projects.insertProjectWithinCap(
+    ctx.sql,
+    { id: crypto.randomUUID(), ownerId, name: input.name, description: input.description ? input.description : null },
+    max,
+  );
+  if ("project" in created) return created.project;
+  throw conflict(`You already have ${created.count} projects, the most one account may have (${max}). Delete a project to make room.`);
 }
 
 /** The caller's project, or 404 whether it is missing or someone else's (never reveal which). */
@@ -25,13 +28,15 @@ export async function getOwnedProject(ctx: ServiceContext, ownerId: string, id: 
 /**
  * Deletes the project, its messages, its file rows and its stored objects. The rows go in a transaction
  * that commits only after the objects are gone, so a storage failure leaves the project whole (503)
- * rather than rows pointing at nothing or objects nobody owns.
+ * rather than rows pointing at nothing or objects nobody owns. Returns the sandbox it had, which the caller
+ * stops (the sandbox service).
  */
-export async function deleteProject(ctx: ServiceContext, ownerId: string, id: string): Promise<void> {
+export async function deleteProject(ctx: ServiceContext, ownerId: string, id: string): Promise<{ sandboxId: string | null }> {
   await getOwnedProject(ctx, ownerId, id);
-  await ctx.sql.begin(async (tx) => {
+  return ctx.sql.begin(async (tx) => {
     const deleted = await projects.deleteProject(tx as unknown as typeof ctx.sql, ownerId, id);
     if (!deleted) throw notFound("Project");
     await ctx.store.deletePrefix(projectPrefix(id));
+    return deleted;
   });
 }

@@ -1,5 +1,6 @@
 /**
- * Per-user rate limits on the expensive actions (chat runs, image uploads, shell commands), counted in the
+ * Per-user rate limits on the expensive actions (chat runs, image uploads, shell commands, sandbox starts,
+ * project creations, downloads, publishes), counted in the
  * database so that every instance behind the load balancer shares one count. Fixed windows: simple, one
  * upsert per request, and a user who hits the limit is told exactly when the window ends.
  *
@@ -13,9 +14,17 @@ import type { Config } from "../lib/config";
 import { rateLimited } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 
-export type RateLimitedAction = "chat" | "uploads" | "shell";
+export type RateLimitedAction = "chat" | "uploads" | "shell" | "sandbox" | "projects" | "downloads" | "publish";
 
-const WHAT: Record<RateLimitedAction, string> = { chat: "chat messages", uploads: "image uploads", shell: "shell commands" };
+const WHAT: Record<RateLimitedAction, string> = {
+  chat: "chat messages",
+  uploads: "image uploads",
+  shell: "shell commands",
+  sandbox: "sandbox starts (recreate, template, run workflow)",
+  projects: "new projects",
+  downloads: "project downloads",
+  publish: "publishes",
+};
 const PRUNE_EVERY_MS = 60_000;
 
 export type RateLimiter = {

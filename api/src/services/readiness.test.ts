@@ -29,7 +29,7 @@ beforeAll(() => {
   });
 });
 afterAll(() => models.stop(true));
-const model = (): Pick<Config, "model"> => ({ model: { configured: true, baseUrl: `http://127.0.0.1:${models.port}/v1/`, apiKey: "k-1", model: "m" } });
+const model = (): Pick<Config, "model"> => ({ model: { configured: true, baseUrl: `http://127.0.0.1:${models.port}/v1/`, apiKey: "k-1", model: "m", models: ["m"] } });
 
 describe("readiness", () => {
   test("database and storage up: ready, and an unconfigured model says so", async () => {

@@ -20,6 +20,8 @@ export function guardStore(store: ObjectStore): ObjectStore {
     kind: store.kind,
     put: wrap(store.put.bind(store)),
     get: wrap(store.get.bind(store)),
+    // Only the opening is guarded: a failure mid-stream ends the stream (and the download) with its error.
+    getStream: wrap(store.getStream.bind(store)),
     delete: wrap(store.delete.bind(store)),
     deletePrefix: wrap(store.deletePrefix.bind(store)),
     list: wrap(store.list.bind(store)),

@@ -1,6 +1,5 @@
 /**
- * Picks the ObjectStore once at start-up from config: S3 when S3_BUCKET is set, else a local folder
- * (DESIGN.md §2).
+ * Picks the ObjectStore once at start-up from config: S3 when S3_BUCKET is set, else a local folder.
  *
  * @example
  * const storage = createObjectStore(loadConfig().storage);

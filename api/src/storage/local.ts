@@ -14,6 +14,8 @@ import { dirname, join, resolve, sep } from "node:path";
 import { PRIVATE_DIR, PRIVATE_FILE } from "../lib/private-files";
 import type { ObjectStore } from "./types";
 
+/** Bytes per piece of `getStream`: a fresh buffer each, so a piece handed on is never overwritten. */
+const STREAM_PIECE = 64 * 1024;
 /** Temp files (interrupted writes, ping probes) are named like this and never listed as objects. */
 const TEMP_NAME = /^\.tmp-[0-9a-f]{16}$/;
 const tempName = () => `.tmp-${randomBytes(8).toString("hex")}`;
@@ -121,6 +123,45 @@ export function createLocalStore(dir: string): ObjectStore {
         if (isCode(err, "ENOENT", "ENOTDIR", "EISDIR")) return null;
         throw err;
       }
+    },
+
+    async getStream(key) {
+      let handle;
+      try {
+        handle = await open(pathOf(key), "r");
+      } catch (err) {
+        if (isCode(err, "ENOENT", "ENOTDIR", "EISDIR")) return null;
+        throw err;
+      }
+      if (!(await handle.stat()).isFile()) {
+        await handle.close();
+        return null; // a folder of other keys, not an object
+      }
+      const file = handle;
+      let position = 0;
+      // highWaterMark 0: nothing is read ahead of the consumer; each pull reads one piece at its position.
+      return new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            try {
+              const piece = new Uint8Array(STREAM_PIECE);
+              const { bytesRead } = await file.read(piece, 0, STREAM_PIECE, position);
+              if (bytesRead === 0) {
+                await file.close();
+                controller.close();
+                return;
+              }
+              position += bytesRead;
+              controller.enqueue(bytesRead === STREAM_PIECE ? piece : piece.subarray(0, bytesRead));
+            } catch (err) {
+              await file.close().catch(() => {});
+              controller.error(err);
+            }
+          },
+          cancel: () => file.close(),
+        },
+        { highWaterMark: 0 },
+      );
     },
 
     async delete(key) {

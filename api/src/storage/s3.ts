@@ -90,6 +90,18 @@ export function createS3Store(options: S3StoreOptions): ObjectStore {
       }
     },
 
+    async getStream(key) {
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        if (!out.Body) return new Blob([]).stream();
+        // The response body is read as the consumer pulls it: TCP flow control holds the rest at S3.
+        return out.Body.transformToWebStream() as ReadableStream<Uint8Array>;
+      } catch (err) {
+        if (isMissingKey(err)) return null;
+        throw err;
+      }
+    },
+
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
     },

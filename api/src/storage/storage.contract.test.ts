@@ -55,6 +55,33 @@ function objectStoreContract(name: string, factory: StoreFactory) {
       expect(Buffer.compare(Buffer.from(got!), Buffer.from(body))).toBe(0);
     });
 
+    test("getStream yields the object's bytes in pieces; a missing key or a folder of keys is null", async () => {
+      const p = ns();
+      const body = new Uint8Array(3 * 65_536 + 777);
+      for (let i = 0; i < body.length; i += 65_536) crypto.getRandomValues(body.subarray(i, i + 65_536));
+      await store.put(`${p}dir/big.bin`, body);
+      const pieces: Uint8Array[] = [];
+      const reader = (await store.getStream(`${p}dir/big.bin`))!.getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) pieces.push(r.value);
+      expect(pieces.length).toBeGreaterThan(1);
+      expect(Buffer.compare(Buffer.concat(pieces), Buffer.from(body))).toBe(0);
+      expect(await store.getStream(`${p}nope.bin`)).toBeNull();
+      expect(await store.getStream(`${p}dir`)).toBeNull();
+      await store.put(`${p}empty`, new Uint8Array());
+      expect((await new Response(await store.getStream(`${p}empty`)).arrayBuffer()).byteLength).toBe(0);
+    });
+
+    test("a getStream cancelled part-way releases the object (it can still be deleted and read again)", async () => {
+      const key = `${ns()}cancel.bin`;
+      await store.put(key, new Uint8Array(200_000).fill(7));
+      const reader = (await store.getStream(key))!.getReader();
+      expect((await reader.read()).value!.length).toBeGreaterThan(0);
+      await reader.cancel();
+      expect((await store.get(key))?.length).toBe(200_000);
+      await store.delete(key);
+      expect(await store.getStream(key)).toBeNull();
+    });
+
     test("an empty object is an object, not a missing one", async () => {
       const key = `${ns()}empty.txt`;
       await store.put(key, new Uint8Array());

@@ -70,7 +70,7 @@ export async function startAppProcess(
     cwd: dataDir,
     // Only what the app needs: variables of the shell running the tests (DATABASE_URL…) must not leak in.
     env: {
-      EXIT_WITH_PARENT: "1",
+      EXIT_WITH_PARENT: String(process.pid),
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       HOME: process.env.HOME ?? dataDir,
       HOST: "127.0.0.1",

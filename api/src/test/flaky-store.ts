@@ -14,6 +14,7 @@ export function flakyStore(inner: ObjectStore): ObjectStore & { failing: Set<Op>
     failing,
     put: guard("put", inner.put.bind(inner)),
     get: guard("get", inner.get.bind(inner)),
+    getStream: guard("get", inner.getStream.bind(inner)),
     delete: guard("delete", inner.delete.bind(inner)),
     deletePrefix: guard("deletePrefix", inner.deletePrefix.bind(inner)),
     list: guard("list", inner.list.bind(inner)),

@@ -12,7 +12,14 @@ import os from "node:os";
 import path from "node:path";
 import { checkLocalSandboxSupport } from "../sandbox/local/check.ts";
 
-export async function localSuiteGate(name: string): Promise<boolean> {
+export async function localSuiteGate(name: string, options: { sameOnEveryDatabase?: boolean } = {}): Promise<boolean> {
+  // `bun run test` runs the database suites twice (PostgreSQL, then PGlite). A sandbox suite whose database
+  // use is plain reads and writes proves nothing new the second time and costs the most, so it runs once.
+  if (options.sameOnEveryDatabase && process.env.SANDBOX_SUITES_RAN === "1") {
+    console.log(`${name} suite: ran in the PostgreSQL pass (its database use is the same on PGlite)`);
+    test.skip(`${name} suite (ran in the PostgreSQL pass)`, () => {});
+    return false;
+  }
   const support = await checkLocalSandboxSupport();
   if (support.ok) return true;
   if (process.getuid?.() !== 0) {
@@ -29,4 +36,14 @@ export async function localSuiteGate(name: string): Promise<boolean> {
 /** A fresh folder for sandboxes; remove it with `fs.rmSync(dir, { recursive: true, force: true })`. */
 export function tempSandboxRoot(label: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `sandbox-${label}-`));
+}
+
+/** Mount points below `dir` (local sandboxes' disk volumes), as /proc/self/mountinfo lists them. */
+export function mountsUnder(dir: string): string[] {
+  const prefix = `${path.resolve(dir)}/`;
+  return fs
+    .readFileSync("/proc/self/mountinfo", "utf8")
+    .split("\n")
+    .map((line) => line.split(" ")[4] ?? "")
+    .filter((mountPoint) => mountPoint.startsWith(prefix));
 }

@@ -8,6 +8,7 @@
  * await sync.attach(uid, projectId, box.sandbox);
  * box.inside.write("made.txt", "x"); // as if a command had made it
  */
+import { createProcessTable } from "../sandbox/process-table";
 import type { FileChange, RunOptions, RunResult, Sandbox } from "../sandbox/types";
 
 const encoder = new TextEncoder();
@@ -65,10 +66,24 @@ export function memorySandbox(id = `mem${crypto.randomUUID().replaceAll("-", "")
       runs.push({ command, options });
       return onRun(command, options);
     },
+    // A named process is recorded as a background run and keeps "running" (no ports) until it is stopped.
+    processes: createProcessTable(
+      async (command, { cwd, env }) => {
+        runs.push({ command, options: { background: true, cwd, env } });
+        await onRun(command, { background: true, cwd, env });
+        let end!: (code: number | null) => void;
+        const exited = new Promise<number | null>((resolve) => (end = resolve));
+        return { exited, signal: (signal) => end(signal === "SIGKILL" ? 137 : 143), ports: async () => [] };
+      },
+      { graceMs: 100 },
+    ),
     previewTarget: async () => null,
     publicPreviewHost: () => null,
     isAlive: async () => true,
     kill: async () => {},
+    openTerminal: async () => {
+      throw new Error("the in-memory sandbox has no terminal");
+    },
   };
 
   return {

@@ -13,14 +13,14 @@ import type { StreamEvent } from "@shared/events/stream";
 import type { Message } from "@shared/schemas/message";
 import type { StepStatus, Tool, ToolContext } from "../agent/tools/define-tool";
 import { executeToolCall } from "../agent/tools/execute";
-import type { ConversationSource, ProjectSandbox, RunClaim, RunMessage, RunStore, Workspace } from "../agent/ports";
+import type { AppRuntime, ConversationSource, ProjectSandbox, RunClaim, RunMessage, RunStore, Workspace } from "../agent/ports";
 import { notFound } from "../lib/errors";
 
 const size = (text: string) => new TextEncoder().encode(text).length;
 
-export function memoryWorkspace(initial: Record<string, string> = {}, sandbox: ProjectSandbox | null = null) {
+export function memoryWorkspace(initial: Record<string, string> = {}, sandbox: ProjectSandbox | null = null, app: AppRuntime | null = null) {
   const fileMap = new Map(Object.entries(initial));
-  const workflow: { command: string | null } = { command: null };
+  const workflow: { command: string | null; port: number | null } = { command: null, port: null };
   const workspace: Workspace = {
     files: {
       list: async () => [...fileMap].map(([path, content]) => ({ path, size: size(content) })),
@@ -35,9 +35,15 @@ export function memoryWorkspace(initial: Record<string, string> = {}, sandbox: P
       },
     },
     sandbox,
-    workflow: { set: async (command) => void (workflow.command = command) },
+    workflow: {
+      set: async (command, port) => {
+        workflow.command = command;
+        if (port !== undefined) workflow.port = port;
+      },
+    },
+    app,
   };
-  return { ...workspace, fileMap, workflow: workspace.workflow, workflowCommand: () => workflow.command };
+  return { ...workspace, fileMap, workflow: workspace.workflow, workflowCommand: () => workflow.command, workflowPort: () => workflow.port };
 }
 
 /** A tool context on a workspace, recording the step lines the tool streams. */

@@ -1,6 +1,6 @@
 /**
  * A throwaway S3 server for tests: s3rver in a node child process (under bun its ListObjectsV2 came back
- * unsorted, DESIGN.md §7), on a free loopback port, with a temp folder and one pre-created bucket.
+ * unsorted), on a free loopback port, with a temp folder and one pre-created bucket.
  *
  * @example
  * const s3 = await startS3Server();

@@ -1,4 +1,4 @@
-// Runs s3rver under node for tests (under bun its ListObjectsV2 came back unsorted; DESIGN.md §7).
+// Runs s3rver under node for tests (under bun its ListObjectsV2 came back unsorted).
 // argv: <directory> <bucket>. Prints one JSON line {"port": N} once listening; exits when stdin closes,
 // so the server never outlives the test process that started it.
 // Start it with --openssl-legacy-provider: s3rver encrypts ListObjectsV2 continuation tokens with DES.

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { NothingListeningError, type FileChange, type Sandbox, type SandboxProvider } from "../sandbox/types.ts";
+import { terminalContract } from "./terminal-contract.ts";
 
 /** Per-test limit: generous, because a remote provider answers over the network. */
 const TEST_MS = 30_000;
@@ -183,6 +184,8 @@ export function sandboxContract(name: string, makeProvider: () => Promise<Sandbo
         stop();
       }
     }, TEST_MS);
+
+    terminalContract(() => sandbox);
 
     test("kill: ends the sandbox; connect then answers null", async () => {
       const other = await provider.create("contract-test-kill");

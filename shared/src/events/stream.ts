@@ -1,5 +1,5 @@
 /**
- * The chat stream's events (SPEC.md §7): what `POST /api/messages/stream` and
+ * The chat stream's events: what `POST /api/messages/stream` and
  * `GET /api/messages/{projectId}/active` send, one `data: {json}\n\n` line each. The web client parses
  * them with `streamEventSchema`; the server builds them with the `StreamEvent` type.
  *
@@ -17,10 +17,17 @@ export const actionStepSchema = z.object({
   status: z.enum(["in_progress", "completed"]),
 });
 
+/**
+ * A run's tokens: as the endpoint reported them, or counted with the tokenizer when it reported none
+ * (`estimated`). `model` is the model the run used; `cost` its price in US dollars when MODEL_PRICES has one.
+ */
 export const tokenUsageSchema = z.object({
   promptTokens: z.number(),
   completionTokens: z.number(),
   totalTokens: z.number(),
+  estimated: z.boolean().optional(),
+  model: z.string().optional(),
+  cost: z.number().nullable().optional(),
 });
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;
 
@@ -29,7 +36,7 @@ export type RunStatus = z.infer<typeof runStatusSchema>;
 
 export const streamEventSchema = z.discriminatedUnion("type", [
   /**
-   * Text to append to the answer. Step lines (SPEC.md §4: 'Creating…', 'Created…', 'Ran shell: …') are
+   * Text to append to the answer. Step lines are
    * chunks too, each on its own line; `step` says which kind, for clients that want to know without parsing.
    */
   z.object({ type: z.literal("chunk"), content: z.string(), step: z.enum(["in_progress", "completed"]).optional() }),

@@ -8,7 +8,15 @@ export type ToolCall = {
 /** How the agent run that wrote an assistant message ended ('running' while it works). */
 export type MessageStatus = "running" | "complete" | "stopped" | "failed";
 
-export type MessageUsage = { promptTokens: number; completionTokens: number; totalTokens: number };
+/** See `tokenUsageSchema` (events/stream.ts): reported or estimated tokens, the model, and the cost when priced. */
+export type MessageUsage = {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  estimated?: boolean;
+  model?: string;
+  cost?: number | null;
+};
 
 export type ActionStep = { description: string; status: "in_progress" | "completed" };
 

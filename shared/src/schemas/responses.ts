@@ -10,8 +10,13 @@
 import * as z from "zod/mini";
 import type { DownloadMap, FileContent, ProjectFile } from "./file";
 import type { Message } from "./message";
+import type { Problem } from "./problems";
+import type { ProcessInfo, ProcessLogs } from "./processes";
 import type { Project } from "./project";
+import type { ContextUsage, ProjectModel, TokenBudget } from "./model";
+import type { Deployment, LiveSite, PublishResult, SiteState } from "./publish";
 import type { RecreateResult, SandboxUrl, SandboxValidation, ShellResult } from "./sandbox";
+import type { RestoreResult, VersionDiff, VersionSummary } from "./versions";
 
 export const projectSchema: z.ZodMiniType<Project> = z.object({
   id: z.string(),
@@ -43,7 +48,18 @@ export const messageSchema: z.ZodMiniType<Message> = z.object({
   actions: z.array(z.object({ description: z.string(), status: z.enum(["in_progress", "completed"]) })),
   createdAt: z.string(),
   status: z.optional(z.enum(["running", "complete", "stopped", "failed"])),
-  usage: z.optional(z.nullable(z.object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number() }))),
+  usage: z.optional(
+    z.nullable(
+      z.object({
+        promptTokens: z.number(),
+        completionTokens: z.number(),
+        totalTokens: z.number(),
+        estimated: z.optional(z.boolean()),
+        model: z.optional(z.string()),
+        cost: z.optional(z.nullable(z.number())),
+      }),
+    ),
+  ),
 });
 export const messageListSchema = z.array(messageSchema);
 
@@ -95,3 +111,95 @@ export const shellResultSchema: z.ZodMiniType<ShellResult> = z.object({
   error: z.nullable(z.string()),
 });
 
+
+/** GET/PUT /api/projects/{id}/model. */
+export const projectModelSchema: z.ZodMiniType<ProjectModel> = z.object({ model: z.string(), models: z.array(z.string()) });
+/** GET /api/projects/{id}/context. */
+export const contextUsageSchema: z.ZodMiniType<ContextUsage> = z.object({
+  model: z.string(),
+  usedTokens: z.number(),
+  contextTokens: z.number(),
+});
+/** GET /api/usage. */
+export const tokenBudgetSchema: z.ZodMiniType<TokenBudget> = z.object({
+  month: z.string(),
+  usedTokens: z.number(),
+  limitTokens: z.number(),
+  resetsAt: z.string(),
+});
+const deploymentStatusSchema = z.enum(["building", "live", "failed", "superseded"]);
+export const deploymentSchema: z.ZodMiniType<Deployment> = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  status: deploymentStatusSchema,
+  url: z.string(),
+  versionId: z.nullable(z.string()),
+  bytes: z.number(),
+  buildLog: z.optional(z.string()),
+});
+export const deploymentListSchema = z.array(deploymentSchema);
+export const publishResultSchema: z.ZodMiniType<PublishResult> = z.object({ deploymentId: z.string(), url: z.string(), status: deploymentStatusSchema });
+export const siteStateSchema: z.ZodMiniType<SiteState> = z.object({
+  slug: z.nullable(z.string()),
+  suggestedSlug: z.string(),
+  url: z.nullable(z.string()),
+  liveDeploymentId: z.nullable(z.string()),
+  unpublishedChanges: z.boolean(),
+});
+export const liveSiteListSchema: z.ZodMiniType<LiveSite[]> = z.array(z.object({ projectId: z.string(), slug: z.string(), url: z.string() }));
+export const versionSummarySchema: z.ZodMiniType<VersionSummary> = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  label: z.string(),
+  source: z.enum(["agent", "user", "restore", "manual"]),
+  messageId: z.optional(z.string()),
+  filesChanged: z.number(),
+  bytes: z.number(),
+});
+export const versionListSchema = z.array(versionSummarySchema);
+
+const diffEntrySchema = z.object({ path: z.string(), sha256: z.string(), size: z.number() });
+/** GET /api/projects/{id}/versions/{a}/diff/{b}. */
+export const versionDiffSchema: z.ZodMiniType<VersionDiff> = z.object({
+  from: z.string(),
+  to: z.string(),
+  added: z.array(diffEntrySchema),
+  removed: z.array(diffEntrySchema),
+  changed: z.array(z.object({ path: z.string(), size: z.number(), fromSha256: z.string(), toSha256: z.string(), fromSize: z.number() })),
+  renamed: z.array(z.object({ from: z.string(), to: z.string(), sha256: z.string(), size: z.number() })),
+  patches: z.optional(z.array(z.object({ path: z.string(), patch: z.string() }))),
+});
+/** POST /api/projects/{id}/versions/{versionId}/restore. */
+export const restoreResultSchema: z.ZodMiniType<RestoreResult> = z.object({
+  version: versionSummarySchema,
+  written: z.number(),
+  deleted: z.number(),
+});
+export const problemListSchema: z.ZodMiniType<Problem[]> = z.array(
+  z.object({
+    id: z.string(),
+    source: z.enum(["browser", "server", "build"]),
+    message: z.string(),
+    file: z.nullable(z.string()),
+    line: z.nullable(z.number()),
+    firstSeen: z.string(),
+    count: z.number(),
+    detail: z.nullable(z.string()),
+  }),
+);
+/** One named process of a sandbox (GET /api/sandbox/{projectId}/processes lists them). */
+export const processInfoSchema: z.ZodMiniType<ProcessInfo> = z.object({
+  name: z.string(),
+  command: z.string(),
+  status: z.enum(["starting", "running", "exited", "crashed"]),
+  exitCode: z.nullable(z.number()),
+  ports: z.array(z.number()),
+  startedAt: z.nullable(z.string()),
+  restarts: z.number(),
+});
+export const processListSchema = z.array(processInfoSchema);
+/** GET /api/sandbox/{projectId}/processes/{name}/logs. */
+export const processLogsSchema: z.ZodMiniType<ProcessLogs> = z.object({
+  lines: z.array(z.object({ t: z.string(), stream: z.enum(["stdout", "stderr"]), text: z.string() })),
+  cursor: z.number(),
+});

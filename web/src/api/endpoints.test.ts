@@ -107,3 +107,22 @@ test("a query without a schema is refused rather than passed through unchecked",
     "No response schema",
   );
 });
+
+test("a file at a version keeps its folders as path segments, and bytes that are not text read as null", async () => {
+  const seen = stubFetch(() => new Response("const a = 1;\n", { headers: { "content-type": "text/plain; charset=utf-8" } }));
+  expect(await api.versions.fileText("p1", "current", "src/a b.ts")).toEqual({ text: "const a = 1;\n" });
+  expect(seen[0]!.url).toBe("/api/projects/p1/versions/current/files/src/a%20b.ts");
+  stubFetch(() => new Response(new Uint8Array([0, 159]), { headers: { "content-type": "application/octet-stream" } }));
+  expect(await api.versions.fileText("p1", "v1", "logo.png")).toEqual({ text: null });
+});
+
+test("the versions list asks for a full page, and restore posts to the version", async () => {
+  const version = { id: "v1", createdAt: "2026-01-01T00:00:00.000Z", label: "Saved", source: "manual", filesChanged: 1, bytes: 10 };
+  let seen = stubFetch(() => json([version]));
+  const list = await queries.versions("p1").queryFn({ signal: new AbortController().signal });
+  expect(list).toEqual([version as never]);
+  expect(seen[0]!.url).toBe("/api/projects/p1/versions?limit=200");
+  seen = stubFetch(() => json({ version, written: 1, deleted: 0 }));
+  expect((await api.versions.restore("p1", "v1")).written).toBe(1);
+  expect(seen[0]).toMatchObject({ url: "/api/projects/p1/versions/v1/restore", method: "POST" });
+});

@@ -9,12 +9,13 @@
  * const res = await api.messages.stream({ projectId, content, enableReasoning: false }, { signal });
  */
 import { parsePublicConfig } from "@shared/schemas/config";
+import type { StartProcess } from "@shared/schemas/processes";
 import type { CreateProject } from "@shared/schemas/project";
 import type { SyncUser } from "@shared/schemas/user";
 import type { QueryFunctionContext, QueryKey } from "@tanstack/react-query";
 import { ApiError } from "./api-error";
 import { type ApiInit, apiRequest } from "./client";
-import { fileKeys, messageKeys, projectKeys, sandboxKeys } from "./query-keys";
+import { fileKeys, messageKeys, projectKeys, publishKeys, sandboxKeys, usageKeys, versionKeys } from "./query-keys";
 import { openSse } from "./sse";
 
 /** The part of a zod schema this module needs. */
@@ -55,14 +56,14 @@ async function call<T>(ref: SchemaRef<T>, path: string, init: ApiInit = {}): Pro
 }
 
 const get = <T>(schema: SchemaRef<T>, ...segments: string[]) => call(schema, apiPath(...segments));
-const send = <T>(method: "POST" | "PATCH" | "DELETE", schema: SchemaRef<T>, segments: string[], body?: unknown, init: ApiInit = {}) =>
+const send = <T>(method: "POST" | "PUT" | "PATCH" | "DELETE", schema: SchemaRef<T>, segments: string[], body?: unknown, init: ApiInit = {}) =>
   call(schema, apiPath(...segments), { ...init, method, body });
 
 /** What a key-path query carries for the default query function: its answer's schema, and how a 401 reads. */
 export type KeyQueryMeta = { schema: (schemas: Schemas) => Schema<unknown>; on401: "throw" | "returnNull" };
 
 /**
- * The default query function (spec §7): GET on the path the query key spells (`["files", id]` →
+ * The default query function: GET on the path the query key spells (`["files", id]` →
  * `/api/files/{id}`), the answer parsed with the schema the query names in its meta. With `on401:
  * "returnNull"` a 401 answers null (no session) instead of throwing.
  */
@@ -100,7 +101,27 @@ export const queries = {
   files: (projectId: string) => keyQuery(fileKeys.list(projectId), (s) => s.projectFileListSchema),
   fileContent: (projectId: string, fileId: string) => keyQuery(fileKeys.content(projectId, fileId), (s) => s.fileContentSchema),
   sandboxUrl: (projectId: string) => keyQuery(sandboxKeys.url(projectId), (s) => s.sandboxUrlSchema),
+  projectModel: (projectId: string) => keyQuery(projectKeys.model(projectId), (s) => s.projectModelSchema),
+  contextUsage: (projectId: string) => keyQuery(projectKeys.context(projectId), (s) => s.contextUsageSchema),
+  tokenBudget: () => keyQuery(usageKeys.all, (s) => s.tokenBudgetSchema),
+  site: (projectId: string) => keyQuery(publishKeys.site(projectId), (s) => s.siteStateSchema),
+  deployments: (projectId: string) => keyQuery(publishKeys.deployments(projectId), (s) => s.deploymentListSchema),
+  liveSites: () => keyQuery(publishKeys.liveSites, (s) => s.liveSiteListSchema),
+  /** The newest 200 versions (the API's page limit): enough for History and for finding a run's versions. */
+  versions: (projectId: string) => ({
+    queryKey: versionKeys.list(projectId),
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      call((s) => s.versionListSchema, `${apiPath("projects", projectId, "versions")}?limit=${VERSIONS_PAGE}`, { signal }),
+  }),
+  versionDiff: (projectId: string, from: string, to: string) => keyQuery(versionKeys.diff(projectId, from, to), (s) => s.versionDiffSchema),
+  problems: (projectId: string) => keyQuery(sandboxKeys.problems(projectId), (s) => s.problemListSchema),
+  processes: (projectId: string) => keyQuery(sandboxKeys.processes(projectId), (s) => s.processListSchema),
 };
+
+export const VERSIONS_PAGE = 200;
+
+/** A file at a version ("current": as it is now): its text, or null when its bytes are not text. */
+export type VersionFileText = { text: string | null };
 
 export type StreamMessage = { projectId: string; content: string; attachments?: string[]; enableReasoning: boolean };
 
@@ -114,6 +135,8 @@ export const api = {
     get: (id: string) => get((s) => s.projectSchema, "projects", id),
     create: (input: CreateProject) => send("POST", (s) => s.projectSchema, ["projects"], input),
     remove: (id: string) => send("DELETE", ignored, ["projects", id]),
+    /** Stores the model the project's runs use; a model the server does not offer answers 400. */
+    setModel: (id: string, model: string) => send("PUT", (s) => s.projectModelSchema, ["projects", id, "model"], { model }),
   },
   messages: {
     list: (projectId: string) => get((s) => s.messageListSchema, "messages", projectId),
@@ -142,6 +165,29 @@ export const api = {
     eventsSocketUrl: (loc: Pick<Location, "protocol" | "host"> = location) =>
       `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}${apiPath("ws")}`,
   },
+  publish: {
+    start: (projectId: string, slug?: string) => send("POST", (s) => s.publishResultSchema, ["projects", projectId, "publish"], slug ? { slug } : {}),
+    unpublish: (projectId: string) => send("DELETE", ignored, ["projects", projectId, "publish"]),
+    activate: (projectId: string, deploymentId: string) =>
+      send("POST", (s) => s.deploymentSchema, ["projects", projectId, "deployments", deploymentId, "activate"]),
+    },
+  versions: {
+    /** The file's bytes answer with text/plain when they are UTF-8 text, application/octet-stream otherwise. */
+    fileText: async (projectId: string, versionId: string, path: string, init: Pick<ApiInit, "signal"> = {}): Promise<VersionFileText> => {
+      const res = await apiRequest(apiPath("projects", projectId, "versions", versionId, "files", ...path.split("/")), {
+        ...init,
+        headers: { Accept: "*/*" },
+      });
+      if (!(res.headers.get("content-type") ?? "").startsWith("text/")) return { text: null };
+      return { text: await res.text() };
+    },
+    /** The version that holds the files as they were before this chat message's agent run. */
+    beforeMessage: (projectId: string, messageId: string) =>
+      get((s) => s.versionSummarySchema, "projects", projectId, "versions", "before-message", messageId),
+    create: (projectId: string, label: string) => send("POST", (s) => s.versionSummarySchema, ["projects", projectId, "versions"], { label }),
+    restore: (projectId: string, versionId: string) =>
+      send("POST", (s) => s.restoreResultSchema, ["projects", projectId, "versions", versionId, "restore"]),
+  },
   sandbox: {
     url: (projectId: string) => get((s) => s.sandboxUrlSchema, "sandbox", projectId, "url"),
     validate: (projectId: string) => get((s) => s.sandboxValidationSchema, "sandbox", projectId, "validate"),
@@ -149,5 +195,19 @@ export const api = {
     runWorkflow: (projectId: string) => send("POST", (s) => s.runWorkflowSchema, ["sandbox", projectId, "run-workflow"]),
     shell: (projectId: string, command: string, init: Pick<ApiInit, "signal"> = {}) =>
       send("POST", (s) => s.shellResultSchema, ["sandbox", projectId, "shell"], { command }, init),
+    /** The interactive terminal's WebSocket (features/terminal/pty-connection.ts; shared/events/pty-frames.ts). */
+    ptySocketUrl: (projectId: string, size: { cols: number; rows: number }, loc: Pick<Location, "protocol" | "host"> = location) =>
+      `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}${apiPath("sandbox", projectId, "pty")}?cols=${size.cols}&rows=${size.rows}`,
+    clearProblems: (projectId: string) => send("DELETE", ignored, ["sandbox", projectId, "problems"]),
+  },
+  /** The sandbox's named processes; live output and status arrive over the WebSocket (api/file-events.ts). */
+  processes: {
+    list: (projectId: string) => get((s) => s.processListSchema, "sandbox", projectId, "processes"),
+    start: (projectId: string, body: StartProcess) => send("POST", (s) => s.processInfoSchema, ["sandbox", projectId, "processes"], body),
+    restart: (projectId: string, name: string) => send("POST", (s) => s.processInfoSchema, ["sandbox", projectId, "processes", name, "restart"]),
+    stop: (projectId: string, name: string) => send("POST", (s) => s.processInfoSchema, ["sandbox", projectId, "processes", name, "stop"]),
+    /** Lines after `since` (a cursor from an earlier answer), or every line still kept. */
+    logs: (projectId: string, name: string, since?: number) =>
+      call((s) => s.processLogsSchema, `${apiPath("sandbox", projectId, "processes", name, "logs")}${since === undefined ? "" : `?since=${since}`}`),
   },
 };

@@ -155,3 +155,32 @@ test("a new listener within the grace period keeps the socket", async () => {
   sockets[0]!.receive({ type: "subscribed", projectId: "p1" });
   expect(live).toEqual([true]);
 });
+
+test("problems.changed reaches the project's listeners that asked for it, and no file listener", async () => {
+  const { client, sockets } = harness();
+  const got: FileEvent[] = [];
+  let changed = 0;
+  client.subscribe("p1", { onEvent: (e) => got.push(e), onProblemsChanged: () => changed++ });
+  client.subscribe("p2", { onEvent: (e) => got.push(e), onProblemsChanged: () => (changed += 100) });
+  await tick();
+  sockets[0]!.open();
+  sockets[0]!.receive({ type: "problems.changed", projectId: "p1" });
+  expect(changed).toBe(1);
+  expect(got).toEqual([]);
+});
+
+test("process events on the same socket go to onProcessEvent of the project's listeners, not to onEvent", async () => {
+  const { client, sockets } = harness();
+  const files: unknown[] = [];
+  const processes: unknown[] = [];
+  client.subscribe("p1", { onEvent: (e) => files.push(e), onProcessEvent: (e) => processes.push(e) });
+  await tick();
+  sockets[0]!.open();
+  const output = { type: "process.output", projectId: "p1", name: "app", lines: [{ t: "2024-01-01T00:00:00.000Z", stream: "stdout", text: "ready" }] };
+  const status = { type: "process.status", projectId: "p1", process: { name: "app", command: "npm run dev", status: "running", exitCode: null, ports: [5173], startedAt: null, restarts: 0 } };
+  sockets[0]!.receive(output);
+  sockets[0]!.receive(status);
+  sockets[0]!.receive({ ...output, projectId: "p2" });
+  expect(processes).toEqual([output, status]);
+  expect(files).toEqual([]);
+});

@@ -10,14 +10,22 @@
  *   onLive: (live) => console.log(live ? "subscribed" : "socket down"),
  * });
  */
+import { type DeploymentEvent, deploymentEventTypes } from "@shared/events/deployment-events";
 import { type ClientSocketMessage, type FileEvent, fileEventTypes, WS_PROTOCOL } from "@shared/events/file-events";
+import { PROCESS_OUTPUT, PROCESS_STATUS, type ProcessEvent } from "@shared/events/process-events";
 import { getAuthToken } from "./auth-token";
 import { api } from "./endpoints";
 
 export type FileEventListener = {
   onEvent: (event: FileEvent) => void;
+  /** The project's problem list changed (`problems.changed`). */
+  onProblemsChanged?: () => void;
+  /** A named process's new output lines or status (the same socket carries them). */
+  onProcessEvent?: (event: ProcessEvent) => void;
   /** True once the server confirmed the subscription (again after each reconnect), false when the socket drops. */
   onLive?: (live: boolean) => void;
+  /** A publish's build log and status changes, on the same socket. */
+  onDeployment?: (event: DeploymentEvent) => void;
 };
 
 type SocketLike = Pick<WebSocket, "send" | "close" | "readyState"> & {
@@ -49,9 +57,14 @@ export function reconnectDelayMs(attempt: number, random: () => number = Math.ra
 }
 
 const FILE_EVENT_TYPES: ReadonlySet<string> = new Set(fileEventTypes);
+const DEPLOYMENT_EVENT_TYPES: ReadonlySet<string> = new Set(deploymentEventTypes);
 
 function isFileEvent(message: { type?: unknown; projectId?: unknown; file?: unknown }): message is FileEvent {
   return typeof message.type === "string" && FILE_EVENT_TYPES.has(message.type) && typeof message.projectId === "string" && typeof message.file === "object" && message.file !== null;
+}
+
+function isProcessEvent(message: { type?: unknown; projectId?: unknown }): message is ProcessEvent {
+  return (message.type === PROCESS_OUTPUT || message.type === PROCESS_STATUS) && typeof message.projectId === "string";
 }
 
 export function createFileEventsClient(options: FileEventsOptions) {
@@ -120,6 +133,12 @@ export function createFileEventsClient(options: FileEventsOptions) {
         setLive(data.projectId, true);
       } else if (isFileEvent(data)) {
         for (const listener of listeners.get(data.projectId) ?? []) listener.onEvent(data);
+      } else if (DEPLOYMENT_EVENT_TYPES.has(String(data.type)) && typeof data.projectId === "string") {
+        for (const listener of listeners.get(data.projectId) ?? []) listener.onDeployment?.(data as DeploymentEvent);
+      } else if (data.type === "problems.changed" && typeof data.projectId === "string") {
+        for (const listener of listeners.get(data.projectId) ?? []) listener.onProblemsChanged?.();
+      } else if (isProcessEvent(data)) {
+        for (const listener of listeners.get(data.projectId) ?? []) listener.onProcessEvent?.(data);
       }
     };
     ws.onerror = () => {

@@ -1,6 +1,6 @@
 /**
- * The shared TanStack Query client. Spec §9: data is fresh forever, never refetched on its own, never
- * retried; screens refresh explicitly (invalidate, or polling where the spec asks for it). Spec §7: a query
+ * The shared TanStack Query client. The spec: data is fresh forever, never refetched on its own, never
+ * retried; screens refresh explicitly (invalidate, or polling where the spec asks for it). The spec: a query
  * without a query function GETs the path its key spells (api/endpoints.ts, fetchQueryKey).
  */
 import type { Project } from "@shared/schemas/project";

@@ -1,11 +1,20 @@
 /**
  * Every TanStack Query key the SPA uses, from this one factory: never hand-built arrays or strings. A key
- * spells its API path after `/api/` (spec §7: the default query function GETs that path), except the
+ * spells its API path after `/api/`, except the
  * validity key, whose check has a query function of its own.
  */
 export const projectKeys = {
   all: ["projects"] as const,
   detail: (id: string) => ["projects", id] as const,
+  /** The project's model and the choices. */
+  model: (id: string) => ["projects", id, "model"] as const,
+  /** How full the model's context window is for the conversation. */
+  context: (id: string) => ["projects", id, "context"] as const,
+};
+
+/** The caller's tokens this month against the server's monthly budget. */
+export const usageKeys = {
+  all: ["usage"] as const,
 };
 
 export const fileKeys = {
@@ -27,4 +36,25 @@ export const sandboxKeys = {
   url: (projectId: string) => ["sandbox", projectId, "url"] as const,
   /** Keyed by sandbox too, so a recreated sandbox starts with a fresh check rather than the old answer. */
   validity: (projectId: string, sandboxId: string) => ["sandbox", projectId, "validity", sandboxId] as const,
+  /** The sandbox's named processes (its `app` dev server and others). */
+  processes: (projectId: string) => ["sandbox", projectId, "processes"] as const,
+  /** What the running app showed (browser errors, dev server and compile errors). */
+  problems: (projectId: string) => ["sandbox", projectId, "problems"] as const,
+};
+
+/** Publishing: a project's site and deployments (under its project key), and the caller's live sites. */
+export const publishKeys = {
+  site: (projectId: string) => ["projects", projectId, "publish"] as const,
+  deployments: (projectId: string) => ["projects", projectId, "deployments"] as const,
+  liveSites: ["sites"] as const,
+};
+
+/** A project's history: its versions, a diff against the current files, a file's text at a version. */
+export const versionKeys = {
+  /** Every versions query of the project (and the prefix of the ones below). */
+  all: (projectId: string) => ["projects", projectId, "versions"] as const,
+  list: (projectId: string) => ["projects", projectId, "versions"] as const,
+  diff: (projectId: string, from: string, to: string) => ["projects", projectId, "versions", from, "diff", to] as const,
+  /** Its own query function: the answer is the file's bytes, not JSON. */
+  file: (projectId: string, versionId: string, path: string) => ["projects", projectId, "versions", versionId, "files", path] as const,
 };

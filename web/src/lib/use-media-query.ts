@@ -13,7 +13,7 @@ export function useMediaQuery(query: string): boolean {
   );
 }
 
-/** Spec §9: below 768 px the layout is the mobile one. */
+/** The spec: below 768 px the layout is the mobile one. */
 export const MOBILE_QUERY = "(max-width: 767px)";
 
 export function useIsMobile(): boolean {

@@ -1,5 +1,5 @@
 /**
- * /project/{id}/files (spec §2 Files): the project's files, kept current by a 5 s poll and by WebSocket
+ * /project/{id}/files: the project's files, kept current by a 5 s poll and by WebSocket
  * file events, with search, download as ZIP, and the editor, rename and delete overlays.
  */
 import type { ProjectFile } from "@shared/schemas/file";
@@ -15,6 +15,7 @@ import { RenameFileDialog } from "../features/files/components/rename-file-dialo
 import { useDownloadFiles } from "../features/files/use-download-files";
 import { useFileEvents } from "../features/files/use-file-events";
 import { useFiles } from "../features/files/use-files";
+import { HistoryButton } from "../features/history/components/history-button";
 
 export function FilesPage({ projectId }: { projectId: string }) {
   const files = useFiles(projectId);
@@ -54,12 +55,15 @@ export function FilesPage({ projectId }: { projectId: string }) {
               </div>
               <p className="mt-1 text-muted-foreground">Stored in S3 and synced with E2B sandbox</p>
             </div>
-            {count > 0 && (
-              <Button variant="outline" onClick={() => download.mutate()} disabled={download.isPending}>
-                {download.isPending ? <Spinner className="size-4" /> : <DownloadIcon className="size-4" />}
-                Download
-              </Button>
-            )}
+            <div className="flex items-center gap-2">
+              <HistoryButton projectId={projectId} className="h-10 px-4" />
+              {count > 0 && (
+                <Button variant="outline" onClick={() => download.mutate()} disabled={download.isPending}>
+                  {download.isPending ? <Spinner className="size-4" /> : <DownloadIcon className="size-4" />}
+                  Download
+                </Button>
+              )}
+            </div>
           </header>
 
           {files.isError && !files.data ? (

@@ -1,4 +1,4 @@
-/** `/`: the landing page for visitors (spec §1, §2). Signed-in users never see it: the route sends them to /projects. */
+/** `/`: the landing page for visitors. Signed-in users never see it: the route sends them to /projects. */
 import { Hero } from "../features/landing/hero";
 import { AboutSection, DocsSection, SecuritySection } from "../features/landing/info-sections";
 import { LandingFooter } from "../features/landing/landing-footer";

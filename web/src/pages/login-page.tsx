@@ -1,4 +1,4 @@
-/** /login: one card, one button, Google sign-in through a popup (spec §2, §8). */
+/** /login: one card, one button, Google sign-in through a popup. */
 import { useState } from "react";
 import { Link } from "wouter";
 import { Button } from "../components/ui/button";

@@ -1,4 +1,4 @@
-/** Any path the router does not know (spec §2): the 404 card, with a way back. */
+/** Any path the router does not know: the 404 card, with a way back. */
 import { Link } from "wouter";
 import { buttonClasses } from "../components/ui/button";
 

@@ -1,4 +1,4 @@
-/** /projects: the user's projects, and the New Project dialog (spec §2). */
+/** /projects: the user's projects, and the New Project dialog. */
 import { useEffect, useState } from "react";
 import { describeError } from "../api/api-error";
 import { Button } from "../components/ui/button";

@@ -1,15 +1,27 @@
 /**
- * /project/{id}/terminal (spec §2 Terminal): a spinner while the project loads, 'No Sandbox Available' without
- * a sandbox, else the dark xterm.js terminal running commands in the sandbox. This page is its own lazy
- * chunk, so xterm.js and its CSS load only when the terminal is opened.
+ * /project/{id}/terminal: a spinner while the project loads, 'No Sandbox Available' without
+ * a sandbox, else the dark xterm.js terminal running commands in the sandbox. A toggle beside the title
+ * switches between that line terminal ("Shell") and interactive shells on a real pseudo-terminal
+ * ("Interactive", in tabs). This page is its own lazy chunk, so xterm.js and its CSS load only when the
+ * terminal is opened.
  */
+import { useState } from "react";
 import { TerminalIcon } from "../components/ui/icons";
 import { SandboxGate } from "../features/projects/components/sandbox-gate";
+import { InteractiveTerminals } from "../features/terminal/components/interactive-terminals";
 import { SandboxTerminal } from "../features/terminal/components/sandbox-terminal";
+import { TerminalModeToggle, type TerminalMode } from "../features/terminal/components/terminal-mode-toggle";
 import { shortSandboxId } from "../features/terminal/terminal-output";
 import { TERMINAL_BACKGROUND } from "../features/terminal/terminal-theme";
 
 export function TerminalPage({ projectId }: { projectId: string }) {
+  const [mode, setMode] = useState<TerminalMode>("shell");
+  // Mounted on first use and kept: switching back and forth keeps both terminals' sessions and scrollback.
+  const [interactiveOpened, setInteractiveOpened] = useState(false);
+  const choose = (next: TerminalMode) => {
+    if (next === "interactive") setInteractiveOpened(true);
+    setMode(next);
+  };
   return (
     <SandboxGate projectId={projectId} noSandbox={<NoSandbox />}>
       {({ sandboxId, name }) => (
@@ -23,16 +35,24 @@ export function TerminalPage({ projectId }: { projectId: string }) {
             >
               {shortSandboxId(sandboxId)}
             </span>
+            <TerminalModeToggle mode={mode} onChange={choose} className="ml-auto" />
           </header>
           <div
             className="flex min-h-[320px] flex-1 flex-col overflow-hidden rounded-xl border border-zinc-800 p-2 shadow-sm sm:p-3"
             style={{ backgroundColor: TERMINAL_BACKGROUND }}
           >
-            <div className="relative min-h-0 flex-1">
+            <div className={mode === "shell" ? "relative min-h-0 flex-1" : "hidden"}>
               <div className="absolute inset-0">
                 <SandboxTerminal projectId={projectId} projectName={name} sandboxId={sandboxId} />
               </div>
             </div>
+            {interactiveOpened && (
+              <div className={mode === "interactive" ? "relative min-h-0 flex-1" : "hidden"}>
+                <div className="absolute inset-0">
+                  <InteractiveTerminals projectId={projectId} />
+                </div>
+              </div>
+            )}
           </div>
         </div>
       )}

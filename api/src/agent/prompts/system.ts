@@ -48,7 +48,9 @@ export function systemPrompt(project: PromptProject, tools: Tool[], notes: strin
           ? "- Servers: they must listen on 0.0.0.0 (not localhost) so the Preview can reach them. Start them with run_shell and background: true, never in the foreground (it would hang until the time limit). For Vite use `npm run dev -- --host 0.0.0.0`."
           : null,
         names.has("set_workflow_command")
-          ? "- Record how the app starts with set_workflow_command (create_boilerplate does it for you). A Vite dev server reloads edits by itself. A background server cannot be stopped from a later command (each command runs in its own process space), so start Node servers with `node --watch server.js`: they restart by themselves when their files change."
+          ? names.has("restart_app")
+            ? "- Record how the app starts, and its port, with set_workflow_command (create_boilerplate does it for you), then start or restart it with restart_app (not run_shell, whose background servers cannot be stopped later). A Vite dev server reloads edits by itself. When you finish after changing files, the app is checked and any problems come back to you: read_logs and get_problems show them."
+            : "- Record how the app starts with set_workflow_command (create_boilerplate does it for you). A Vite dev server reloads edits by itself. A background server cannot be stopped from a later command (each command runs in its own process space), so start Node servers with `node --watch server.js`: they restart by themselves when their files change."
           : null,
         names.has("run_code") ? "- Use run_code to try out a small Python, JavaScript or TypeScript snippet." : null,
         names.has("web_search") ? "- Use web_search when you need current documentation or an error explained." : null,

@@ -29,7 +29,7 @@ export type ToolContext = Workspace & {
   search: SearchBackend;
   /** Aborted when the run is stopped: long commands should end. */
   signal: AbortSignal;
-  /** Streams a step line (SPEC.md §4) such as 'Created src/App.tsx' or 'Started: npm run dev'. */
+  /** Streams a step line such as 'Created src/App.tsx' or 'Started: npm run dev'. */
   step(line: string, status: StepStatus): void;
   /** For tools that call out (web search); tests may pass their own. */
   fetch: typeof fetch;

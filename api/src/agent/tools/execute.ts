@@ -1,8 +1,10 @@
 /**
  * Runs one tool call from the model. Whatever goes wrong (unknown tool, arguments that are not JSON or do
- * not fit the schema, a failing tool) comes back as an error result for the model to read and correct:
- * a tool never ends the run. Only a stop (abort) propagates.
+ * not fit the schema, a failing tool) comes back as an error result for the model to read and correct.
+ * Only a stop (abort) propagates, and a limit of the user's account (a 429, such as every sandbox they may
+ * run being busy) ends the run: no retry by the model can lift it, so the user reads it and acts.
  */
+import { AppError } from "../../lib/errors";
 import { clip, ToolError, type Tool, type ToolContext } from "./define-tool";
 
 /** zod issues as one line for the model ("path: message; …"), at most five. */
@@ -13,7 +15,8 @@ function describeIssues(issues: readonly { path: readonly PropertyKey[]; message
     .join("; ");
 }
 
-export type ToolCallOutcome = { ok: boolean; summary: string; result: string };
+/** `endsRun`: the message the run ends with (an account limit), when it must not go on. */
+export type ToolCallOutcome = { ok: boolean; summary: string; result: string; endsRun?: string };
 
 /** The badge text before the arguments are known to be valid: a best guess from the raw JSON. */
 export function previewSummary(tool: Tool | undefined, rawArguments: string): string {
@@ -59,6 +62,7 @@ export async function executeToolCall(tools: Tool[], name: string, rawArguments:
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof AppError && error.status === 429) return { ok: false, summary, result: `Error: ${message}`, endsRun: message };
     const detail = error instanceof ToolError ? message : `${name} failed: ${message}`;
     return { ok: false, summary, result: `Error: ${clip(detail, 4_000)}` };
   }

@@ -7,8 +7,11 @@ import type { ToolSpec } from "../chat-message";
 import { createBoilerplateTool } from "./create-boilerplate";
 import type { SearchBackend, Tool } from "./define-tool";
 import { editFileTool } from "./edit-file";
+import { getProblemsTool } from "./get-problems";
 import { listFilesTool } from "./list-files";
 import { readFileTool } from "./read-file";
+import { readLogsTool } from "./read-logs";
+import { restartAppTool } from "./restart-app";
 import { runCodeTool } from "./run-code";
 import { runShellTool } from "./run-shell";
 import { setWorkflowCommandTool } from "./set-workflow-command";
@@ -24,6 +27,9 @@ export const allTools: Tool[] = [
   runShellTool,
   runCodeTool,
   setWorkflowCommandTool,
+  readLogsTool,
+  getProblemsTool,
+  restartAppTool,
   webSearchTool,
 ] as Tool[];
 

@@ -13,6 +13,14 @@ describe("set_workflow_command", () => {
     expect(w.workflowCommand()).toBe("node server.js");
   });
 
+  test("an optional port is recorded with it; a port out of range is refused", async () => {
+    const w = memoryWorkspace();
+    const out = await toolContext(w).call(setWorkflowCommandTool, { command: "node server.js", port: 3000 });
+    expect(out.result).toContain("Its port is 3000.");
+    expect([w.workflowCommand(), w.workflowPort()]).toEqual(["node server.js", 3000]);
+    expect((await toolContext(w).call(setWorkflowCommandTool, { command: "x", port: 70_000 })).ok).toBe(false);
+  });
+
   test("an empty command is refused", async () => {
     const w = memoryWorkspace();
     expect((await toolContext(w).call(setWorkflowCommandTool, { command: "  " })).result).toContain("command must not be empty");

@@ -7,7 +7,8 @@
  *   vol/                     root:<uid> 0750: that file system mounted (nosuid, nodev), or a plain folder
  *     project/               <uid>, bound read-write at /home/user/project (HOME; synced with storage)
  *     cache/                 <uid>, bound at /home/user/.cache (npm and bun caches, never synced)
- *   etc/                     root, read-only: passwd, group, hosts, resolv.conf (10.0.2.3), supervisor.js
+ *   etc/                     root, read-only: passwd, group, hosts, resolv.conf (10.0.2.3), supervisor.js,
+ *                            pty-helper.py
  * <stateDir>/sandboxes/<id>/ root 0700: slirp4netns API socket, owner.json (for the stale sweep)
  * <templateCacheDir>/        root 0711, bound READ-ONLY at /opt/template-cache in every sandbox (when given):
  *   <template>-<hash>/       root 0755: node_modules installed once per template version (template-cache.ts)
@@ -22,6 +23,7 @@ import type { Tools } from "./check.ts";
 import { mergedUsrLinks } from "./check.ts";
 import { mountVolume, unmountVolume, VOLUME_DIR } from "./disk.ts";
 import { GUEST_DNS } from "./network.ts";
+import { PTY_HELPER_IN_SANDBOX } from "./terminal.ts";
 
 export const SANDBOX_HOME = "/home/user/project";
 const SANDBOX_CACHE = "/home/user/.cache";
@@ -72,8 +74,11 @@ export function prepareRoot(rootDir: string): string | null {
   }
 }
 
+/** The programs the host puts into every sandbox, read-only: the supervisor, the terminal's pty helper. */
+export type SandboxPrograms = { supervisor: string; ptyHelper: string };
+
 /** `diskTemplate`: the image to copy and mount as the sandbox's own file system (disk.ts); none = no quota. */
-export function createLayout(l: Layout, supervisorSource: string, diskTemplate?: string): void {
+export function createLayout(l: Layout, programs: SandboxPrograms, diskTemplate?: string): void {
   const { uid } = l;
   fs.mkdirSync(l.baseDir, { mode: 0o750 });
   fs.chownSync(l.baseDir, 0, uid);
@@ -98,7 +103,8 @@ export function createLayout(l: Layout, supervisorSource: string, diskTemplate?:
     group: `root:x:0:\nuser:x:${uid}:\nnogroup:x:65534:\n`,
     hosts: "127.0.0.1 localhost sandbox\n::1 localhost\n",
     "resolv.conf": `nameserver ${GUEST_DNS}\n`,
-    "supervisor.js": supervisorSource,
+    "supervisor.js": programs.supervisor,
+    "pty-helper.py": programs.ptyHelper,
   };
   for (const [name, text] of Object.entries(files)) {
     fs.writeFileSync(path.join(l.etcDir, name), text, { mode: 0o644 });
@@ -179,6 +185,7 @@ export function sandboxArgv(
     "--perms", "0755", "--dir", "/home/user",
     "--bind", l.projectDir, SANDBOX_HOME, "--bind", l.cacheDir, SANDBOX_CACHE,
     "--ro-bind", path.join(l.etcDir, "supervisor.js"), SUPERVISOR_IN_SANDBOX,
+    "--ro-bind", path.join(l.etcDir, "pty-helper.py"), PTY_HELPER_IN_SANDBOX,
     ...(options.templateCacheDir ? ["--ro-bind-try", options.templateCacheDir, TEMPLATE_CACHE_IN_SANDBOX] : []),
     "--remount-ro", "/", "--chdir", "/",
     tools.runtime, SUPERVISOR_IN_SANDBOX,

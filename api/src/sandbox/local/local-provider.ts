@@ -15,7 +15,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { SandboxUnavailableError, type Sandbox, type SandboxProvider, type SharedTemplateCache } from "../types.ts";
 import { localSupport, type Tools } from "./check.ts";
 import { createLocalFiles } from "./files.ts";
-import { createLayout, layoutFor, prepareRoot, removeLayout, sandboxArgv, TEMPLATE_CACHE_IN_SANDBOX } from "./layout.ts";
+import { createLayout, layoutFor, prepareRoot, removeLayout, sandboxArgv, TEMPLATE_CACHE_IN_SANDBOX, type SandboxPrograms } from "./layout.ts";
 import { createLimits, DEFAULT_LIMITS, type Limits } from "./limits.ts";
 import { LocalSandbox } from "./local-sandbox.ts";
 import { addNetns, removeNetns, startNetwork, type SandboxNetwork } from "./network.ts";
@@ -76,6 +76,12 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const { logger } = options;
   const sandboxes = new Map<string, LocalSandbox>();
+  /**
+   * Every sandbox this provider started and has not yet seen gone, spares and ones still being handed out
+   * included, and the starts under way: shutdown ends them all, so none leaves its disk volume mounted.
+   */
+  const started = new Set<LocalSandbox>();
+  const starting = new Set<Promise<unknown>>();
   let prepared: Promise<Prepared> | null = null;
   const diskMb = options.diskMb ?? DEFAULT_DISK_MB;
   const diskReserveMb = options.diskReserveMb ?? DEFAULT_DISK_RESERVE_MB;
@@ -99,7 +105,10 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     // Root-owned, traverse-only: a sandbox reaches an entry by its name through the read-only bind.
     const cacheProblem = templateCacheDir ? prepareRoot(templateCacheDir) : null;
     if (cacheProblem) throw new SandboxUnavailableError(cacheProblem);
-    const source = await Bun.file(new URL("./supervisor.js", import.meta.url)).text();
+    const source: SandboxPrograms = {
+      supervisor: await Bun.file(new URL("./supervisor.js", import.meta.url)).text(),
+      ptyHelper: await Bun.file(new URL("./pty-helper.py", import.meta.url)).text(),
+    };
     let seccompFile: string | undefined;
     if (options.seccomp !== false) {
       if (!seccompSupported()) throw new SandboxUnavailableError(`Local sandboxes have no seccomp filter for ${process.arch}; nothing was run.`);
@@ -120,7 +129,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     return { tools: support.tools, source, seccompFile, diskTemplate };
   }
 
-  type Prepared = { tools: Tools; source: string; seccompFile?: string; diskTemplate?: string };
+  type Prepared = { tools: Tools; source: SandboxPrograms; seccompFile?: string; diskTemplate?: string };
 
   /** Below the reserve, every volume turns read-only (and back once space returns). */
   function guardFreeSpace() {
@@ -143,7 +152,19 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     }
   }
 
-  async function start({ tools, source, seccompFile, diskTemplate }: Prepared): Promise<LocalSandbox> {
+  function start(ready: Prepared): Promise<LocalSandbox> {
+    // Nothing starts once shutdown has begun: it could not wait for what it has not seen.
+    if (closed) return Promise.reject(new Error("the sandbox provider is shut down"));
+    const run = startSandbox(ready);
+    starting.add(run);
+    void run.then(
+      () => starting.delete(run),
+      () => starting.delete(run),
+    );
+    return run;
+  }
+
+  async function startSandbox({ tools, source, seccompFile, diskTemplate }: Prepared): Promise<LocalSandbox> {
     const id = newSandboxId();
     const uid = claimUid(stateRoot, id);
     const layout = layoutFor(rootDir, stateRoot, id, uid);
@@ -172,8 +193,13 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       const files = createLocalFiles(layout.projectDir, { uid, gid: uid });
       sandbox = new LocalSandbox({
         layout, stateRoot, supervisor, network: net.value, limits: sandboxLimits, files,
-        idleTimeoutMs: options.idleTimeoutMs, commandProcs, maxLifetimeMs: options.maxLifetimeMs ?? DEFAULT_MAX_LIFETIME_MS, logger, onGone: (gone) => sandboxes.delete(gone),
+        idleTimeoutMs: options.idleTimeoutMs, commandProcs, maxLifetimeMs: options.maxLifetimeMs ?? DEFAULT_MAX_LIFETIME_MS, logger,
+        onGone: (gone) => {
+          sandboxes.delete(gone);
+          started.delete(sandbox!);
+        },
       });
+      started.add(sandbox);
       return sandbox;
     } catch (err) {
       supervisor?.kill();
@@ -206,7 +232,12 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       await Bun.sleep(SPARE_DELAY_MS);
       if (closed) throw new Error("the sandbox provider is shut down");
       const sandbox = await start(ready);
-      await sandbox.run("true"); // the supervisor's first spawn is its slowest: take it here
+      try {
+        await sandbox.run("true"); // the supervisor's first spawn is its slowest: take it here
+      } catch (err) {
+        await sandbox.kill(); // a spare nobody will take must not keep its processes and volume
+        throw err;
+      }
       return sandbox;
     })();
     spare.catch((err: unknown) => {
@@ -263,15 +294,17 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       }
       return sandbox;
     },
+    /**
+     * Stops every sandbox this provider started (handed out, spare, or still starting) and waits until each
+     * is torn down: processes, network, cgroups, its disk volume unmounted and its folders removed.
+     */
     async shutdown() {
       closed = true;
       if (guardTimer) clearInterval(guardTimer);
-      const pending = spare;
       spare = null;
-      await Promise.all([
-        ...[...sandboxes.values()].map((s) => s.kill()),
-        pending?.then((s) => s.kill(), () => {}),
-      ]);
+      // A start under way mounts a volume and forks a supervisor: let it finish, then end it with the rest.
+      await Promise.allSettled([...starting]);
+      await Promise.all([...started].map((s) => s.kill()));
     },
   };
 }

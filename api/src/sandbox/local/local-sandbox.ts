@@ -7,13 +7,15 @@
  * const target = await sandbox.previewTarget(5173); // { hostname: "127.0.0.1", port: 4xxxx }
  */
 import type { Logger } from "../../lib/logger.ts";
-import { NothingListeningError, type RunOptions, type RunResult, type Sandbox } from "../types.ts";
+import { createProcessTable, type ProcessTable } from "../process-table.ts";
+import { NothingListeningError, TERMINAL_ENV, type RunOptions, type RunResult, type Sandbox, type TerminalOptions, type TerminalSession } from "../types.ts";
 import type { createLocalFiles } from "./files.ts";
 import { commandEnv, projectPath, removeLayout, type Layout } from "./layout.ts";
 import type { SandboxLimits } from "./limits.ts";
 import { isListening, type SandboxNetwork } from "./network.ts";
 import { killQuietly, pidsOfUid } from "./procs.ts";
 import type { Supervisor } from "./supervisor-client.ts";
+import { openLocalTerminal } from "./terminal.ts";
 import { releaseUid } from "./uids.ts";
 
 export type LocalSandboxParts = {
@@ -47,6 +49,7 @@ export class LocalSandbox implements Sandbox {
   readonly id: string;
   readonly files: LocalSandboxParts["files"];
   readonly host: LocalSandboxHostInfo;
+  readonly processes: ProcessTable;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private lifetimeTimer: ReturnType<typeof setTimeout> | null = null;
   private killing: Promise<void> | null = null;
@@ -65,6 +68,20 @@ export class LocalSandbox implements Sandbox {
       projectDir: layout.projectDir,
       baseDir: layout.baseDir,
     };
+    // Named processes run through the supervisor like any command, each in its own pid namespace, so a
+    // stop reaches everything they started; the table lives as long as this sandbox, not a request.
+    this.processes = createProcessTable(
+      async (command, { cwd, env, onOutput }) => {
+        if (this.gone) throw new Error(`sandbox ${this.id} is not running`);
+        return supervisor.launch(command, {
+          cwd: projectPath(cwd),
+          env: { ...commandEnv(), ...cleanEnv(env) },
+          onStdout: (chunk) => onOutput("stdout", chunk),
+          onStderr: (chunk) => onOutput("stderr", chunk),
+        });
+      },
+      { onUse: () => this.touch() },
+    );
   }
 
   get gone(): boolean {
@@ -138,7 +155,16 @@ export class LocalSandbox implements Sandbox {
     if (died) notes.push("The sandbox stopped while this command ran; it is recreated on the next command.");
     if (!notes.length) return result;
     const stderr = `${result.stderr}${result.stderr && !result.stderr.endsWith("\n") ? "\n" : ""}${notes.join("\n")}\n`;
-    return { ...result, stderr, exitCode: died ? 137 : result.exitCode };
+    return { ...result, stderr, exitCode: died ? 137 : result.exitCode, limitHit: notes.join(" ") };
+  }
+
+  // --- The interactive terminal ---
+  async openTerminal(options: TerminalOptions): Promise<TerminalSession> {
+    if (this.gone) throw new Error(`sandbox ${this.id} is not running`);
+    this.touch();
+    const session = openLocalTerminal(this.parts.supervisor, { ...options, cwd: projectPath(), env: { ...commandEnv(), ...TERMINAL_ENV, TERMINAL_PS1: TERMINAL_ENV.PS1! } });
+    // Typing is the owner's work: it keeps the sandbox from its idle stop, as commands do.
+    return { ...session, write: (data) => (this.touch(), session.write(data)) };
   }
 
   async previewTarget(port: number): Promise<{ hostname: string; port: number }> {
@@ -167,6 +193,7 @@ export class LocalSandbox implements Sandbox {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     if (this.lifetimeTimer) clearTimeout(this.lifetimeTimer);
     files.close();
+    void this.processes.close(); // nothing restarts from here on; the supervisor's end ends them all
     supervisor.kill();
     await Promise.race([supervisor.exited, Bun.sleep(2000)]);
     // Belt and braces: anything of the uid still running (it should not be) is killed one by one.

@@ -33,6 +33,10 @@ type Pending = {
   timedOut: boolean;
   onStdout?: (chunk: string) => void;
   onStderr?: (chunk: string) => void;
+  /** A raw command's stdout (binary, base64 on the wire). */
+  onBytes?: (bytes: Uint8Array) => void;
+  /** A launched (named) process: told its exit code once its tree is gone. */
+  onExit?: (code: number | null) => void;
   settle: (result: RunResult) => void;
   cleanup: () => void;
 };
@@ -40,8 +44,17 @@ type Pending = {
 type Message =
   | { t: "ready" }
   | { t: "spawned"; id: number }
-  | { t: "out"; id: number; s: 1 | 2; d: string }
-  | { t: "exit"; id: number; code: number | null; signal: string | null; trunc: [boolean, boolean] };
+  | { t: "out"; id: number; s: 1 | 2; d: string; b?: undefined }
+  | { t: "out"; id: number; s: 1; b: string; d?: undefined }
+  | { t: "exit"; id: number; code: number | null; signal: string | null; trunc: [boolean, boolean] }
+  | { t: "ports"; id: number; q: number; ports: unknown };
+
+/** A long-lived command started by `launch`: no output cap, signalled as a tree, asked for its ports. */
+export type LaunchedCommand = {
+  exited: Promise<number | null>;
+  signal(signal: "SIGTERM" | "SIGKILL"): void;
+  ports(): Promise<number[]>;
+};
 
 export type Supervisor = {
   /** The outer bwrap process (the host's child). */
@@ -50,9 +63,35 @@ export type Supervisor = {
   readonly exited: Promise<void>;
   alive(): boolean;
   run(command: string, opts: RunOptions & { cwd: string; env: Record<string, string> }): Promise<RunResult>;
+  /**
+   * A command with a stdin and binary stdout (the interactive terminal's helper). It is not "busy" work: it
+   * may outlive every request. `onExit` gets the exit code (null when killed or the sandbox stopped).
+   */
+  runRaw(command: string, opts: RawCommandOptions): RawCommand;
+  /** Starts a long-lived command whose output (uncapped) goes to the callbacks; resolves once it is spawned. */
+  launch(
+    command: string,
+    opts: { cwd: string; env: Record<string, string>; onStdout: (chunk: string) => void; onStderr: (chunk: string) => void },
+  ): Promise<LaunchedCommand>;
   /** Foreground commands still running. */
   busy(): number;
   /** Ends the whole process tree: the sandbox's pid 1 first, so bwrap reaps it and exits itself. */
+  kill(): void;
+};
+
+export type RawCommandOptions = {
+  cwd: string;
+  env: Record<string, string>;
+  onStdout: (bytes: Uint8Array) => void;
+  onStderr: (text: string) => void;
+  onExit: (exitCode: number | null) => void;
+};
+
+export type RawCommand = {
+  write(bytes: Uint8Array): void;
+  /** Closes its stdin. */
+  end(): void;
+  /** Ends its whole pid namespace. */
   kill(): void;
 };
 
@@ -64,6 +103,8 @@ export function startSupervisor(argv: string[], opts: { logger: Logger; onExit: 
   });
   const chan = child.stdio[3] as Duplex;
   const pending = new Map<number, Pending>();
+  const portQueries = new Map<number, (ports: number[]) => void>();
+  let nextQuery = 1;
   let nextId = 1;
   let alive = true;
   let stderrTail = "";
@@ -86,6 +127,8 @@ export function startSupervisor(argv: string[], opts: { logger: Logger; onExit: 
       clearTimeout(readyTimer);
       failReady(new Error(`sandbox did not start: ${stderrTail.trim() || "exited"}`));
       for (const [id, p] of pending) finish(id, p, { code: null, signal: null, trunc: [false, false] }, "sandbox stopped");
+      for (const answer of portQueries.values()) answer([]);
+      portQueries.clear();
       resolve();
       opts.onExit();
     });
@@ -128,9 +171,17 @@ export function startSupervisor(argv: string[], opts: { logger: Logger; onExit: 
       clearTimeout(readyTimer);
       return markReady();
     }
+    if (msg.t === "ports") {
+      const answer = portQueries.get(msg.q);
+      portQueries.delete(msg.q);
+      const ports = Array.isArray(msg.ports) ? msg.ports.filter((p): p is number => Number.isInteger(p) && p > 0 && p < 65536).slice(0, 64) : [];
+      return answer?.(ports);
+    }
     const p = pending.get(msg.id);
     if (!p) return;
-    if (msg.t === "out" && typeof msg.d === "string") {
+    if (msg.t === "out" && typeof msg.b === "string") {
+      p.onBytes?.(Buffer.from(msg.b, "base64"));
+    } else if (msg.t === "out" && typeof msg.d === "string") {
       const isOut = msg.s === 1;
       if (!p.background) {
         const have = isOut ? p.stdout : p.stderr;
@@ -151,6 +202,7 @@ export function startSupervisor(argv: string[], opts: { logger: Logger; onExit: 
   function finish(id: number, p: Pending, exit: { code: number | null; signal: string | null; trunc: unknown }, note?: string) {
     pending.delete(id);
     p.cleanup();
+    p.onExit?.(p.killed ? null : exitCodeOf(exit.code, exit.signal));
     if (note && !p.background) p.stderr += p.stderr && !p.stderr.endsWith("\n") ? `\n${note}\n` : `${note}\n`;
     const trunc = Array.isArray(exit.trunc) && exit.trunc.some(Boolean);
     p.settle({
@@ -183,7 +235,83 @@ export function startSupervisor(argv: string[], opts: { logger: Logger; onExit: 
     exited,
     alive: () => alive,
     busy: () => [...pending.values()].filter((p) => !p.background).length,
+    runRaw(command, o) {
+      const id = nextId++;
+      let done = false;
+      const p: Pending = {
+        stdout: "",
+        stderr: "",
+        truncated: false,
+        background: true,
+        killed: false,
+        timedOut: false,
+        onStderr: o.onStderr,
+        onBytes: o.onStdout,
+        settle(result) {
+          if (done) return;
+          done = true;
+          o.onExit(result.exitCode);
+        },
+        cleanup() {},
+      };
+      if (!alive) {
+        queueMicrotask(() => p.settle({ exitCode: null, stdout: "", stderr: "", timedOut: false, truncated: false }));
+      } else {
+        pending.set(id, p);
+        send({ t: "run", id, cmd: command, cwd: o.cwd, env: o.env, bg: false, raw: true });
+      }
+      return {
+        write: (bytes) => void (!done && send({ t: "in", id, b: Buffer.from(bytes).toString("base64") })),
+        end: () => void (!done && send({ t: "in", id, end: true })),
+        kill() {
+          if (done) return;
+          p.killed = true;
+          send({ t: "kill", id });
+        },
+      };
+    },
     kill,
+    launch(command, o) {
+      if (!alive) return Promise.reject(new Error("sandbox stopped"));
+      const id = nextId++;
+      let onExit!: (code: number | null) => void;
+      const exited = new Promise<number | null>((resolve) => (onExit = resolve));
+      return new Promise<LaunchedCommand>((resolve) => {
+        const handle: LaunchedCommand = {
+          exited,
+          signal: (signal) => send({ t: "signal", id, sig: signal }),
+          ports() {
+            if (!alive || !pending.has(id)) return Promise.resolve([]);
+            const q = nextQuery++;
+            return new Promise<number[]>((answer, fail) => {
+              portQueries.set(q, answer);
+              send({ t: "ports", id, q });
+              // A supervisor too busy to answer soon is asked again on the next poll.
+              setTimeout(() => portQueries.delete(q) && fail(new Error("no answer about ports")), 5_000).unref?.();
+            });
+          },
+        };
+        let settled = false;
+        pending.set(id, {
+          stdout: "",
+          stderr: "",
+          truncated: false,
+          background: true,
+          killed: false,
+          timedOut: false,
+          onStdout: o.onStdout,
+          onStderr: o.onStderr,
+          onExit,
+          settle() {
+            if (settled) return;
+            settled = true;
+            resolve(handle);
+          },
+          cleanup() {},
+        });
+        send({ t: "run", id, cmd: command, cwd: o.cwd, env: o.env, bg: true, cap: 0 });
+      });
+    },
     run(command, o) {
       const background = o.background ?? false;
       const none: RunResult = { exitCode: null, stdout: "", stderr: "", timedOut: false, truncated: false };

@@ -9,9 +9,14 @@
  * host reads slowly, children are paused (backpressure) instead of buffering here.
  *
  * host → here:  {"t":"run","id":1,"cmd":"npm i","cwd":"/home/user/project","env":{…},"bg":false}
- *               {"t":"kill","id":1}
+ *               {"t":"kill","id":1}  {"t":"signal","id":1,"sig":"SIGTERM"}  {"t":"ports","id":1,"q":7}
+ *               (`"cap":0` in a run: no output cap, for long-lived named processes the host keeps a ring of)
  * here → host:  {"t":"ready"}  {"t":"spawned","id":1}  {"t":"out","id":1,"s":1,"d":"text"}
- *               {"t":"exit","id":1,"code":0,"signal":null,"trunc":[false,false]}
+ *               {"t":"exit","id":1,"code":0,"signal":null,"trunc":[false,false]}  {"t":"ports","id":1,"q":7,"ports":[5173]}
+ *
+ * A raw command (the interactive terminal's helper) has a stdin and binary output, uncapped (it lives as
+ * long as its terminal): "raw":true in "run"; {"t":"in","id":1,"b":"<base64>"} writes to its stdin and
+ * {"t":"in","id":1,"end":true} closes it; its stdout arrives as {"t":"out","id":1,"s":1,"b":"<base64>"}.
  */
 const net = require("node:net");
 const fs = require("node:fs");
@@ -49,7 +54,8 @@ function pauseStreams(child, pause) {
 }
 
 function run(msg) {
-  const { id, cmd, cwd, env, bg } = msg;
+  const { id, cmd, cwd, env, bg, raw } = msg;
+  const cap = msg.cap === 0 ? Infinity : CAP;
   if (running.has(id)) return;
   try {
     if (!fs.statSync(cwd).isDirectory()) throw new Error("not a directory");
@@ -72,7 +78,7 @@ function run(msg) {
     child = spawn("/usr/bin/unshare", [...args, "/bin/sh", "-c", init, "sandbox", cmd], {
       cwd,
       env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [raw ? "pipe" : "ignore", "pipe", "pipe"],
     });
   } catch (err) {
     send({ t: "out", id, s: 2, d: `could not start: ${err && err.message}\n` });
@@ -83,13 +89,15 @@ function run(msg) {
   const entry = { child };
   running.set(id, entry);
   if (!writable) pauseStreams(child, true);
+  if (raw) child.stdin.on("error", () => {}); // it ended: its exit report follows
   [child.stdout, child.stderr].forEach((stream, i) => {
+    if (raw && i === 0) return void stream.on("data", (buf) => send({ t: "out", id, s: 1, b: buf.toString("base64") }));
     const decoder = new StringDecoder("utf8");
     let used = 0;
     stream.on("data", (buf) => {
-      if (used >= CAP) return void (trunc[i] = true); // keep draining so the command is not blocked
-      if (used + buf.length > CAP) {
-        buf = buf.subarray(0, CAP - used);
+      if (used >= cap) return void (trunc[i] = true); // keep draining so the command is not blocked
+      if (used + buf.length > cap) {
+        buf = buf.subarray(0, cap - used);
         trunc[i] = true;
       }
       used += buf.length;
@@ -128,6 +136,90 @@ function kill(id) {
   } catch {}
 }
 
+/** Input for a raw command's stdin. */
+function input(msg) {
+  const entry = running.get(msg.id);
+  const stdin = entry && entry.child.stdin;
+  if (!stdin || stdin.destroyed) return;
+  if (msg.end) return void stdin.end();
+  if (typeof msg.b === "string") stdin.write(Buffer.from(msg.b, "base64"));
+}
+
+/** Every process below `pid` (its children, theirs, …), `pid` itself not included. */
+function descendants(pid) {
+  const out = [];
+  const queue = [pid];
+  while (queue.length && out.length < 10000) {
+    const p = queue.shift();
+    let tasks = [];
+    try {
+      tasks = fs.readdirSync(`/proc/${p}/task`);
+    } catch {}
+    for (const tid of tasks) {
+      try {
+        for (const k of fs.readFileSync(`/proc/${p}/task/${tid}/children`, "utf8").trim().split(/\s+/)) {
+          if (k) {
+            out.push(Number(k));
+            queue.push(Number(k));
+          }
+        }
+      } catch {}
+    }
+  }
+  return out;
+}
+
+/**
+ * Sends `sig` to every process of a command except its namespace's pid 1 (the small shell, which would
+ * ignore it): the command then ends itself, and with it the shell and so the namespace, strays included.
+ */
+function signalTree(id, sig) {
+  const entry = running.get(id);
+  if (!entry || !entry.child.pid) return;
+  if (sig === "SIGKILL") return kill(id);
+  const inits = descendants(entry.child.pid).slice(0, 1);
+  for (const init of inits) {
+    for (const p of descendants(init)) {
+      try {
+        process.kill(p, sig);
+      } catch {}
+    }
+  }
+}
+
+/** TCP ports the processes of a command listen on: their socket inodes matched against /proc/net/tcp{,6}. */
+function ports(id) {
+  const entry = running.get(id);
+  if (!entry || !entry.child.pid) return [];
+  const inodes = new Set();
+  for (const p of descendants(entry.child.pid)) {
+    let fds = [];
+    try {
+      fds = fs.readdirSync(`/proc/${p}/fd`);
+    } catch {}
+    for (const fd of fds) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${p}/fd/${fd}`));
+        if (m) inodes.add(m[1]);
+      } catch {}
+    }
+  }
+  const found = [];
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let table = "";
+    try {
+      table = fs.readFileSync(file, "utf8");
+    } catch {}
+    for (const line of table.split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols[3] !== "0A" || !inodes.has(cols[9])) continue; // 0A = LISTEN
+      const port = parseInt(cols[1].split(":").pop(), 16);
+      if (port && !found.includes(port)) found.push(port);
+    }
+  }
+  return found;
+}
+
 let buffered = "";
 chan.setEncoding("utf8");
 chan.on("data", (data) => {
@@ -144,6 +236,9 @@ chan.on("data", (data) => {
     }
     if (msg.t === "run") run(msg);
     else if (msg.t === "kill") kill(msg.id);
+    else if (msg.t === "in") input(msg);
+    else if (msg.t === "signal" && (msg.sig === "SIGTERM" || msg.sig === "SIGKILL" || msg.sig === "SIGINT")) signalTree(msg.id, msg.sig);
+    else if (msg.t === "ports") send({ t: "ports", id: msg.id, q: msg.q, ports: ports(msg.id) });
   }
 });
 

@@ -12,11 +12,11 @@
 import type { RunStatus } from "@shared/events/stream";
 import * as runs from "../../db/message-runs";
 import { listMessages } from "../../db/messages";
-import { findProject } from "../../db/projects";
+import { findProject, findProjectModel } from "../../db/projects";
 import { notFound } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { listFilesInProject } from "../files";
-import { readAttachedImages, type ImageSigner } from "../images";
+import { markImagesAttached, readAttachedImages, type ImageSigner } from "../images";
 import { getOwnedProject } from "../projects";
 import { ABANDONED_NOTE } from "./abandoned-runs";
 import { loadConversationSummary, saveConversationSummary } from "./conversation-summary";
@@ -34,21 +34,26 @@ export function createChatRuns(ctx: ServiceContext & { signer: ImageSigner; sand
     },
     readImages: (projectId: string, urls: string[]) => readAttachedImages(ctx, projectId, urls),
     async load(ownerId: string, projectId: string) {
-      const [project, files, messages, summary] = await Promise.all([
+      const [project, files, messages, summary, model] = await Promise.all([
         findProject(ctx.sql, ownerId, projectId),
         listFilesInProject(ctx, projectId),
         listMessages(ctx.sql, projectId),
         loadConversationSummary(ctx, projectId),
+        findProjectModel(ctx.sql, projectId),
       ]);
       if (!project) throw notFound("Project");
-      return { project: { ...project, files }, messages, summary };
+      return { project: { ...project, files, model }, messages, summary };
     },
     saveSummary: (projectId: string, summary: { upToMessageId: string; content: string }) => saveConversationSummary(ctx, projectId, summary),
 
     // Where runs are saved.
     failAbandoned: (projectId: string, staleBefore: Date) => runs.failAbandonedRuns(ctx.sql, projectId, staleBefore, ABANDONED_NOTE),
-    claim: (claim: { projectId: string; userMessageId: string; assistantMessageId: string; content: string; attachments: string[] }) =>
-      runs.insertRunMessages(ctx.sql, claim),
+    async claim(claim: { projectId: string; userMessageId: string; assistantMessageId: string; content: string; attachments: string[] }) {
+      const claimed = await runs.insertRunMessages(ctx.sql, claim);
+      // Sent with a message, the images are the conversation's: no longer swept as unattached.
+      if (claimed) await markImagesAttached(ctx, claim.projectId, claim.attachments);
+      return claimed;
+    },
     saveProgress: (messageId: string, message: runs.RunMessageState) => runs.saveRunProgress(ctx.sql, messageId, message),
     heartbeat: (messageId: string) => runs.touchRunMessage(ctx.sql, messageId),
     finish: (messageId: string, projectId: string, message: runs.RunMessageState & { status: RunStatus }) =>

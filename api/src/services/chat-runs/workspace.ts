@@ -1,6 +1,6 @@
 /**
  * An agent run's workspace: the project's stored files, its sandbox (created on first need and reused for
- * the rest of the run) and its workflow command, scoped to one project whose ownership the run checked at
+ * the rest of the run), its workflow command and its running app (app-runtime.ts), scoped to one project whose ownership the run checked at
  * its start. The only file of the chat runs that knows the sandbox service.
  *
  * Writes go through the file service, which pushes the bytes into the attached sandbox and waits for it
@@ -13,18 +13,21 @@
  * const result = await workspace.sandbox?.run("cat src/App.tsx", { timeoutMs: 10_000, signal });
  */
 import type { TemplateName } from "@shared/schemas/sandbox";
+import { setPreviewPort } from "../../db/project-sandbox";
 import { setWorkflowCommand } from "../../db/project-workflow";
 import type { ProjectSandboxes } from "../sandboxes/types";
 import type { RunResult, Sandbox } from "../../sandbox/types";
 import { notFound } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { listFilesInProject, readFileInProject, writeFileInProject } from "../files";
+import { createAppRuntime } from "./app-runtime";
 
 const commandResult = (r: RunResult) => ({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut, truncated: r.truncated });
 
 export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandboxes | null, ownerId: string, projectId: string) {
   let pending: Promise<Sandbox> | null = null;
   let ready: Sandbox | null = null;
+  let lastChangeAt = 0;
 
   async function sandbox(): Promise<Sandbox> {
     if (ready && (await ready.isAlive().catch(() => false))) return ready;
@@ -44,6 +47,7 @@ export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandbo
       read: (path: string) => readFileInProject(ctx, projectId, path),
       async write(path: string, content: string) {
         const { file, created } = await writeFileInProject(ctx, ownerId, projectId, path, content);
+        lastChangeAt = Date.now();
         return { path: file.path, size: file.size, created };
       },
     },
@@ -52,12 +56,19 @@ export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandbo
       async start(command: string, onOutput: (chunk: string) => void) {
         await (await sandbox()).run(command, { background: true, onStdout: onOutput, onStderr: onOutput });
       },
-      applyTemplate: (template: TemplateName) => sandboxes.applyTemplate(ownerId, projectId, template),
-    },
-    workflow: {
-      async set(command: string) {
-        if (!(await setWorkflowCommand(ctx.sql, projectId, command))) throw notFound("Project");
+      async applyTemplate(template: TemplateName) {
+        const applied = await sandboxes.applyTemplate(ownerId, projectId, template);
+        lastChangeAt = Date.now();
+        return applied;
       },
     },
+    workflow: {
+      async set(command: string, port?: number) {
+        if (!(await setWorkflowCommand(ctx.sql, projectId, command))) throw notFound("Project");
+        // The preview URL follows the port when the sandbox is next attached.
+        if (port !== undefined) await setPreviewPort(ctx.sql, projectId, port);
+      },
+    },
+    app: sandboxes && createAppRuntime({ ctx, ownerId, projectId, sandbox, lastChangeAt: () => lastChangeAt }),
   };
 }

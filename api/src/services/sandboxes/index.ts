@@ -9,10 +9,12 @@
  * const deps = { ...ctx, sandboxes, sandboxSync: sandboxes.sync };
  * await sandboxes.ensure(ownerId, projectId);
  */
+import { isProjectSandbox } from "../../db/project-sandbox";
 import { badRequest } from "../../lib/errors";
 import { getOwnedProject } from "../projects";
 import { applyTemplate } from "./apply-template";
-import { createSandboxLifecycle, type LifecycleDeps } from "./lifecycle";
+import { createSandboxLifecycle, type LifecycleDeps, type RecreateResult } from "./lifecycle";
+import { createSandboxProcesses, type SandboxProcessesService } from "./processes";
 import { createSandboxSync, type SandboxSyncService } from "./sync";
 import { createTemplateCache, type TemplateCache } from "./template-cache";
 import { loadTemplate } from "./templates";
@@ -22,8 +24,15 @@ import { startWorkflow } from "./workflow";
 export type { AppliedTemplate, DependencySource, ProjectSandboxes, TemplateName } from "./types";
 
 export type ProjectSandboxesService = ProjectSandboxes & {
-  /** Kills the current sandbox (if any), makes a new one with every file, starts the workflow. */
-  recreate(ownerId: string, projectId: string): Promise<{ url: string; filesSynced: number; workflowCommand: string | null }>;
+  /**
+   * Kills the current sandbox (if any), makes a new one with every file, starts the workflow. Concurrent
+   * calls for one project (on any instance) collapse into one recreate and share its result.
+   */
+  recreate(ownerId: string, projectId: string): Promise<RecreateResult>;
+  /** Stops this sandbox of the project wherever it runs (this instance at once, the others by the bus). */
+  stop(ownerId: string, projectId: string, sandboxId: string | null): Promise<void>;
+  /** Whether some project names this sandbox as its own (false once it was deleted or recreated away). */
+  isProjectSandbox(sandboxId: string): Promise<boolean>;
   /** Whether the project's recorded sandbox is still running. */
   validate(ownerId: string, projectId: string): Promise<boolean>;
   /** The preview URL of the project's app, or null when it has no sandbox. */
@@ -33,10 +42,13 @@ export type ProjectSandboxesService = ProjectSandboxes & {
    * otherwise), so the first project to apply one gets the fast copy too. Never rejects.
    */
   warmTemplates(names: readonly TemplateName[]): void;
+  /** The project's named processes (its `app` dev server and others): routes and the agent's checks. */
+  readonly processes: SandboxProcessesService;
   /** The template dependency cache, or null when the provider has none (E2B). */
   readonly templateCache: TemplateCache | null;
   /** The hook file writes reach this instance's sandboxes through: pass it as `ServiceContext.sandboxSync`. */
   readonly sync: SandboxSyncService;
+  /** Stops syncing and every sandbox of this instance; called again, it returns the first call's promise. */
   shutdown(): Promise<void>;
   /** Sandboxes this instance has attached (for /metrics). */
   activeCount(): number;
@@ -47,10 +59,14 @@ export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesServ
   const templateCache = createTemplateCache({ provider: ctx.provider, logger: ctx.logger });
   const dependencies = { templateCache, logger: ctx.logger };
   const lifecycle = createSandboxLifecycle(ctx, sync, dependencies);
+  const processes = createSandboxProcesses(ctx, { ensure: lifecycle.ensure });
+  let shuttingDown: Promise<void> | null = null;
 
   return {
     ensure: lifecycle.ensure,
     recreate: lifecycle.recreate,
+    stop: lifecycle.stop,
+    isProjectSandbox: (sandboxId) => isProjectSandbox(ctx.sql, sandboxId),
     validate: lifecycle.validate,
     applyTemplate: (ownerId, projectId, name) => applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name),
 
@@ -68,6 +84,7 @@ export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesServ
 
     templateCache,
     sync,
+    processes,
 
     warmTemplates(names) {
       if (!templateCache) return;
@@ -81,9 +98,14 @@ export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesServ
 
     activeCount: () => sync.count(),
 
-    async shutdown() {
-      sync.stop();
-      await ctx.provider.shutdown();
+    shutdown() {
+      // Graceful shutdown calls this early and the parts' close again: one teardown serves both.
+      shuttingDown ??= (async () => {
+        lifecycle.close();
+        sync.stop();
+        await ctx.provider.shutdown();
+      })();
+      return shuttingDown;
     },
   };
 }

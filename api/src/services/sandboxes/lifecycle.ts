@@ -1,7 +1,12 @@
 /**
- * A project's sandbox over its life: found or created on first need (one creation at a time per project),
- * reconnected after a restart, recreated on request, and recorded on the project with its preview URL.
- * Filling and watching a sandbox is the sync's job (sync.ts); this file decides which sandbox is the project's.
+ * A project's sandbox over its life: found or created on first need, reconnected after a restart, recreated
+ * on request, recorded on the project with its preview URL, and stopped wherever it runs when its project is
+ * deleted, a recreate replaces it, or its owner's cap needs room (a `sandbox.stop` bus event).
+ * Every start (a creation, a reconnect, a recreate) goes through the start claim of slots.ts, which keeps
+ * the owner within MAX_SANDBOXES_PER_USER and lets one start of a project run at a time: concurrent
+ * starts collapse into one, on this instance by sharing a promise, across instances by the claim (the
+ * others wait, then use the sandbox it made). Filling and watching a sandbox is the sync's job (sync.ts);
+ * this file decides which sandbox is the project's.
  *
  * @example
  * const lifecycle = createSandboxLifecycle({ ...ctx, provider, config }, sync, dependencies);
@@ -9,31 +14,113 @@
  */
 import * as fileRows from "../../db/files";
 import { getPreviewPort, setProjectSandbox } from "../../db/project-sandbox";
+import { isFileEvent } from "../../events/types";
 import type { Config } from "../../lib/config";
-import { AppError } from "../../lib/errors";
+import { AppError, notFound } from "../../lib/errors";
+import { APP_PROCESS } from "@shared/schemas/processes";
 import type { Sandbox, SandboxProvider } from "../../sandbox/types";
 import type { ServiceContext } from "../context";
 import { getOwnedProject } from "../projects";
 import { installDependencies, templateWithPackageJson, type DependencyDeps } from "./dependencies";
 import { previewUrlFor } from "./preview-url";
 import type { SandboxSyncService } from "./sync";
+import { publishProcessEvents } from "./process-events";
+import { createSandboxSlots } from "./slots";
 import { startWorkflow } from "./workflow";
 
 /** What a recreated sandbox runs when its package.json is not exactly a template's. */
 const RECREATE_INSTALL = "npm install --no-audit --no-fund --loglevel=error";
 
-export type LifecycleDeps = ServiceContext & { provider: SandboxProvider; config: Config };
+export type RecreateResult = { url: string; filesSynced: number; workflowCommand: string | null };
+
+export type LifecycleDeps = ServiceContext & {
+  provider: SandboxProvider;
+  config: Config;
+  /** How long a running sandbox's lease lasts unrenewed (tests shorten it; 90 s otherwise). */
+  sandboxLeaseMs?: number;
+};
 
 export type SandboxLifecycle = ReturnType<typeof createSandboxLifecycle>;
 
 export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncService, dependencies: DependencyDeps) {
   const inflight = new Map<string, Promise<Sandbox>>();
+  const recreating = new Map<string, Promise<RecreateResult>>();
+  const slots = createSandboxSlots(ctx);
+
+  /** Kills the sandbox if it runs on this instance (attached to its project or not); never rejects. */
+  async function killHere(projectId: string, sandboxId: string): Promise<void> {
+    const attached = sync.get(projectId);
+    if (attached?.sandbox.id === sandboxId) sync.detach(projectId);
+    const sandbox = attached?.sandbox.id === sandboxId ? attached.sandbox : await ctx.provider.connect(sandboxId).catch(() => null);
+    if (!sandbox) return; // not here: the instance that runs it stops it (the bus), or it is gone already
+    await sandbox.kill().catch((error) => ctx.logger.warn("could not stop a sandbox", { sandboxId, error: String(error) }));
+    await slots.stopped(projectId, sandboxId);
+  }
+
+  // The leases of the sandboxes attached here: renewed while they live; one found stopped (idle, its
+  // lifetime, a crash) is detached and stops counting toward its owner's sandboxes at once.
+  const heartbeat = setInterval(() => void renewLeases(), slots.leaseMs / 3);
+  heartbeat.unref?.();
+  async function renewLeases(): Promise<void> {
+    const alive: { projectId: string; sandboxId: string }[] = [];
+    for (const a of sync.all()) {
+      if (await a.sandbox.isAlive().catch(() => false)) alive.push({ projectId: a.projectId, sandboxId: a.sandbox.id });
+      else {
+        if (sync.get(a.projectId) === a) sync.detach(a.projectId);
+        await slots.stopped(a.projectId, a.sandbox.id);
+      }
+    }
+    await slots.renew(alive);
+  }
+
+  // Another instance deleted a project or recreated its sandbox: stop the old one if it runs here. E2B
+  // sandboxes were already killed by the instance that published the event (they are reachable from all).
+  const unsubscribe = ctx.events.subscribe((event) => {
+    if (event.type !== "sandbox.stop" || ctx.provider.kind !== "local") return;
+    void killHere(event.projectId, event.sandboxId);
+  });
+  /** Sandboxes whose process events this instance publishes (each once, for as long as it lives). */
+  const published = new WeakSet<Sandbox>();
 
   async function attach(ownerId: string, projectId: string, sandbox: Sandbox): Promise<number> {
+    if (!published.has(sandbox)) {
+      published.add(sandbox);
+      publishProcessEvents(ctx, ownerId, projectId, sandbox);
+    }
     const { filesSynced } = await sync.attach(ownerId, projectId, sandbox);
     const port = await getPreviewPort(ctx.sql, projectId);
-    await setProjectSandbox(ctx.sql, projectId, sandbox.id, previewUrlFor(ctx.config.preview, sandbox, port));
+    if (!(await setProjectSandbox(ctx.sql, projectId, sandbox.id, previewUrlFor(ctx.config.preview, sandbox, port)))) {
+      // The project was deleted while its sandbox started: nobody may keep it.
+      sync.detach(projectId);
+      await sandbox.kill().catch(() => {});
+      throw notFound("Project");
+    }
+    await slots.running(projectId, sandbox.id);
     return filesSynced;
+  }
+
+  /**
+   * Holds the project's start claim while `work` runs (waiting while a start of it runs elsewhere), after
+   * stopping whichever idle sandboxes of the owner make room for it. A 429 when none can.
+   */
+  async function withStartClaim<T>(ownerId: string, projectId: string, work: () => Promise<T>, onHeld?: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const slot = await slots.claim(ownerId, projectId);
+      if (!slot) {
+        if (onHeld) return onHeld();
+        await slots.waitWhileHeld(projectId);
+        continue; // then claim it: the sandbox the other start made is reused, not made again
+      }
+      try {
+        for (const room of slot.evicted) {
+          ctx.logger.info("stopping the owner's least recently used idle sandbox to make room", { ...room, forProjectId: projectId });
+          await stop(ownerId, room.projectId, room.sandboxId);
+        }
+        return await work();
+      } finally {
+        await slot.release();
+      }
+    }
   }
 
   async function createFresh(ownerId: string, projectId: string): Promise<{ sandbox: Sandbox; filesSynced: number }> {
@@ -51,22 +138,18 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
    * stored file, watched so changes made inside flow back to storage, and recorded on the project.
    */
   async function ensure(ownerId: string, projectId: string): Promise<Sandbox> {
-    const project = await getOwnedProject(ctx, ownerId, projectId);
+    // A recreate under way makes the project's next sandbox: wait for it rather than start a second one.
+    await recreating.get(projectId)?.catch(() => {});
+    await getOwnedProject(ctx, ownerId, projectId);
     const current = sync.get(projectId);
-    if (current && (await current.sandbox.isAlive())) return current.sandbox;
+    if (current && (await current.sandbox.isAlive())) {
+      slots.used(projectId);
+      return current.sandbox;
+    }
     sync.detach(projectId);
     const running = inflight.get(projectId);
     if (running) return running;
-    const work = (async () => {
-      if (project.sandboxId) {
-        const existing = await ctx.provider.connect(project.sandboxId).catch(() => null);
-        if (existing) {
-          await attach(ownerId, projectId, existing);
-          return existing;
-        }
-      }
-      return (await createFresh(ownerId, projectId)).sandbox;
-    })();
+    const work = withStartClaim(ownerId, projectId, () => connectOrCreate(ownerId, projectId));
     inflight.set(projectId, work);
     try {
       return await work;
@@ -75,27 +158,103 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     }
   }
 
-  /** Kills the current sandbox (if any), makes a new one with every file, installs and starts the workflow. */
-  async function recreate(ownerId: string, projectId: string) {
+  /** Under the start claim: the project's recorded sandbox if it still runs (made by another start, or before a restart), else a new one. */
+  async function connectOrCreate(ownerId: string, projectId: string): Promise<Sandbox> {
+    const project = await getOwnedProject(ctx, ownerId, projectId);
+    if (project.sandboxId) {
+      const existing = await ctx.provider.connect(project.sandboxId).catch(() => null);
+      if (existing && (await existing.isAlive().catch(() => false))) {
+        await attach(ownerId, projectId, existing);
+        // Reconnected from an instance that never ran it here (E2B): the app is started again.
+        const hasApp = (await existing.processes.list()).some((p) => p.name === APP_PROCESS);
+        if (project.workflowCommand && !hasApp) void startApp(projectId, existing, project.workflowCommand, false);
+        return existing;
+      }
+    }
+    // Recorded but not reachable from here: if it still runs on another instance, it stops there (it would
+    // otherwise run on, counted by nobody).
+    if (project.sandboxId) await stop(ownerId, projectId, project.sandboxId);
+    const { sandbox } = await createFresh(ownerId, projectId);
+    // The old sandbox expired or stopped: its app comes back in the new one, dependencies first. In the
+    // background, so whatever asked for the sandbox is not held up by an install.
+    if (project.sandboxId && project.workflowCommand) void startApp(projectId, sandbox, project.workflowCommand, true);
+    return sandbox;
+  }
+
+  /**
+   * Stops the project's sandbox wherever it runs: here at once (awaited), on other instances through the
+   * bus. For a deleted project (its preview answers 404 from now on), a replaced sandbox, or one stopped to
+   * make room within its owner's cap.
+   */
+  async function stop(ownerId: string, projectId: string, sandboxId: string | null): Promise<void> {
+    if (!sandboxId) return;
+    await killHere(projectId, sandboxId);
+    await ctx.events
+      .publish({ type: "sandbox.stop", projectId, sandboxId, ownerId, origin: "api" })
+      .catch((error) => ctx.logger.warn("sandbox stop not published", { sandboxId, error: String(error) }));
+  }
+
+  /**
+   * Kills the current sandbox (if any), makes a new one with every file, installs and starts the workflow.
+   * Callers arriving while a recreate of the project runs (here or on another instance) get its result.
+   */
+  async function recreate(ownerId: string, projectId: string): Promise<RecreateResult> {
+    await getOwnedProject(ctx, ownerId, projectId);
+    const running = recreating.get(projectId);
+    if (running) return running;
+    const work = recreateOnce(ownerId, projectId);
+    recreating.set(projectId, work);
+    try {
+      return await work;
+    } finally {
+      recreating.delete(projectId);
+    }
+  }
+
+  async function recreateOnce(ownerId: string, projectId: string): Promise<RecreateResult> {
+    return withStartClaim(ownerId, projectId, () => replaceSandbox(ownerId, projectId), () => awaitOtherRecreate(ownerId, projectId));
+  }
+
+  /** Another start of the project holds the claim: wait until it lets go, then answer with the sandbox it made. */
+  async function awaitOtherRecreate(ownerId: string, projectId: string): Promise<RecreateResult> {
+    await slots.waitWhileHeld(projectId);
+    const project = await getOwnedProject(ctx, ownerId, projectId);
+    if (!project.sandboxUrl) throw new AppError(503, "dependency_unavailable", "The sandbox recreate running elsewhere did not finish; try again.");
+    const { files } = await fileRows.projectUsage(ctx.sql, projectId);
+    return { url: project.sandboxUrl, filesSynced: files, workflowCommand: project.workflowCommand };
+  }
+
+  async function replaceSandbox(ownerId: string, projectId: string): Promise<RecreateResult> {
     const project = await getOwnedProject(ctx, ownerId, projectId);
     const old = sync.get(projectId)?.sandbox ?? (project.sandboxId ? await ctx.provider.connect(project.sandboxId).catch(() => null) : null);
     sync.detach(projectId);
     await old?.kill().catch(() => {});
+    // The recorded sandbox may run on another instance (which this one cannot reach): it stops it there.
+    if (project.sandboxId && project.sandboxId !== old?.id) await stop(ownerId, projectId, project.sandboxId);
     const { sandbox, filesSynced } = await createFresh(ownerId, projectId);
-    if (project.workflowCommand) {
-      const packageJson = await fileRows.findFileByPath(ctx.sql, projectId, "package.json");
-      // A new sandbox has no node_modules (they never sync): install before starting the app, from the
-      // template cache when package.json is exactly a template's.
+    if (project.workflowCommand) await startApp(projectId, sandbox, project.workflowCommand, true);
+    const port = await getPreviewPort(ctx.sql, projectId);
+    return { url: previewUrlFor(ctx.config.preview, sandbox, port), filesSynced, workflowCommand: project.workflowCommand };
+  }
+
+  /**
+   * Starts the project's `app` from its workflow command; with `install`, first installs dependencies (a new
+   * sandbox has no node_modules: they never sync), from the template cache when package.json is exactly a
+   * template's. Never rejects: a failure is logged, and the app's own status shows what happened.
+   */
+  async function startApp(projectId: string, sandbox: Sandbox, command: string, install: boolean): Promise<void> {
+    try {
+      const packageJson = install ? await fileRows.findFileByPath(ctx.sql, projectId, "package.json") : null;
       const bytes = packageJson && (await ctx.store.get(packageJson.storageKey));
       if (bytes) {
         const template = await templateWithPackageJson(dependencies.templateCache, bytes);
         const installed = await installDependencies(dependencies, sandbox, template, RECREATE_INSTALL);
-        if (installed.exitCode !== 0) ctx.logger.warn("installing dependencies after recreate failed", { projectId, output: installed.output });
+        if (installed.exitCode !== 0) ctx.logger.warn("installing dependencies for the app failed", { projectId, output: installed.output });
       }
-      await startWorkflow(sandbox, project.workflowCommand);
+      await startWorkflow(sandbox, command);
+    } catch (error) {
+      ctx.logger.warn("could not start the app", { projectId, error: String(error) });
     }
-    const port = await getPreviewPort(ctx.sql, projectId);
-    return { url: previewUrlFor(ctx.config.preview, sandbox, port), filesSynced, workflowCommand: project.workflowCommand };
   }
 
   /** Whether the project's recorded sandbox is still running. */
@@ -108,5 +267,10 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     return sandbox ? sandbox.isAlive() : false;
   }
 
-  return { ensure, recreate, validate };
+  function close(): void {
+    unsubscribe();
+    clearInterval(heartbeat);
+  }
+
+  return { ensure, recreate, validate, stop, close };
 }

@@ -51,6 +51,13 @@ describe("shell service", () => {
     expect((await harness({ exitCode: null }).run("sleep 1")).error).toBeNull();
   });
 
+  test("a command cut short by the sandbox's limits answers that as its error, even when its shell exited 0", async () => {
+    const limitHit = "The sandbox hit its process limit (128 processes, 96 for one command): some processes could not start.";
+    expect((await harness({ exitCode: 0, limitHit }).run("for i in $(seq 200); do sleep 3 & done; wait")).error).toBe(limitHit);
+    const died = "The sandbox stopped while this command ran; it is recreated on the next command.";
+    expect((await harness({ exitCode: 137, limitHit: died }).run(":(){ :|:& };:")).error).toBe(died);
+  });
+
   test("each stream is capped for the terminal", async () => {
     const long = "x".repeat(SHELL_OUTPUT_CAP + 10);
     const answer = await harness({ stdout: long, stderr: "short" }).run("yes x");

@@ -41,9 +41,12 @@ export async function runShellCommand(
   return {
     stdout: cap(result.stdout),
     stderr: cap(result.stderr),
+    // A command cut short by the sandbox's limits says so, even when its shell still exited 0.
     error: result.timedOut
       ? `Command timed out after ${timeoutMs / 1000} s and was stopped. Start long-running servers in the background by ending the command with &.`
-      : result.exitCode !== 0 && result.exitCode !== null
+      : result.limitHit
+        ? result.limitHit
+        : result.exitCode !== 0 && result.exitCode !== null
         ? `Command exited with code ${result.exitCode}`
         : result.truncated
           ? "Output was longer than 1 MB and was cut."

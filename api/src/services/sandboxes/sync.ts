@@ -17,7 +17,7 @@
 import { filePathProblem } from "@shared/file-path";
 import { MAX_FILE_CONTENT_BYTES } from "@shared/schemas/file";
 import * as fileRows from "../../db/files";
-import type { BusEvent } from "../../events/types";
+import { isFileEvent, type BusEvent } from "../../events/types";
 import { isIgnoredPath } from "../../sandbox/ignored-paths";
 import type { FileChange, Sandbox } from "../../sandbox/types";
 import type { SandboxSync, ServiceContext } from "../context";
@@ -44,6 +44,8 @@ export type SandboxSyncService = SandboxSync & {
   get(projectId: string): AttachedSandbox | undefined;
   /** How many sandboxes this instance has attached (for /metrics). */
   count(): number;
+  /** Every sandbox this instance has attached (their leases are renewed while they live). */
+  all(): AttachedSandbox[];
   /** Detaches every sandbox and stops listening to file events. */
   stop(): void;
 };
@@ -87,7 +89,7 @@ export function createSandboxSync(ctx: ServiceContext): SandboxSyncService {
 
   // Changes made through other instances (or without the hook): the bytes are only in storage.
   const unsubscribe = ctx.events.subscribe((event: BusEvent) => {
-    if (event.origin === "sandbox" || event.pushedBy === id) return;
+    if (!isFileEvent(event) || event.origin === "sandbox" || event.pushedBy === id) return;
     const a = attached.get(event.projectId);
     if (!a) return;
     void enqueue(a, async () => {
@@ -170,6 +172,7 @@ export function createSandboxSync(ctx: ServiceContext): SandboxSyncService {
     detach,
     get: (projectId) => attached.get(projectId),
     count: () => attached.size,
+    all: () => [...attached.values()],
     stop() {
       unsubscribe();
       for (const projectId of [...attached.keys()]) detach(projectId);

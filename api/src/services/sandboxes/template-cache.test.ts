@@ -22,7 +22,7 @@ import type { Sandbox, SandboxProvider } from "../../sandbox/types";
 
 const INSTALL_MS = 180_000;
 
-if (await localSuiteGate("template cache")) {
+if (await localSuiteGate("template cache", { sameOnEveryDatabase: true })) {
   let t: Awaited<ReturnType<typeof testApp>>;
   let cache: TemplateCache;
   let react: Template;

@@ -30,6 +30,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../../lib/logger";
+import { processAlive } from "../../lib/parent-watch";
 import type { Template } from "./templates";
 import { SandboxUnavailableError, type SandboxProvider, type SharedTemplateCache } from "../../sandbox/types";
 
@@ -242,15 +243,6 @@ async function takeLock(file: string): Promise<{ release(): void } | null> {
     return null;
   }
   return { release: () => fs.rmSync(file, { force: true }) };
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Half-made entries of `key` left by a process that died while populating. */

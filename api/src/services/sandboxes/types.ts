@@ -31,6 +31,6 @@ export interface ProjectSandboxes {
    * where the dependencies came from.
    */
   applyTemplate(ownerId: string, projectId: string, template: TemplateName): Promise<AppliedTemplate>;
-  /** Starts the project's workflowCommand in the background (restarting it if it runs). */
+  /** Starts the project's workflowCommand as its supervised `app` process (restarting it if it runs). */
   runWorkflow(ownerId: string, projectId: string): Promise<{ workflowCommand: string }>;
 }

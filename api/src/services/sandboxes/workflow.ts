@@ -1,12 +1,16 @@
 /**
- * The project's app inside its sandbox: started in the background with the project's workflowCommand, and
- * waited for until its port accepts connections.
+ * The project's app inside its sandbox: the named process `app`, started (or restarted) with the project's
+ * workflowCommand, and waited for until its port accepts connections.
  */
+import { APP_PROCESS } from "@shared/schemas/processes";
 import type { Sandbox } from "../../sandbox/types";
 
-/** Starts `command` as a background process of the sandbox (a server outlives the request that started it). */
+/**
+ * Starts `command` as the sandbox's `app` process, replacing a running one: supervised, so it outlives the
+ * request that started it, is restarted after a crash, and its output and ports are known.
+ */
 export async function startWorkflow(sandbox: Sandbox, command: string): Promise<void> {
-  await sandbox.run(command, { background: true });
+  await sandbox.processes.start(APP_PROCESS, command);
 }
 
 /**

@@ -16,6 +16,7 @@ import { takeVersion } from "./snapshot";
 
 import { CURRENT } from "./diff";
 
+export { versionBeforeMessage } from "./before-message";
 export { CURRENT, diffVersions } from "./diff";
 export { versionAfterUserEdit, versionsAroundRun } from "./hooks";
 export { importProjectZip } from "./import-zip";

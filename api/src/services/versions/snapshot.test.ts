@@ -15,6 +15,7 @@ function counting(store: ObjectStore) {
   const wrapped: ObjectStore = {
     kind: store.kind,
     get: (key) => (counts.get++, store.get(key)),
+    getStream: (key) => (counts.get++, store.getStream(key)),
     put: (key, body) => (counts.put++, store.put(key, body)),
     delete: (key) => store.delete(key),
     deletePrefix: (prefix) => store.deletePrefix(prefix),

@@ -175,6 +175,7 @@ export function hashingStore(store: ObjectStore): { store: ObjectStore; written:
         written.push({ storageKey: key, sha256: sha256Hex(body) });
       },
       get: (key) => store.get(key),
+      getStream: (key) => store.getStream(key),
       delete: (key) => store.delete(key),
       deletePrefix: (prefix) => store.deletePrefix(prefix),
       list: (prefix) => store.list(prefix),

@@ -1,5 +1,5 @@
 /**
- * Renders the toast store (spec §9). Mount once, near the root. The region is labelled "Notifications (F8)"
+ * Renders the toast store. Mount once, near the root. The region is labelled "Notifications (F8)"
  * and F8 moves focus into it; a toast pauses its 5000 ms clock while hovered or focused, closes on Escape or
  * its Close button, and is dismissed by a swipe of at least 50 px to the right.
  */

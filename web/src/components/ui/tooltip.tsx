@@ -1,5 +1,5 @@
 /**
- * A small tooltip (spec §4, §9): pointer hover opens it after 700 ms ("delayed-open"); moving on to another
+ * A small tooltip: pointer hover opens it after 700 ms ("delayed-open"); moving on to another
  * trigger within 300 ms of one closing, or focusing a trigger with the keyboard, opens it at once
  * ("instant-open"). Escape, pointer leave and blur close it.
  *

@@ -1,5 +1,5 @@
 /**
- * The toast store (spec §3, §9): at most one toast, auto-dismissed after 5000 ms unless told otherwise.
+ * The toast store: at most one toast, auto-dismissed after 5000 ms unless told otherwise.
  * A dismissed toast is closed at once and dropped from the list later, so the view can animate it out.
  *
  * @example

@@ -10,7 +10,7 @@ export type AuthState = {
   /** Opens the Google popup; rejects with the Firebase error when sign-in fails. */
   signInWithGoogle: () => Promise<void>;
   /**
-   * Signs out. Chosen by the user, protected screens then send them to the root (spec §2); with
+   * Signs out. Chosen by the user, protected screens then send them to the root; with
    * `{ expired: true }` (the API no longer accepts the session) to /login, to sign in again.
    */
   signOut: (options?: { expired?: boolean }) => Promise<void>;

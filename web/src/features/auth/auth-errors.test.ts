@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { AUTH_ERROR_MESSAGES, describeAuthError, endsSession } from "./auth-errors";
 
-/** Spec §8's identity error codes (client codes), all of them. */
+/** The spec's identity error codes (client codes), all of them. */
 const SPEC_CODES = [
   "wrong-password",
   "invalid-credential",

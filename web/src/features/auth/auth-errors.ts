@@ -1,4 +1,4 @@
-/** Readable sentences for the identity provider's error codes (every client code of spec §8), and which end the session. */
+/** Readable sentences for the identity provider's error codes (every client code of the spec), and which end the session. */
 import { authErrorCode } from "./firebase";
 
 export const AUTH_ERROR_MESSAGES: Record<string, string> = {
@@ -33,7 +33,7 @@ export function describeAuthError(err: unknown): string | null {
   return err instanceof Error && err.message ? err.message : null;
 }
 
-/** The identity provider says this session is over: sign the user out (spec §4). */
+/** The identity provider says this session is over: sign the user out. */
 export function endsSession(err: unknown): boolean {
   const code = authErrorCode(err);
   return code === "auth/user-disabled" || code === "auth/user-token-expired";

@@ -1,5 +1,5 @@
 /**
- * Route guards (spec §2): protected screens send signed-out users to /login (or to the root right after Sign
+ * Route guards: protected screens send signed-out users to /login (or to the root right after Sign
  * Out); the landing and login pages send signed-in users to /projects. Both show a spinner while the auth state
  * loads.
  */

@@ -6,7 +6,7 @@ export async function sessionToken(): Promise<string | null> {
   try {
     return await currentIdToken();
   } catch (err) {
-    // The provider says this session is over (user disabled, token expired): sign out (spec §4).
+    // The provider says this session is over (user disabled, token expired): sign out.
     if (endsSession(err)) await signOutUser();
     throw err;
   }

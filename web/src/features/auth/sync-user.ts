@@ -1,5 +1,5 @@
 /**
- * Tells the API who signed in (spec §7 POST /api/auth/sync). A failure is only logged (spec §4), and so is
+ * Tells the API who signed in. A failure is only logged, and so is
  * a sync that takes too long: sign-in waits for it, and must not hang on a slow or stuck server.
  */
 import type { SyncUser } from "@shared/schemas/user";

@@ -1,5 +1,5 @@
 /**
- * The assistant answer being streamed, built event by event (spec §7 event types): text and thinking are
+ * The assistant answer being streamed, built event by event: text and thinking are
  * appended, tool badges follow the tool-calls rules, `error` and `done` close it. Pure, so the view and
  * the tests share it.
  *

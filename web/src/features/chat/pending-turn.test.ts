@@ -17,7 +17,7 @@ const msg = (id: string, role: Message["role"], extra: Partial<Message> = {}): M
   ...extra,
 });
 
-describe("messageContent (spec §5)", () => {
+describe("messageContent", () => {
   test("trimmed text, '(Image uploaded)' for images alone, null for nothing", () => {
     expect(messageContent("  hi \n", 0)).toBe("hi");
     expect(messageContent("   ", 2)).toBe(IMAGE_ONLY_CONTENT);

@@ -1,7 +1,7 @@
 /**
- * Step lines in the assistant's text (spec §4): lines beginning 'Creating', 'Installing' or 'Starting' are
- * in-progress steps; 'Created', 'Edited', 'Installed', 'Configured', 'Ran shell:' and 'Started:' completed
- * ones. splitSteps cuts a message into Markdown runs and step lines, leaving fenced code alone.
+ * Step lines in the assistant's text: lines beginning 'Creating', 'Installing', 'Starting' or 'Checking the
+ * app' are in-progress steps; 'Created', 'Edited', 'Installed', 'Configured', 'Ran shell:', 'Started:' and the
+ * app check's results ('App runs without errors', 'Found 2 problems, fixing (1/3)') completed ones. splitSteps cuts a message into Markdown runs and step lines, leaving fenced code alone.
  *
  * @example
  * splitSteps("Sure!\nCreated src/App.tsx\nDone.");
@@ -10,12 +10,15 @@
  */
 export type StepStatus = "in_progress" | "completed";
 
-export const IN_PROGRESS_STEP_PREFIXES = ["Creating", "Installing", "Starting"] as const;
-export const COMPLETED_STEP_PREFIXES = ["Created", "Edited", "Installed", "Configured", "Ran shell:", "Started:"] as const;
+export const IN_PROGRESS_STEP_PREFIXES = ["Creating", "Installing", "Starting", "Checking the app", "Restarting the app"] as const;
+export const COMPLETED_STEP_PREFIXES = ["Created", "Edited", "Installed", "Configured", "Ran shell:", "Started:", "Restarted the app", "App runs without errors"] as const;
+/** The app check's results ('Found 2 problems, fixing (1/3)', 'App still has 1 problem after 3 repair rounds'), matched whole so prose is not taken for them. */
+const COMPLETED_STEP_PATTERNS = [/^Found \d+ problems?, fixing \(\d+\/\d+\)$/, /^App still has \d+ problems? after \d+ repair rounds?$/];
 
 export function classifyStepLine(line: string): StepStatus | null {
   const text = line.trimStart();
   if (COMPLETED_STEP_PREFIXES.some((p) => text.startsWith(p))) return "completed";
+  if (COMPLETED_STEP_PATTERNS.some((p) => p.test(text.trimEnd()))) return "completed";
   if (IN_PROGRESS_STEP_PREFIXES.some((p) => text.startsWith(p))) return "in_progress";
   return null;
 }

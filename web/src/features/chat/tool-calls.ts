@@ -1,5 +1,5 @@
 /**
- * Tool badges (spec §4): tool_start adds an in-progress entry; tool_complete completes the first
+ * Tool badges: tool_start adds an in-progress entry; tool_complete completes the first
  * in-progress entry of the same name, or adds a completed one when there is none. A shell tool whose
  * summary says a server started ('npm run dev', 'npm start', 'Started:') shows as completed even while in
  * progress: a server never "finishes".

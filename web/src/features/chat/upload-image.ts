@@ -5,7 +5,7 @@ export async function uploadImage(projectId: string, file: File): Promise<string
   try {
     return (await api.images.upload(projectId, file)).url;
   } catch {
-    // Spec §7: failed uploads are skipped silently.
+    // The spec: failed uploads are skipped silently.
     return null;
   }
 }

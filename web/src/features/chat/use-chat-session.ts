@@ -1,8 +1,8 @@
 /**
- * The chat's send/stream state machine (spec §4 "Chat send", §7, §8): idle → streaming → done (history and
+ * The chat's send/stream state machine: idle → streaming → done (history and
  * files refetched), one turn at a time. It also reattaches to a run already going when the page opens
  * (GET …/active replays it), stops a run (POST …/stop), refetches when the tab becomes visible again, and
- * raises every chat toast of spec §8.
+ * raises every chat toast of the spec.
  *
  * @example
  * const chat = useChatSession(projectId);
@@ -13,7 +13,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, describeError } from "../../api/api-error";
 import { api } from "../../api/endpoints";
-import { fileKeys, messageKeys, projectKeys } from "../../api/query-keys";
+import { fileKeys, messageKeys, projectKeys, usageKeys, versionKeys } from "../../api/query-keys";
 import { readSse } from "../../api/sse";
 import { type ToastInput, toast } from "../../components/ui/use-toast";
 import { applyStreamEvent, emptyLiveRun, type LiveRun } from "./live-run";
@@ -27,6 +27,7 @@ export type SendOutcome = "sent" | "refused" | "blocked";
 const BACKGROUND = "Your request was processed in the background.";
 export const chatToasts = {
   refused: (message: string): ToastInput => ({ title: "Failed to send message", description: message, variant: "destructive" }),
+  budgetSpent: (message: string): ToastInput => ({ title: "Monthly token budget used", description: message, variant: "destructive", durationMs: 10_000 }),
   noBody: (): ToastInput => ({ title: "Failed to send message", description: "No response body", variant: "destructive" }),
   streamError: (message: string): ToastInput => ({ title: "Error", description: message, variant: "destructive" }),
   interrupted: (): ToastInput => ({ title: "Connection interrupted", description: "Refreshing to show completed work..." }),
@@ -51,6 +52,11 @@ export function useChatSession(projectId: string) {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: messageKeys.list(projectId) }),
         queryClient.invalidateQueries({ queryKey: fileKeys.list(projectId) }),
+        // The conversation grew (context meter) and the run spent tokens (monthly budget).
+        queryClient.invalidateQueries({ queryKey: projectKeys.context(projectId) }),
+        queryClient.invalidateQueries({ queryKey: usageKeys.all }),
+        // A run that changed files took versions of them (its answer then offers "Undo this run").
+        queryClient.invalidateQueries({ queryKey: versionKeys.all(projectId) }),
         // A run may have created the sandbox or set the workflow command, and it moved the project's
         // "Updated" time: the project and the project list (its card) are refetched.
         withProject ? queryClient.invalidateQueries({ queryKey: projectKeys.all }) : null,
@@ -164,8 +170,9 @@ export function useChatSession(projectId: string) {
           return "sent";
         }
         if (err instanceof ApiError) {
-          // 409: a run is already going; its message says so.
-          toast(chatToasts.refused(err.error));
+          // 409: a run is already going; 429: too many messages, or the month's tokens are spent. The message says which.
+          toast(err.code === "budget_exhausted" ? chatToasts.budgetSpent(err.error) : chatToasts.refused(err.error));
+          if (err.code === "budget_exhausted") void queryClient.invalidateQueries({ queryKey: usageKeys.all });
           endTurn();
           return "refused";
         }

@@ -1,6 +1,6 @@
 /**
- * The images attached to the message being written (spec §2, §5): at most 5, each uploaded as soon as it
- * is added, so sending only waits for uploads still running. An upload that fails is dropped (spec §7
+ * The images attached to the message being written: at most 5, each uploaded as soon as it
+ * is added, so sending only waits for uploads still running. An upload that fails is dropped (the spec
  * skips it), and counted in `failed` so the tray can say so instead of a tile vanishing unexplained.
  */
 import { useCallback, useEffect, useRef, useState } from "react";

@@ -1,4 +1,4 @@
-/** Toast text for a failed file call (spec §8): the server's own message when it sent one, else the fallback. */
+/** Toast text for a failed file call: the server's own message when it sent one, else the fallback. */
 import { ApiError } from "../../api/api-error";
 
 export function serverMessage(err: unknown, fallback: string): string {

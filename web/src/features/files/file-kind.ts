@@ -1,5 +1,5 @@
 /**
- * What the Files view knows from a path alone: its extension, the editor language (spec §2 Files) and the
+ * What the Files view knows from a path alone: its extension, the editor language and the
  * kind of icon to show.
  */
 

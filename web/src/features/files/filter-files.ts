@@ -1,4 +1,4 @@
-/** The Files search (spec §2): a case-insensitive substring match on the path; an empty term keeps all. */
+/** The Files search: a case-insensitive substring match on the path; an empty term keeps all. */
 import type { ProjectFile } from "@shared/schemas/file";
 
 export function filterFiles<T extends Pick<ProjectFile, "path">>(files: readonly T[], term: string): T[] {

@@ -1,4 +1,4 @@
-/** File sizes for people (spec §2 Files): B, KB, MB or GB, base 1024, at most 2 decimals. */
+/** File sizes for people: B, KB, MB or GB, base 1024, at most 2 decimals. */
 const UNITS = ["B", "KB", "MB", "GB"] as const;
 
 /**

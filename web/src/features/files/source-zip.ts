@@ -1,5 +1,5 @@
 /**
- * The Files download (spec §7): the server's path → content map zipped in the browser and saved as
+ * The Files download: the server's path → content map zipped in the browser and saved as
  * `{projectName}-source.zip`. Binary files arrive base64-encoded and are listed in `binary`.
  */
 import type { DownloadResponse } from "@shared/schemas/responses";

@@ -1,6 +1,6 @@
 /**
- * Download every file of the project as `{projectName}-source.zip` (spec §7): fetched with the user's
- * token, zipped in the browser, toasts of spec §8 along the way.
+ * Download every file of the project as `{projectName}-source.zip`: fetched with the user's
+ * token, zipped in the browser, toasts of the spec along the way.
  */
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../../api/endpoints";

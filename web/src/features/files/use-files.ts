@@ -1,4 +1,4 @@
-/** The project's file list, polled every 5 s in a hidden tab too (spec §7, §9); the WebSocket makes changes show sooner. */
+/** The project's file list, polled every 5 s in a hidden tab too; the WebSocket makes changes show sooner. */
 import { useQuery } from "@tanstack/react-query";
 import { queries } from "../../api/endpoints";
 

@@ -1,5 +1,5 @@
 /**
- * One validity check of the project's sandbox (GET /api/sandbox/{id}/validate, bearer). Spec §4: the
+ * One validity check of the project's sandbox (GET /api/sandbox/{id}/validate, bearer). The spec: the
  * sandbox counts as expired when there is no auth token, when the call fails or answers non-OK, or when it
  * answers isValid false — so this never throws, it answers false.
  */

@@ -1,6 +1,6 @@
 /**
- * Small pure helpers for the preview: the cache-busting `_refresh` parameter (spec §2) and the name of the
- * downloaded source file (spec §7).
+ * Small pure helpers for the preview: the cache-busting `_refresh` parameter and the name of the
+ * downloaded source file.
  *
  * @example
  * withRefreshParam("http://5173-abc.localhost:3000/", 42) // "http://5173-abc.localhost:3000/?_refresh=42"

@@ -1,5 +1,5 @@
 /**
- * The toasts after a successful recreate (spec §4, §8, §9). The toast list holds one toast, so two toasts
+ * The toasts after a successful recreate. The toast list holds one toast, so two toasts
  * given at the same moment would replace each other unseen; the spec's timings put them one second apart:
  *
  *   0 s  with a workflowCommand: 'Running workflow' with the command (as soon as the answer names it);
@@ -22,7 +22,7 @@ export function showRecreateToasts(
 ): void {
   const command = result.workflowCommand;
   if (command) toast({ title: "Running workflow", description: command });
-  // Word for word from spec §8, "1 files" included.
+  // Word for word from spec, "1 files" included.
   else toast({ title: "Sandbox recreated", description: `New sandbox created with ${result.filesSynced} files synced` });
   schedule(
     () =>

@@ -1,5 +1,5 @@
 /**
- * Download the project's source from the Preview toolbar (spec §7): the download map fetched with the
+ * Download the project's source from the Preview toolbar: the download map fetched with the
  * user's token and cookies, saved as-is as `{name}-source.json`.
  */
 import { useMutation } from "@tanstack/react-query";

@@ -1,6 +1,6 @@
 /**
  * Recreate the project's sandbox (POST /api/sandbox/{id}/recreate): a fresh sandbox with every stored file
- * and the workflow started. The caller shows the new URL at once (the temporary override of spec §4); the
+ * and the workflow started. The caller shows the new URL at once (the temporary override of the spec); the
  * project and URL queries are refreshed behind it.
  */
 import type { RecreateResult } from "@shared/schemas/sandbox";

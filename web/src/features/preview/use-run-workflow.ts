@@ -1,6 +1,6 @@
 /**
  * Start the project's run command in its sandbox (POST /api/sandbox/{id}/run-workflow). Without a
- * configured command nothing is sent (spec §5).
+ * configured command nothing is sent.
  */
 import { useMutation } from "@tanstack/react-query";
 import { describeError } from "../../api/api-error";

@@ -1,4 +1,4 @@
-/** The project's preview URL (GET /api/sandbox/{id}/url), asked only while the project has a sandbox (spec §7). */
+/** The project's preview URL (GET /api/sandbox/{id}/url), asked only while the project has a sandbox. */
 import { useQuery } from "@tanstack/react-query";
 import { queries } from "../../api/endpoints";
 

@@ -1,6 +1,6 @@
 /**
  * Whether the project's sandbox is alive: checked at once and then every 5 s while the project has a
- * sandboxId (spec §4, §9), in a hidden tab too. Each visit to the Preview checks again at once rather than
+ * sandboxId, in a hidden tab too. Each visit to the Preview checks again at once rather than
  * showing the last visit's answer. `data` is true, false (expired), or undefined before the first answer.
  */
 import { useQuery } from "@tanstack/react-query";

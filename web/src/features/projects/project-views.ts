@@ -1,4 +1,4 @@
-/** The four views of a project (spec §2), in sidebar order, with their labels and paths. */
+/** The four views of a project, in sidebar order, with their labels and paths. */
 export const projectViews = ["preview", "chat", "files", "terminal"] as const;
 export type ProjectView = (typeof projectViews)[number];
 

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { queries } from "../../api/endpoints";
 
-/** One project; the query runs only when the id is present and non-empty (spec §5). */
+/** One project; the query runs only when the id is present and non-empty. */
 export function useProject(id: string | undefined) {
   return useQuery({ ...queries.project(id ?? ""), enabled: Boolean(id) });
 }

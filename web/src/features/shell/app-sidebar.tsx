@@ -1,5 +1,5 @@
 /**
- * What the signed-in sidebar holds (spec §2): the brand, the Navigation group, the Project Tools group inside a
+ * What the signed-in sidebar holds: the brand, the Navigation group, the Project Tools group inside a
  * project, and the user footer. The same content fills the desktop rail and the mobile sheet.
  */
 import { useLocation } from "wouter";

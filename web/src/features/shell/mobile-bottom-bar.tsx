@@ -1,4 +1,4 @@
-/** Below 768 px inside a project: a bar at the bottom with the four views (spec §2). */
+/** Below 768 px inside a project: a bar at the bottom with the four views. */
 import { Link } from "wouter";
 import { type ProjectView, projectPath, projectViews } from "../projects/project-views";
 import { cn } from "../../lib/cn";

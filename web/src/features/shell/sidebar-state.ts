@@ -1,5 +1,5 @@
 /**
- * The signed-in sidebar's state (spec §2, §4, §9): expanded or collapsed on desktop, kept for 7 days in the
+ * The signed-in sidebar's state: expanded or collapsed on desktop, kept for 7 days in the
  * `sidebar_state` cookie; a separate open flag for the off-canvas sheet on mobile. Ctrl/Cmd+B toggles whichever
  * applies.
  */

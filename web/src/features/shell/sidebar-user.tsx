@@ -1,4 +1,4 @@
-/** The sidebar footer (spec §2): avatar, display name (default "User"), e-mail and Sign Out. */
+/** The sidebar footer: avatar, display name (default "User"), e-mail and Sign Out. */
 import { useAuth } from "../auth/use-auth";
 import { cn } from "../../lib/cn";
 import { LogOutIcon } from "../../components/ui/icons";

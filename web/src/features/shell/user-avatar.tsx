@@ -1,4 +1,4 @@
-/** The signed-in user's avatar (spec §2): their photo, else the first letter of their name, else "U". */
+/** The signed-in user's avatar: their photo, else the first letter of their name, else "U". */
 import { useState } from "react";
 import { cn } from "../../lib/cn";
 

@@ -1,6 +1,6 @@
 /**
  * Runs one terminal command in the project's sandbox (POST /api/sandbox/{id}/shell, bearer and cookies)
- * and answers the text to print: the formatted result, or one of spec §8's terminal errors. Never throws,
+ * and answers the text to print: the formatted result, or one of the spec's terminal errors. Never throws,
  * so the caller can always stop the animation and show the prompt again.
  *
  * @example

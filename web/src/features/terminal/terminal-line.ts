@@ -1,7 +1,7 @@
 /**
  * The terminal's line editor, kept pure so it can be tested without a DOM: it takes the line typed so far
  * and a chunk of keyboard input from xterm (`onData`), and says what to echo and whether the line was
- * submitted, emptied or cancelled (spec §2 Terminal: Enter, Backspace, Ctrl+C).
+ * submitted, emptied or cancelled.
  *
  * @example
  * const step = applyInput("ls -l", "a\r");

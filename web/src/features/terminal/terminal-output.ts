@@ -1,5 +1,5 @@
 /**
- * What the terminal prints, as text with ANSI colours (spec §2, §7, §8): the greeting, the prompt, the
+ * What the terminal prints, as text with ANSI colours: the greeting, the prompt, the
  * 'Executing...' animation frames, and a shell result — stdout plain, stderr red, an error as red
  * 'Error: ...'. Pure, so the exact output is unit-tested.
  */

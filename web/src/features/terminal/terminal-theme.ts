@@ -1,4 +1,4 @@
-/** The terminal's look (spec §2, §9): dark with a near-black background, font 12 below 768 px wide, else 14. */
+/** The terminal's look: dark with a near-black background, font 12 below 768 px wide, else 14. */
 import type { ITheme } from "@xterm/xterm";
 
 export const FIT_DELAY_MS = 100;

@@ -1,4 +1,4 @@
-/** The images waiting to be sent, and the image-add tile (spec §2): hidden once 5 are attached. */
+/** The images waiting to be sent, and the image-add tile: hidden once 5 are attached. */
 import type { RefObject } from "react";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";

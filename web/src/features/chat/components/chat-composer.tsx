@@ -1,6 +1,7 @@
 /**
- * The message input (spec §2): Enter sends, Shift+Enter breaks the line, the box grows up to 128 px; the
- * image-add tile and attached images; the reasoning switch; Send, or Stop while a run is going. While
+ * The message input: Enter sends, Shift+Enter breaks the line, the box grows up to 128 px; the
+ * image-add tile and attached images; the reasoning switch; the model picker (when the server offers more
+ * than one); Send, or Stop while a run is going. While
  * images upload, sending waits and 'Uploading images...' shows.
  */
 import { type ClipboardEvent, type KeyboardEvent, useLayoutEffect, useRef } from "react";
@@ -9,6 +10,7 @@ import { cn } from "../../../lib/cn";
 import type { Attachment } from "../use-image-attachments";
 import { AttachmentThumbs, FailedUploadsNote, ImageAddTile } from "./attachment-tray";
 import { SendIcon, StopIcon } from "./icons";
+import { ModelPicker } from "./model-picker";
 import { ReasoningToggle } from "./reasoning-toggle";
 
 export const INPUT_MAX_HEIGHT_PX = 128;
@@ -25,6 +27,10 @@ export type ChatComposerProps = {
   onRemoveImage: (id: string) => void;
   reasoning: boolean;
   onReasoningChange: (on: boolean) => void;
+  /** The project's model and the server's choices (MODELS); no picker with fewer than two. */
+  model?: string;
+  models?: string[];
+  onModelChange?: (model: string) => void;
   sending: boolean;
   stopping: boolean;
   canSend: boolean;
@@ -97,6 +103,7 @@ export function ChatComposer(props: ChatComposerProps) {
       <div className="flex items-center gap-3 px-3 pb-3">
         {attachments.length === 0 && tile("size-8")}
         <ReasoningToggle checked={props.reasoning} onChange={props.onReasoningChange} disabled={sending} />
+        <ModelPicker model={props.model} models={props.models ?? []} onChange={(m) => props.onModelChange?.(m)} disabled={sending} />
         {uploading && (
           <span className="flex items-center gap-1.5 text-xs text-muted-foreground" data-testid="uploading-hint">
             <Spinner className="size-3 border-[1.5px]" />

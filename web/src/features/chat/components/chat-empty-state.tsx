@@ -1,4 +1,4 @@
-/** Spec §2: a chat with no messages shows 'New chat with Agent', with a few prompts to start from. */
+/** The spec: a chat with no messages shows 'New chat with Agent', with a few prompts to start from. */
 import { BotIcon } from "./icons";
 
 const SUGGESTIONS = [

@@ -2,6 +2,7 @@
  * The Agent Chat screen's body: the history (with the turn in flight merged in), kept scrolled to the end
  * while the reader is there, and the composer pinned to the bottom of the viewport (above the mobile bar).
  */
+import { ChatRequestBridge } from "../../publish/fix-with-ai";
 import type { Message } from "@shared/schemas/message";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { describeError } from "../../../api/api-error";
@@ -9,11 +10,18 @@ import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import type { LiveRun } from "../live-run";
 import { messageContent, visibleHistory } from "../pending-turn";
+import { useChatOutbox } from "../use-chat-outbox";
 import { useChatSession } from "../use-chat-session";
 import { useImageAttachments } from "../use-image-attachments";
 import { useMessages } from "../use-messages";
+import { useModelChoice } from "../use-model-choice";
+import { useTokenMeters } from "../use-token-meters";
+import { answersWithVersions } from "../../history/run-versions";
+import { useVersions } from "../../history/use-versions";
+import { requestPreviewReload } from "../../preview/preview-reload";
 import { ChatComposer } from "./chat-composer";
 import { ChatEmptyState } from "./chat-empty-state";
+import { ContextMeter } from "./context-meter";
 import { MessageItem } from "./message-item";
 
 function liveMessage(projectId: string, run: LiveRun): Message {
@@ -34,19 +42,36 @@ function liveMessage(projectId: string, run: LiveRun): Message {
 
 export function ChatView({ projectId }: { projectId: string }) {
   const history = useMessages(projectId);
+  const versions = useVersions(projectId);
+  const undoable = useMemo(() => answersWithVersions(versions.data), [versions.data]);
   const chat = useChatSession(projectId);
+  // "Fix with AI" in the Preview queues its message here; it is sent as if typed.
+  useChatOutbox(projectId, chat);
   const images = useImageAttachments(projectId);
+  const modelChoice = useModelChoice(projectId);
+  const meters = useTokenMeters(projectId);
   const [draft, setDraft] = useState("");
   const [reasoning, setReasoning] = useState(false);
   const end = useRef<HTMLDivElement>(null);
   const stuckToEnd = useRef(true);
+
+  // A run that ended may have changed files a dev server does not hot-reload (a static page, say): the
+  // preview beside the chat loads the page again.
+  const hadRun = useRef(false);
+  useEffect(() => {
+    if (chat.pending) hadRun.current = true;
+    else if (hadRun.current) {
+      hadRun.current = false;
+      requestPreviewReload(projectId);
+    }
+  }, [chat.pending, projectId]);
 
   const { messages, showPendingUser } = useMemo(() => visibleHistory(history.data ?? [], chat.pending), [history.data, chat.pending]);
   const live = chat.pending ? liveMessage(projectId, chat.pending.run) : null;
   const canSend = !chat.sending && !images.uploading && messageContent(draft, images.uploadedUrls.length) !== null;
 
   const submit = useCallback(async () => {
-    // Spec §4: a new send is blocked while sending or uploading.
+    // The spec: a new send is blocked while sending or uploading.
     if (chat.sending || images.uploading) return;
     const text = draft;
     const urls = images.uploadedUrls;
@@ -79,6 +104,7 @@ export function ChatView({ projectId }: { projectId: string }) {
   return (
     <div className="flex flex-1 flex-col" data-testid="chat-page">
       <h1 className="sr-only">Agent Chat</h1>
+      <ChatRequestBridge projectId={projectId} send={(text) => chat.send({ text, attachments: [], enableReasoning: reasoning })} />
       <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col px-4 pt-6 md:px-6" data-testid="message-list">
         {history.isPending ? (
           <div className="flex flex-1 items-center justify-center text-muted-foreground">
@@ -97,7 +123,7 @@ export function ChatView({ projectId }: { projectId: string }) {
         ) : (
           <div className="space-y-6 pb-6">
             {messages.map((m) => (
-              <MessageItem key={m.id} message={m} />
+              <MessageItem key={m.id} message={m} restoreIn={projectId} undoable={undoable.has(m.id)} />
             ))}
             {showPendingUser && chat.pending?.user && <MessageItem message={chat.pending.user} />}
             {live && <MessageItem message={live} live />}
@@ -117,12 +143,16 @@ export function ChatView({ projectId }: { projectId: string }) {
             onRemoveImage={images.remove}
             reasoning={reasoning}
             onReasoningChange={setReasoning}
+            model={modelChoice.model}
+            models={modelChoice.models}
+            onModelChange={modelChoice.choose}
             sending={chat.sending}
             stopping={chat.stopping}
             canSend={canSend}
             onSend={submit}
             onStop={chat.stop}
           />
+          <ContextMeter context={meters.context} budget={meters.budget} />
         </div>
       </div>
       <div ref={end} aria-hidden />

@@ -1,4 +1,4 @@
-/** Copies text and confirms with a check for 2 seconds (spec §2, §9). */
+/** Copies text and confirms with a check for 2 seconds. */
 import { useEffect, useRef, useState } from "react";
 import { cn } from "../../../lib/cn";
 import { copyToClipboard } from "../../../lib/copy-to-clipboard";

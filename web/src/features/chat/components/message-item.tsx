@@ -1,16 +1,18 @@
 /**
- * One chat message (spec §2): who wrote it, attached images, and for the assistant the 'Extended Thinking'
+ * One chat message: who wrote it, attached images, and for the assistant the 'Extended Thinking'
  * section, the answer as Markdown with its steps, the tool badges, a copy button and the token usage.
  */
 import type { Message } from "@shared/schemas/message";
 import { memo } from "react";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
+import { MessageRestoreAction } from "../../history/components/message-restore-action";
 import { AssistantContent } from "./assistant-content";
 import { CopyButton } from "./copy-button";
 import { BotIcon, UserIcon } from "./icons";
 import { ThinkingSection } from "./thinking-section";
 import { ToolBadges } from "./tool-badges";
+import { usageLine } from "../usage-format";
 
 const STATUS_LABEL: Partial<Record<NonNullable<Message["status"]>, string>> = {
   stopped: "Stopped",
@@ -18,11 +20,27 @@ const STATUS_LABEL: Partial<Record<NonNullable<Message["status"]>, string>> = {
   running: "In progress",
 };
 
-export const MessageItem = memo(function MessageItem({ message, live = false }: { message: Message; live?: boolean }) {
-  return message.role === "user" ? <UserMessage message={message} /> : <AssistantMessage message={message} live={live} />;
+export const MessageItem = memo(function MessageItem({
+  message,
+  live = false,
+  restoreIn,
+  undoable = false,
+}: {
+  message: Message;
+  live?: boolean;
+  /** For a saved message, its project: the message offers a way back to the files before it. */
+  restoreIn?: string;
+  /** The answer's run changed files: it offers "Undo this run". */
+  undoable?: boolean;
+}) {
+  return message.role === "user" ? (
+    <UserMessage message={message} projectId={restoreIn} />
+  ) : (
+    <AssistantMessage message={message} live={live} undoIn={undoable ? restoreIn : undefined} />
+  );
 });
 
-function UserMessage({ message }: { message: Message }) {
+function UserMessage({ message, projectId }: { message: Message; projectId?: string }) {
   return (
     <article data-testid="message" data-role="user" aria-label="You" className="group flex flex-col items-end gap-1.5">
       <RoleLabel role="user" />
@@ -35,11 +53,12 @@ function UserMessage({ message }: { message: Message }) {
           </div>
         </div>
       )}
+      {projectId && <MessageRestoreAction projectId={projectId} messageId={message.id} kind="user" />}
     </article>
   );
 }
 
-function AssistantMessage({ message, live }: { message: Message; live: boolean }) {
+function AssistantMessage({ message, live, undoIn }: { message: Message; live: boolean; undoIn?: string }) {
   const streaming = live && message.status === "running";
   const statusLabel = message.status && !streaming ? STATUS_LABEL[message.status] : undefined;
   return (
@@ -68,10 +87,11 @@ function AssistantMessage({ message, live }: { message: Message; live: boolean }
           </div>
         )}
         <ToolBadges calls={message.toolCalls} />
-        {!streaming && (message.content || message.usage) && (
+        {!streaming && (message.content || message.usage || undoIn) && (
           <div className="flex items-center gap-2 text-xs text-muted-foreground">
             {message.content && <CopyButton text={message.content} label="Copy message" />}
             {message.usage && <TokenUsage usage={message.usage} />}
+            {undoIn && <MessageRestoreAction projectId={undoIn} messageId={message.id} kind="run" />}
           </div>
         )}
       </div>
@@ -104,11 +124,23 @@ function Attachments({ urls }: { urls: string[] }) {
   );
 }
 
+/** Tokens in/out (≈ when counted here because the endpoint reported none) and the cost when priced. */
 function TokenUsage({ usage }: { usage: NonNullable<Message["usage"]> }) {
-  const n = (v: number) => v.toLocaleString();
+  const line = usageLine(usage);
+  const model = usage.model ? ` by ${usage.model}` : "";
   return (
-    <span data-testid="token-usage" title={`${n(usage.promptTokens)} prompt + ${n(usage.completionTokens)} completion tokens`} className="tabular-nums">
-      {n(usage.totalTokens)} tokens
+    <span
+      data-testid="token-usage"
+      title={`${usage.estimated ? "Estimated: the model endpoint reported no usage. " : ""}${usage.promptTokens.toLocaleString("en")} prompt + ${usage.completionTokens.toLocaleString("en")} completion tokens${model}`}
+      className="tabular-nums"
+    >
+      {line.tokens} <span className="opacity-80">({line.detail})</span>
+      {line.cost && (
+        <>
+          {" · "}
+          <span data-testid="token-cost">{line.cost}</span>
+        </>
+      )}
     </span>
   );
 }

@@ -1,4 +1,4 @@
-/** The reasoning switch (spec §2): off by default, disabled while a message is being sent. */
+/** The reasoning switch: off by default, disabled while a message is being sent. */
 import { Field, Label, Switch } from "@headlessui/react";
 import { cn } from "../../../lib/cn";
 import { BrainIcon } from "./icons";

@@ -1,4 +1,4 @@
-/** The assistant's reasoning, under 'Extended Thinking' (spec §2): collapsed, open while it is being written. */
+/** The assistant's reasoning, under 'Extended Thinking': collapsed, open while it is being written. */
 import { Disclosure, DisclosureButton, DisclosurePanel } from "@headlessui/react";
 import { cn } from "../../../lib/cn";
 import { BrainIcon, ChevronDownIcon } from "./icons";

@@ -1,5 +1,5 @@
 /**
- * The tools a run called (spec §2, §4): one row per call with the tool's icon, its summary and a spinner
+ * The tools a run called: one row per call with the tool's icon, its summary and a spinner
  * (in progress) or a check (completed). A row with a result opens to show it.
  */
 import type { ToolCall } from "@shared/schemas/message";

@@ -1,4 +1,4 @@
-/** Confirms a delete (spec §2 Files) and reports the outcome with the toasts of spec §8. */
+/** Confirms a delete and reports the outcome with the toasts of the spec. */
 import type { ProjectFile } from "@shared/schemas/file";
 import { useRef } from "react";
 import { Button } from "../../../components/ui/button";

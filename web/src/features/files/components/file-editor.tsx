@@ -1,5 +1,5 @@
 /**
- * The editor screen of the Files view (spec §2, §4): Back, the file's path, Save ('Saving...' while saving)
+ * The editor screen of the Files view: Back, the file's path, Save ('Saving...' while saving)
  * and a dark Monaco editor, loaded on first use. Left by Back or after a successful save. Binary files
  * are not opened: editing them as text would corrupt them.
  */

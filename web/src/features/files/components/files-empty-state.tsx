@@ -1,4 +1,4 @@
-/** The two empty states of spec §2 Files: no files at all, and no file matching the search. */
+/** The two empty states of the spec: no files at all, and no file matching the search. */
 import { FolderIcon, SearchIcon } from "./icons";
 
 export function FilesEmptyState({ searchTerm }: { searchTerm?: string }) {

@@ -1,4 +1,4 @@
-/** The file list of the Files view: search box, rows, and the empty states (spec §2 Files). */
+/** The file list of the Files view: search box, rows, and the empty states. */
 import type { ProjectFile } from "@shared/schemas/file";
 import { useDeferredValue, useMemo, useState } from "react";
 import { Input } from "../../../components/ui/field";

@@ -1,5 +1,5 @@
 /**
- * Renames a file (spec §2 Files, §5): Rename stays disabled while the path is empty, unchanged, or a rename
+ * Renames a file: Rename stays disabled while the path is empty, unchanged, or a rename
  * is under way; the dialog closes after a success. Illegal paths are pointed out as the user types, and the
  * server's word (a taken path, say) comes back as the 'Rename failed' toast.
  */

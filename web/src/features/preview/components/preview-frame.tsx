@@ -1,5 +1,5 @@
 /**
- * The framed preview (spec §2): a browser-like bar with the URL over an iframe of the sandbox app. Width
+ * The framed preview: a browser-like bar with the URL over an iframe of the sandbox app. Width
  * is capped at 375 px on the narrowest screens and grows with the screen; fullscreen takes the full width.
  * The app runs on its own origin, so the frame cannot read this app's cookies or storage. A browser fires no
  * error event for a frame whose page answered 502, so the preview proxy's own error pages post their status

@@ -1,5 +1,5 @@
 /**
- * The Preview toolbar (spec §2): each button's visibility rule is here — recreate only when expired, run
+ * The Preview toolbar: each button's visibility rule is here — recreate only when expired, run
  * workflow only with a configured command, fullscreen and download hidden on small screens, refresh hidden
  * when expired. Icon buttons carry their name as aria-label and show it as a tooltip.
  */
@@ -92,7 +92,7 @@ function IconButton({
   label: string;
   onClick: () => void;
   disabled?: boolean;
-  /** Hidden below 768 px (spec §2: fullscreen and download). */
+  /** Hidden below 768 px. */
   wideOnly?: boolean;
   pressed?: boolean;
   children: ReactElement;

@@ -1,5 +1,5 @@
 /**
- * The Preview view of a project that has a sandbox (spec §2, §4): header with the Active/Expired badge,
+ * The Preview view of a project that has a sandbox: header with the Active/Expired badge,
  * the toolbar, and the framed app. Expired when a validity check says so (see useSandboxValidity) or the
  * frame reports that its sandbox is gone; recreate shows the new URL at once through a ~3 s override.
  */
@@ -17,8 +17,11 @@ import { useRecreateSandbox } from "../use-recreate-sandbox";
 import { useRunWorkflow } from "../use-run-workflow";
 import { useSandboxUrl } from "../use-sandbox-url";
 import { useSandboxValidity } from "../use-sandbox-validity";
+import { AppProcessArea } from "./app-process-area";
 import { PreviewFrame } from "./preview-frame";
+import { PublishButton } from "../../publish/publish-button";
 import { PreviewToolbar } from "./preview-toolbar";
+import { ProblemsPanel } from "./problems-panel";
 import { SandboxStatusBadge } from "./sandbox-status-badge";
 
 export const URL_OVERRIDE_MS = 3_000;
@@ -97,6 +100,7 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
         <div className="flex min-w-0 items-center gap-3">
           <h1 className={cn("font-bold tracking-tight", fullscreen ? "text-lg" : "text-2xl")}>Preview</h1>
           <SandboxStatusBadge expired={expired} />
+          <PublishButton projectId={project.id} />
         </div>
         <PreviewToolbar
           expired={expired}
@@ -114,19 +118,22 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
           onDownload={() => download.mutate()}
         />
       </header>
-      <PreviewFrame
-        url={url}
-        frameUrl={frameUrl}
-        title={`Preview of ${project.name}`}
-        fullscreen={fullscreen}
-        expired={expired}
-        onStatus={(status) => {
-          // The proxy says the sandbox is gone: Expired at once. Nothing answering yet is normal while the
-          // app starts (right after a recreate, say), so it only asks the validity check to look again now.
-          if (status === "stopped") setFrameError(true);
-          else void validity.refetch();
-        }}
-      />
+      <AppProcessArea projectId={project.id}>
+        <PreviewFrame
+          url={url}
+          frameUrl={frameUrl}
+          title={`Preview of ${project.name}`}
+          fullscreen={fullscreen}
+          expired={expired}
+          onStatus={(status) => {
+            // The proxy says the sandbox is gone: Expired at once. Nothing answering yet is normal while the
+            // app starts (right after a recreate, say), so it only asks the validity check to look again now.
+            if (status === "stopped") setFrameError(true);
+            else void validity.refetch();
+          }}
+        />
+      </AppProcessArea>
+      {!fullscreen && <ProblemsPanel projectId={project.id} />}
     </div>
   );
 }

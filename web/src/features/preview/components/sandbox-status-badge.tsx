@@ -1,4 +1,4 @@
-/** The Preview header's badge: 'Active' or 'Expired' (spec §2, §4). */
+/** The Preview header's badge: 'Active' or 'Expired'. */
 import { cn } from "../../../lib/cn";
 
 export function SandboxStatusBadge({ expired }: { expired: boolean }) {

@@ -1,6 +1,6 @@
 /**
  * The New Project dialog: name and optional description, validated with the shared schema, then created
- * and opened in its chat view (spec §2 /projects, §5, §8).
+ * and opened in its chat view.
  */
 import {
   MAX_PROJECT_DESCRIPTION_LENGTH,

@@ -1,8 +1,9 @@
 /**
  * One project in the grid: name (one line), description (two lines), sandbox id when there is one, and the
  * last update; the card opens the project's chat. A delete button shows on hover or keyboard focus and asks
- * the browser to confirm first (spec §2, §5, §8).
+ * the browser to confirm first.
  */
+import { LiveBadge } from "../../publish/live-badge";
 import type { Project } from "@shared/schemas/project";
 import { Link } from "wouter";
 import { describeError } from "../../../api/api-error";
@@ -45,6 +46,7 @@ export function ProjectCard({ project }: { project: Project }) {
         <p className={cn("mt-1 line-clamp-2 min-h-10 text-sm text-muted-foreground", !project.description && "italic")}>
           {project.description || "No description"}
         </p>
+        <LiveBadge projectId={project.id} />
         <div className="mt-4 flex items-center justify-between gap-3 text-xs text-muted-foreground">
           {project.sandboxId ? (
             <span className="flex min-w-0 items-center gap-1.5 font-mono" title={project.sandboxId} data-testid="project-sandbox">

@@ -1,5 +1,5 @@
 /**
- * The xterm.js terminal bound to the project's sandbox (spec §2 Terminal). Typing is handled by the pure
+ * The xterm.js terminal bound to the project's sandbox. Typing is handled by the pure
  * line editor (terminal-line.ts); Enter sends the command to the shell route while an 'Executing...'
  * animation runs, then prints the result and the prompt again. Ctrl+C while a command runs aborts its
  * request (the API ends the command when its request goes away), prints ^C and prompts again.

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import type { StreamEvent } from "@shared/events/stream";
+import { silentLogger } from "../lib/logger";
+import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
+import { memoryApp } from "../test/memory-app";
+import { chunksOf, memoryRunStore, memoryWorkspace } from "../test/memory-workspace";
+import { createModelClient } from "./model-client";
+import { createRunManager, type Run } from "./runs";
+import { dedupeProblems, formatProblem } from "./verify";
+
+// Verify, then repair, through the run manager on in-memory ports: the scripted model server plays the
+// model, and an in-memory app judges the workspace's files the way a dev server would.
+let model: FakeModelServer;
+beforeAll(async () => {
+  model = await startFakeModelServer();
+});
+afterAll(() => model.close());
+beforeEach(() => model.reset());
+
+const PROJECT = "p1";
+const BROKEN_APP = 'import { Header } from "./missing";\nexport default function App() {\n  return <Header />;\n}\n';
+
+function setup(o: { repairRounds?: number; files?: Record<string, string>; configured?: boolean } = {}) {
+  const runs = memoryRunStore({ [PROJECT]: { ownerId: "alice", name: "Todo" } });
+  const workspace = memoryWorkspace(o.files ?? { "src/main.tsx": 'import App from "./App";\n' });
+  const app = memoryApp(workspace.fileMap, { configured: o.configured });
+  const withApp = { ...workspace, app: app.runtime };
+  const manager = createRunManager({
+    store: runs.store,
+    conversations: runs.store,
+    workspaces: { forProject: () => withApp },
+    model: { client: createModelClient({ baseUrl: model.baseUrl, apiKey: "test" }), name: "fake-model" },
+    search: { kind: "none" },
+    logger: silentLogger,
+    agent: { limits: { backoffBaseMs: 5, idleTimeoutMs: 5_000, verifySettleMs: 0, repairRounds: o.repairRounds ?? 3 }, progressSaveMs: 10 },
+  });
+  return { manager, runs, workspace, app };
+}
+
+async function runToEnd(manager: ReturnType<typeof setup>["manager"], content: string) {
+  const run: Run = await manager.start("alice", { projectId: PROJECT, content });
+  const events = await new Promise<StreamEvent[]>((resolve) => {
+    const all: StreamEvent[] = [];
+    run.subscribe((e) => {
+      all.push(e);
+      if (e.type === "done") resolve(all);
+    });
+  });
+  return { run, events, text: chunksOf(events), steps: events.flatMap((e) => (e.type === "chunk" && e.step ? [`${e.step}: ${e.content.trim()}`] : [])) };
+}
+
+const userMessages = (i: number) => model.requests[i]!.body.messages.filter((m) => m.role === "user").map((m) => String(m.content));
+
+describe("verify, then repair", () => {
+  test("a check that finds a bad import sends it to the model; its fix ends the run as done with 'App runs without errors'", async () => {
+    const { manager, runs, workspace } = setup();
+    model.enqueue(
+      turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "src/App.tsx", content: BROKEN_APP } }]),
+      turn.text("Your app is ready."),
+      turn.toolCalls([{ id: "w2", name: "write_file", arguments: { path: "src/missing.tsx", content: "export const Header = () => <h1>Hi</h1>;\n" } }]),
+      turn.text("Fixed the missing import."),
+    );
+    const r = await runToEnd(manager, "Build a header");
+    expect(r.events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+    expect(model.requests).toHaveLength(4);
+    // The problem reached the model as a new step, with file, line and the dev server's words.
+    const repair = userMessages(2).at(-1)!;
+    expect(repair).toContain("repair round 1 of 3");
+    expect(repair).toContain('[build] src/App.tsx:1 — Failed to resolve import "./missing" from "src/App.tsx"');
+    expect(model.requests[2]!.body.messages.at(-2)).toEqual({ role: "assistant", content: "Your app is ready." });
+    expect(r.steps).toEqual([
+      "completed: Created src/App.tsx",
+      "in_progress: Checking the app…",
+      "completed: Found 1 problem, fixing (1/3)",
+      "completed: Created src/missing.tsx",
+      "in_progress: Checking the app…",
+      "completed: App runs without errors",
+    ]);
+    expect(workspace.fileMap.has("src/missing.tsx")).toBe(true);
+    const saved = runs.saved.get(r.run.messageId)!;
+    expect(saved.status).toBe("complete");
+    expect(saved.content).toContain("App runs without errors");
+    expect(saved.content).not.toContain("Checking the app");
+    expect(saved.actions.map((a) => a.description)).toContain("Found 1 problem, fixing (1/3)");
+  });
+
+  test("a model that never fixes it stops after AGENT_REPAIR_ROUNDS with a message naming the remaining problem", async () => {
+    const { manager, runs } = setup({ repairRounds: 2 });
+    model.enqueue(turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "src/App.tsx", content: BROKEN_APP } }]));
+    model.respondWith(() => turn.text("It should work now."));
+    const r = await runToEnd(manager, "Build a header");
+    // The write, the first finish, then one reply per repair round: 2 rounds, then the run gives up.
+    expect(model.requests).toHaveLength(4);
+    expect(userMessages(3).at(-1)).toContain("repair round 2 of 2");
+    expect(r.events.at(-1)).toMatchObject({ type: "done", status: "failed" });
+    const error = r.events.flatMap((e) => (e.type === "error" ? [e.message] : []))[0]!;
+    expect(error).toStartWith("The app still has problems after 2 repair rounds: [build] src/App.tsx:1 — Failed to resolve import \"./missing\"");
+    expect(error).not.toContain("?.");
+    expect(r.steps.filter((s) => s.startsWith("completed: Found") || s.startsWith("completed: App"))).toEqual([
+      "completed: Found 1 problem, fixing (1/2)",
+      "completed: Found 1 problem, fixing (2/2)",
+      "completed: App still has 1 problem after 2 repair rounds",
+    ]);
+    expect(runs.saved.get(r.run.messageId)).toMatchObject({ status: "failed", content: expect.stringContaining("**Error:** The app still has problems") });
+  });
+
+  test("a run that changed no files does no verification", async () => {
+    const { manager, app } = setup({ files: { "src/App.tsx": BROKEN_APP } });
+    model.enqueue(turn.toolCalls([{ id: "r1", name: "read_file", arguments: { path: "src/App.tsx" } }]), turn.text("It imports ./missing."));
+    const r = await runToEnd(manager, "What does App import?");
+    expect(r.events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+    expect(model.requests).toHaveLength(2);
+    expect(app.calls.status + app.calls.problemsSince + app.calls.typeCheck).toBe(0);
+    expect(r.text).not.toContain("Checking the app");
+  });
+
+  test("a project without an app (no workflow command) is checked silently: no steps, the run ends as it would", async () => {
+    const { manager, app } = setup({ configured: false, files: {} });
+    model.enqueue(turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "notes.md", content: "# Notes" } }]), turn.text("Saved."));
+    const r = await runToEnd(manager, "Take a note");
+    expect(r.events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+    expect(app.calls.typeCheck).toBe(1);
+    expect(app.calls.restart).toBe(0);
+    expect(r.steps).toEqual(["completed: Created notes.md"]);
+    expect(model.requests).toHaveLength(2);
+  });
+
+  test("AGENT_REPAIR_ROUNDS=0 turns the check off", async () => {
+    const { manager, app } = setup({ repairRounds: 0 });
+    model.enqueue(turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "src/App.tsx", content: BROKEN_APP } }]), turn.text("Done."));
+    const r = await runToEnd(manager, "Build");
+    expect(r.events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+    expect(app.calls.status).toBe(0);
+  });
+
+  test("an app that crashed is restarted before it is judged; its log goes to the model when it stays down", async () => {
+    const { manager, app } = setup();
+    app.crash(1, "Error: Cannot find module 'express'\n", { restartFails: true });
+    model.enqueue(
+      turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "server.js", content: "require('express')\n" } }]),
+      turn.text("Server written."),
+    );
+    model.respondWith(() => turn.text("Still done."));
+    const r = await runToEnd(manager, "Build a server");
+    expect(app.calls.restart).toBeGreaterThanOrEqual(1);
+    const repair = userMessages(2).at(-1)!;
+    expect(repair).toContain("[server] — The app is not running (crashed with exit code 1).");
+    expect(repair).toContain("Error: Cannot find module 'express'");
+    expect(r.events.at(-1)).toMatchObject({ type: "done", status: "failed" });
+  });
+
+  test("the same failing call three times still stops as stuck, without a check", async () => {
+    const { manager, app } = setup();
+    model.enqueue(turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "src/App.tsx", content: BROKEN_APP } }]));
+    model.respondWith(() => turn.toolCalls([{ name: "edit_file", arguments: { path: "src/Nope.tsx", edits: [{ oldText: "a", newText: "b" }] } }]));
+    const r = await runToEnd(manager, "Edit");
+    expect(r.events.at(-1)).toMatchObject({ type: "done", status: "failed" });
+    expect(r.events.find((e) => e.type === "error")).toMatchObject({ message: expect.stringContaining("The agent was stuck: the same edit_file call failed 3 times") });
+    expect(app.calls.status).toBe(0);
+  });
+});
+
+describe("problems as the model reads them", () => {
+  test("the same error from the page and from the dev server log counts once; long messages are cut", () => {
+    const problems = dedupeProblems([
+      { source: "build", file: "src/App.tsx", line: 2, message: 'Failed to resolve import "./x" from "src/App.tsx". Does the file exist?' },
+      { source: "server", message: '12:01:02 PM [vite] Internal server error: Failed to resolve import "./x" from "src/App.tsx". Does the file exist?\n  Plugin: vite:import-analysis' },
+      { source: "browser", message: "Uncaught TypeError: x is undefined" },
+    ]);
+    expect(problems.map((p) => p.source)).toEqual(["build", "browser"]);
+    const long = formatProblem({ source: "server", message: "e".repeat(2_000) });
+    expect(long.length).toBeLessThan(800);
+    expect(long).toEndWith("… [cut]");
+  });
+});

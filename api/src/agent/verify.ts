@@ -1,0 +1,182 @@
+/**
+ * Verify, then repair: when a run changed files, before it ends the app is checked (is `app` running, does
+ * its port answer, which problems appeared since the run's first change, what does the type-check say). What
+ * is wrong goes back to the model as a new step, deduplicated and trimmed; after `rounds` such repair rounds
+ * the run ends saying what still fails. It works only through the `AppRuntime` port.
+ *
+ * @example
+ * const tracked = trackChanges(workspace);
+ * const beforeFinish = createVerifier({ app: workspace.app, rounds: 3, settleMs: 500, changedSince: tracked.changedSince });
+ * await runAgent({ ...input, toolContext: { ...tracked.workspace, … }, beforeFinish });
+ */
+import { sleep } from "./model-stream";
+import type { AppProblem, AppRuntime, AppStatus, Workspace } from "./ports";
+import type { StepStatus } from "./tools/define-tool";
+
+/** What the loop does when the model finishes: end (null), go on with a new step, or end as failed. */
+export type FinishCheck = string | { fail: string } | null;
+export type FinishContext = { step(line: string, status: StepStatus): void; signal: AbortSignal };
+
+export type VerifyOptions = {
+  app: AppRuntime;
+  /** Repair rounds before the run ends with what still fails (AGENT_REPAIR_ROUNDS). */
+  rounds: number;
+  /** Time given to the dev server to recompile after the last change before anything is looked at. */
+  settleMs: number;
+  /** When the run first changed a file, or null when it changed none (then nothing is checked). */
+  changedSince(): Date | null;
+  /** How long an app that is starting is waited for. */
+  startWaitMs?: number;
+};
+
+const MAX_PROBLEMS = 8;
+const MAX_PROBLEM_CHARS = 700;
+const LOG_LINES_CHARS = 1_500;
+
+/** Wraps a workspace so the run knows when it first changed a file (writes, edits, templates). */
+export function trackChanges(workspace: Workspace): { workspace: Workspace; changedSince(): Date | null } {
+  let first: Date | null = null;
+  const mark = () => void (first ??= new Date());
+  const files = { ...workspace.files, write: async (path: string, content: string) => {
+    const written = await workspace.files.write(path, content);
+    mark();
+    return written;
+  } };
+  const sandbox = workspace.sandbox && {
+    ...workspace.sandbox,
+    applyTemplate: async (template: Parameters<NonNullable<Workspace["sandbox"]>["applyTemplate"]>[0]) => {
+      const applied = await workspace.sandbox!.applyTemplate(template);
+      mark();
+      return applied;
+    },
+  };
+  return { workspace: { ...workspace, files, sandbox }, changedSince: () => first };
+}
+
+export function createVerifier(o: VerifyOptions): (ctx: FinishContext) => Promise<FinishCheck> {
+  let round = 0;
+  return async ({ step, signal }) => {
+    const since = o.changedSince();
+    if (since === null || o.rounds <= 0) return null;
+    // A project without an app (no workflow command) is checked silently: only its type-check can speak.
+    const hasApp = (await o.app.status()).status !== "not_configured";
+    if (hasApp) step("Checking the app…", "in_progress");
+    const problems = await checkApp(o, since, signal);
+    if (problems === null || problems.length === 0) {
+      if (hasApp) step("App runs without errors", "completed");
+      return null;
+    }
+    const count = `${problems.length} problem${problems.length === 1 ? "" : "s"}`;
+    if (round >= o.rounds) {
+      step(`App still has ${count} after ${o.rounds} repair round${o.rounds === 1 ? "" : "s"}`, "completed");
+      return { fail: giveUpMessage(problems, o.rounds) };
+    }
+    round++;
+    step(`Found ${count}, fixing (${round}/${o.rounds})`, "completed");
+    return repairRequest(problems, round, o.rounds);
+  };
+}
+
+/** Every problem the app shows now, deduplicated; null when there is nothing to check (no app, no type-check). */
+export async function checkApp(o: Pick<VerifyOptions, "app" | "settleMs" | "startWaitMs">, since: Date, signal: AbortSignal): Promise<AppProblem[] | null> {
+  const { app } = o;
+  if (o.settleMs > 0) await sleep(o.settleMs, signal);
+  const problems: AppProblem[] = [];
+  let status = await waitWhileStarting(app, await app.status(), o.startWaitMs ?? 15_000, signal);
+  const configured = status.status !== "not_configured";
+  if (configured) {
+    // An app that is not running may simply never have been started: start it before judging it.
+    if (status.status !== "running") status = await app.restart();
+    if (status.status !== "running") {
+      problems.push({ source: "server", message: `The app is not running (${describeStatus(status)}).${await logLines(app)}` });
+    } else {
+      const probe = await app.probe();
+      if (probe && (probe.httpStatus === null || probe.httpStatus >= 500)) {
+        const answer = probe.httpStatus === null ? `does not answer on port ${probe.port}` : `answers HTTP ${probe.httpStatus} on port ${probe.port}`;
+        problems.push({ source: "server", message: `The app ${answer}${probe.detail ? `: ${probe.detail}` : "."}${await logLines(app)}` });
+      }
+      if (app.loadPage) problems.push(...(await app.loadPage()));
+    }
+  }
+  problems.push(...(await app.problemsSince(since)));
+  const typeCheck = await app.typeCheck(signal);
+  if (typeCheck) problems.push(...typeCheck.problems);
+  if (!configured && !typeCheck && problems.length === 0) return null;
+  return dedupeProblems(problems);
+}
+
+async function waitWhileStarting(app: AppRuntime, status: AppStatus, waitMs: number, signal: AbortSignal): Promise<AppStatus> {
+  const deadline = Date.now() + waitMs;
+  while (status.status === "starting" && Date.now() < deadline) {
+    await sleep(250, signal);
+    status = await app.status();
+  }
+  return status;
+}
+
+function describeStatus(status: AppStatus): string {
+  if (status.status === "running" || status.status === "starting") return `${status.status}, but not listening on any port`;
+  return status.exitCode === null ? status.status : `${status.status} with exit code ${status.exitCode}`;
+}
+
+async function logLines(app: AppRuntime): Promise<string> {
+  const tail = (await app.logTail(LOG_LINES_CHARS).catch(() => "")).trim();
+  return tail ? `\nLast lines of its log:\n${tail}` : "";
+}
+
+/** The same problem reported twice (by the page and by the log, or on every reload) counts once. */
+export function dedupeProblems(problems: AppProblem[]): AppProblem[] {
+  const seen = new Set<string>();
+  const out: AppProblem[] = [];
+  for (const p of problems) {
+    const key = problemKey(p);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(p);
+  }
+  return out;
+}
+
+function problemKey(p: AppProblem): string {
+  const first = p.message
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .replace(/^\s*(\d{1,2}:\d{2}:\d{2}\s*(AM|PM)?\s*)?(\[vite\]\s*)?(\(\w+\)\s*)?(Internal server error:\s*|Pre-transform error:\s*)?/i, "")
+    .split("\n")[0]!
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
+  return first;
+}
+
+/** One problem as the model reads it: `[build] src/App.tsx:2 — message`. */
+export function formatProblem(p: AppProblem, max = MAX_PROBLEM_CHARS): string {
+  const where = p.file ? ` ${p.file}${p.line ? `:${p.line}` : ""}` : "";
+  const message = p.message.replace(/\x1b\[[0-9;]*m/g, "").trim();
+  const clipped = message.length > max ? `${message.slice(0, max)}… [cut]` : message;
+  return `[${p.source}]${where} — ${clipped}`;
+}
+
+function list(problems: AppProblem[]): string {
+  const shown = problems.slice(0, MAX_PROBLEMS).map((p, i) => `${i + 1}. ${formatProblem(p)}`);
+  if (problems.length > MAX_PROBLEMS) shown.push(`(and ${problems.length - MAX_PROBLEMS} more)`);
+  return shown.join("\n");
+}
+
+function repairRequest(problems: AppProblem[], round: number, rounds: number): string {
+  return (
+    `I checked the app after your changes and it is not working yet (repair round ${round} of ${rounds}). Problems found:\n\n` +
+    `${list(problems)}\n\n` +
+    "Fix these problems now (read_logs shows the app's log, get_problems lists the current problems, restart_app restarts it), then finish your reply."
+  );
+}
+
+function giveUpMessage(problems: AppProblem[], rounds: number): string {
+  const named = problems
+    .slice(0, 3)
+    .map((p) => formatProblem(p, 240).split("\n")[0])
+    .join("; ");
+  const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : "";
+  // A problem's own text may already end a sentence ("Does the file exist?"): no second full stop then.
+  const end = /[.?!]$/.test(`${named}${more}`) ? "" : ".";
+  return `The app still has problems after ${rounds} repair round${rounds === 1 ? "" : "s"}: ${named}${more}${end} What was done so far is saved; send a message to continue fixing it.`;
+}

@@ -1,0 +1,82 @@
+/**
+ * Configuration, parsed once from the environment with zod. Nothing set gives the embedded defaults of
+ * the design notes; each variable switches one part to its production form. A bad or contradictory setting
+ * throws a ConfigError naming the variable, and start-up stops there.
+ *
+ * Each area (server, database, storage, sandbox, model, agent, preview, sites, limits, auth) lives in its own
+ * file with its variables and the part of `Config` it builds; this file joins them into one object.
+ *
+ * @example
+ * const config = loadConfig(); // process.env
+ * const test = loadConfig({ DATA_DIR: dir, LOG_LEVEL: "warn" });
+ */
+import { z } from "zod";
+import { agentConfig, agentEnv, type AgentConfig } from "./agent";
+import { authConfig, authEnv, type AuthConfig } from "./auth";
+import { databaseConfig, databaseEnv, type DatabaseConfig } from "./database";
+import { limitsConfig, limitsEnv, type LimitsConfig } from "./limits";
+import { defaultModelOf, modelConfig, modelEnv, type ModelConfig } from "./model";
+import { previewConfig, previewEnv, type PreviewConfig } from "./preview";
+import { sandboxConfig, sandboxEnv, type SandboxConfig } from "./sandbox";
+import { serverConfig, serverEnv, type ServerConfig } from "./server";
+import { sitesConfig, sitesEnv, type SitesConfig } from "./sites";
+import { storageConfig, storageEnv, type StorageConfig } from "./storage";
+import { ConfigError } from "./values";
+
+export { ConfigError } from "./values";
+export { describeConfig, redactUrl } from "./describe";
+export { isKnownVisionModel, type ModelPrice } from "./model";
+export type { AuthConfig } from "./auth";
+
+const envSchema = z.object({
+  ...serverEnv,
+  ...databaseEnv,
+  ...storageEnv,
+  ...sandboxEnv,
+  ...modelEnv,
+  ...agentEnv,
+  ...previewEnv,
+  ...sitesEnv,
+  ...limitsEnv,
+  ...authEnv,
+});
+
+export type Config = ServerConfig &
+  SandboxConfig &
+  ModelConfig &
+  AgentConfig &
+  LimitsConfig & {
+    database: DatabaseConfig;
+    storage: StorageConfig;
+    preview: PreviewConfig;
+    sites: SitesConfig;
+    auth: AuthConfig;
+  };
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const server = serverConfig(e);
+  // The contradiction checks run in this order (storage, sandbox, model, sites, auth): the first one found is reported.
+  const storage = storageConfig(e, server.dataDir);
+  const sandbox = sandboxConfig(e);
+  const model = modelConfig(e);
+  const preview = previewConfig(e.PREVIEW_DOMAIN, server.publicUrl, server.port);
+  const sites = sitesConfig(e, { publicUrl: server.publicUrl, port: server.port, previewDomain: preview.domain });
+  return {
+    ...server,
+    database: databaseConfig(e, server.dataDir),
+    storage,
+    ...sandbox,
+    ...model,
+    ...agentConfig(e, defaultModelOf(e)),
+    preview,
+    sites,
+    auth: authConfig(e, server.host),
+    ...limitsConfig(e),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Where the server listens, the URL users reach it by, its data folder and how much it logs.
+ *
+ * @example
+ * serverConfig(z.object(serverEnv).parse({ PORT: "8080" })); // { port: 8080, host: "127.0.0.1", … }
+ */
+import { resolve } from "node:path";
+import { z } from "zod";
+import { optionalString } from "./values";
+
+export const serverEnv = {
+  PORT: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return 3000;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) {
+        ctx.addIssue({ code: "custom", message: `must be a port number 0-65535, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  HOST: optionalString,
+  PUBLIC_URL: optionalString.pipe(z.url({ message: "must be a full URL such as https://builder.example.com" }).optional()),
+  DATA_DIR: optionalString,
+  LOG_LEVEL: optionalString.pipe(z.enum(["debug", "info", "warn", "error"]).optional()),
+};
+
+export type ServerConfig = {
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  dataDir: string;
+  logLevel: "debug" | "info" | "warn" | "error";
+};
+
+export function serverConfig(e: z.infer<z.ZodObject<typeof serverEnv>>): ServerConfig {
+  return {
+    port: e.PORT,
+    host: e.HOST ?? "127.0.0.1",
+    publicUrl: e.PUBLIC_URL,
+    dataDir: resolve(e.DATA_DIR ?? "./data"),
+    logLevel: e.LOG_LEVEL ?? "info",
+  };
+}

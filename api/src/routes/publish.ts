@@ -1,0 +1,29 @@
+/**
+ * Publish routes: POST/GET/DELETE /api/projects/{id}/publish (publish, the site's state, unpublish),
+ * GET /api/projects/{id}/deployments, POST …/deployments/{deploymentId}/activate (rollback or roll
+ * forward), and GET /api/sites (the caller's live sites, for the project cards). Build progress arrives
+ * over the WebSocket (`deployment.log`, `deployment.status`).
+ */
+import { publishRequestSchema } from "@shared/schemas/publish";
+import { Hono } from "hono";
+import type { MiddlewareHandler } from "hono";
+import type { AppDeps, AppEnv } from "../app-env";
+import { validate } from "../lib/validate";
+import * as publish from "../services/publish/index";
+
+export const publishRoutes = (deps: AppDeps, rateLimit: MiddlewareHandler<AppEnv>) =>
+  new Hono<AppEnv>()
+    .post("/:id/publish", rateLimit, validate("json", publishRequestSchema), async (c) =>
+      c.json(await publish.publishProject(deps, c.var.caller.uid, c.req.param("id"), c.req.valid("json"))),
+    )
+    .get("/:id/publish", async (c) => c.json(await publish.getSiteState(deps, c.var.caller.uid, c.req.param("id"))))
+    .delete("/:id/publish", async (c) => {
+      await publish.unpublishProject(deps, c.var.caller.uid, c.req.param("id"));
+      return c.body(null, 204);
+    })
+    .get("/:id/deployments", async (c) => c.json(await publish.listProjectDeployments(deps, c.var.caller.uid, c.req.param("id"))))
+    .post("/:id/deployments/:deploymentId/activate", async (c) =>
+      c.json(await publish.activateDeployment(deps, c.var.caller.uid, c.req.param("id"), c.req.param("deploymentId"))),
+    );
+
+export const liveSiteRoutes = (deps: AppDeps) => new Hono<AppEnv>().get("/", async (c) => c.json(await publish.listLiveSites(deps, c.var.caller.uid)));

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { StreamEvent } from "@shared/events/stream";
+import type { Message } from "@shared/schemas/message";
+import { chatTestApp, readEvents } from "../../test/chat-test-app";
+import { startFakeModelServer, turn, type FakeModelServer } from "../../test/fake-model-server";
+import { localSuiteGate } from "../../test/local-sandbox-support";
+import { createRunWorkspace } from "./workspace";
+
+// Verify, then repair, for real: the React (Vite) template in a local sandbox, a model (scripted) that
+// writes an App.tsx importing a file that does not exist, and the check that must find it and tell the model.
+const BROKEN_APP = 'import { Header } from "./missing";\n\nexport default function App() {\n  return <Header />;\n}\n';
+const MISSING = "export function Header() {\n  return <h1>Plant tracker</h1>;\n}\n";
+
+if (await localSuiteGate("app runtime", { sameOnEveryDatabase: true })) {
+  let model: FakeModelServer;
+  let t: Awaited<ReturnType<typeof chatTestApp>>;
+  beforeAll(async () => {
+    model = await startFakeModelServer();
+    // Long enough for Vite to recompile after the fix on a busy machine: a check too soon sees the old error and asks
+    // the scripted model for a repair round it has no answer for.
+    t = await chatTestApp({ model, agent: { limits: { verifySettleMs: 2_000 } } });
+  }, 60_000);
+  afterAll(async () => {
+    await t.close();
+    await model.close();
+  }, 60_000);
+
+  const textOf = (events: StreamEvent[]) => events.flatMap((e) => (e.type === "chunk" ? [e.content] : [])).join("");
+
+  describe("the app runtime on a local sandbox", () => {
+    test("a Vite app whose App.tsx imports a missing file: the check finds the import error, the model gets it, its fix ends the run as done", async () => {
+      const user = t.user("verify");
+      const projectId = await user.project("Verify");
+      model.reset();
+      model.enqueue(
+        turn.toolCalls([{ name: "create_boilerplate", arguments: { template: "react" } }]),
+        turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: BROKEN_APP } }]),
+        turn.text("Your app is ready."),
+        turn.toolCalls([{ name: "write_file", arguments: { path: "src/missing.tsx", content: MISSING } }]),
+        turn.text("Added the missing Header."),
+      );
+      const events = await readEvents(await user.request("POST", "/api/messages/stream", { projectId, content: "A plant tracker" }));
+      expect(events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+      expect(model.requests).toHaveLength(5);
+      const repair = model.requests[3]!.body.messages.at(-1)!;
+      expect(repair.role).toBe("user");
+      expect(String(repair.content)).toContain('[build] src/App.tsx:1 — Failed to resolve import "./missing" from "src/App.tsx"');
+      const text = textOf(events);
+      expect(text).toContain("Found 1 problem, fixing (1/3)");
+      expect(text).toContain("App runs without errors");
+      const saved = (await (await user.request("GET", `/api/messages/${projectId}`)).json()) as Message[];
+      expect(saved.at(-1)!.content).toMatch(/Found 1 problem, fixing \(1\/3\)\n[\s\S]*Created src\/missing\.tsx\n[\s\S]*App runs without errors/);
+
+      // The runtime the run used: the app runs on the template's port and its log is the dev server's output.
+      const app = createRunWorkspace(t.deps, t.deps.sandboxes, user.uid, projectId).app!;
+      expect(await app.status()).toEqual({ status: "running", exitCode: null, ports: [5173] });
+      expect(await app.probe()).toEqual({ port: 5173, httpStatus: 200 });
+      expect(await app.loadPage!()).toEqual([]);
+      expect(await app.logTail(20_000)).toContain("Failed to resolve import");
+      // Restart stops the app (whole tree: the port is free again) and starts it afresh, with a fresh log.
+      const restarted = await app.restart();
+      expect(restarted).toEqual({ status: "running", exitCode: null, ports: [5173] });
+      // The process keeps one log across restarts: what the fresh start printed has no error.
+      const log = await app.logTail(20_000);
+      expect(log.slice(log.lastIndexOf("ready in"))).not.toContain("Failed to resolve import");
+      expect(await app.probe()).toEqual({ port: 5173, httpStatus: 200 });
+    }, 300_000);
+
+    test("an app that cannot start is reported with its log, and read by problemsSince", async () => {
+      const user = t.user("crash");
+      const projectId = await user.project("Crash");
+      const w = createRunWorkspace(t.deps, t.deps.sandboxes, user.uid, projectId);
+      await w.files.write("server.js", "const x = ;\n");
+      await w.workflow.set("node server.js", 3000);
+      const status = await w.app!.restart();
+      expect(status).toMatchObject({ status: "crashed", exitCode: 1 });
+      expect(await w.app!.logTail(4_000)).toContain("SyntaxError: Unexpected token ';'");
+      const problems = await w.app!.problemsSince(new Date(0));
+      expect(problems).toContainEqual(expect.objectContaining({ source: "build", message: expect.stringContaining("SyntaxError: Unexpected token ';'") }));
+    }, 120_000);
+  });
+}

@@ -1,0 +1,170 @@
+/**
+ * The agent's `AppRuntime` (agent/ports.ts) for one project: what its app is doing, its log, its problems,
+ * a restart, a page load and the type-check, built on what the sandbox service offers today: the sandbox's
+ * commands, the sandbox's supervised `app` process, the problems service, the preview port forward.
+ *
+ * `processAppServices` reads status, log and restart from the sandbox's process table and what open
+ * previews reported from the problems service; `createAppRuntime` takes another set for tests.
+ *
+ * @example
+ * const app = createAppRuntime({ ctx, ownerId, projectId, sandbox: () => sandboxes.ensure(ownerId, projectId), lastChangeAt });
+ * await app.status(); // { status: "running", exitCode: null, ports: [5173] }
+ */
+import type { AppProblem, AppRuntime, AppStatus } from "../../agent/ports";
+import { getPreviewPort } from "../../db/project-sandbox";
+import { findProject } from "../../db/projects";
+import { NothingListeningError, type Sandbox } from "../../sandbox/types";
+import type { ServiceContext } from "../context";
+import { readFileInProject } from "../files";
+import { APP_PROCESS } from "@shared/schemas/processes";
+import { listProblems } from "../problems";
+import { logProblems } from "./log-problems";
+import { crawlPage } from "./page-check";
+import { runTypeCheck, typeCheckCommand } from "./type-check";
+
+/** The project's app as the services see it: its sandbox, the workflow command and the port it should use. */
+export type AppTarget = { ownerId: string; projectId: string; sandbox: Sandbox; command: string; port: number };
+
+export type AppServices = {
+  status(app: AppTarget): Promise<AppStatus>;
+  logTail(app: AppTarget, maxBytes: number): Promise<string>;
+  /** `since` in ms; today's log-based version also ignores what was logged before the last file change. */
+  problemsSince(app: AppTarget, since: number): Promise<AppProblem[]>;
+  restart(app: AppTarget): Promise<AppStatus>;
+};
+
+const RESTART_WAIT_MS = 20_000;
+const FETCH_TIMEOUT_MS = 10_000;
+const NOT_CAPTURED =
+  "(The app's output was not captured: it was started outside the app's workflow, e.g. by run_shell in the background. Restart it with restart_app to keep its log.)";
+
+export type AppRuntimeDeps = {
+  ctx: ServiceContext;
+  ownerId: string;
+  projectId: string;
+  sandbox(): Promise<Sandbox>;
+  /** When the run last changed a file (ms), or 0. */
+  lastChangeAt(): number;
+  services?: AppServices;
+};
+
+export function createAppRuntime(deps: AppRuntimeDeps): AppRuntime {
+  const services = deps.services ?? processAppServices(deps.ctx, deps.lastChangeAt);
+  let typeCheckTooSlow = false;
+
+  /** The app to look at, or null when the project has no workflow command. */
+  async function target(): Promise<AppTarget | null> {
+    const project = await findProject(deps.ctx.sql, deps.ownerId, deps.projectId);
+    if (!project?.workflowCommand) return null;
+    const [sandbox, port] = await Promise.all([deps.sandbox(), getPreviewPort(deps.ctx.sql, deps.projectId)]);
+    return { ownerId: deps.ownerId, projectId: deps.projectId, sandbox, command: project.workflowCommand, port };
+  }
+  const notConfigured: AppStatus = { status: "not_configured", exitCode: null, ports: [] };
+
+  return {
+    async status() {
+      const app = await target();
+      return app ? services.status(app) : notConfigured;
+    },
+    async probe() {
+      const app = await target();
+      if (!app) return null;
+      const res = await appFetch(app.sandbox, app.port, "/").catch((error: unknown) => String(error instanceof Error ? error.message : error));
+      if (typeof res === "string") return { port: app.port, httpStatus: null, detail: res };
+      const body = await res.text().catch(() => "");
+      const detail = res.status >= 500 ? body.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim().slice(0, 300) : undefined;
+      return { port: app.port, httpStatus: res.status, ...(detail ? { detail } : {}) };
+    },
+    async logTail(maxBytes) {
+      const app = await target();
+      return app ? services.logTail(app, maxBytes) : "";
+    },
+    async problemsSince(since) {
+      const app = await target();
+      return app ? services.problemsSince(app, since.getTime()) : [];
+    },
+    async restart() {
+      const app = await target();
+      return app ? services.restart(app) : notConfigured;
+    },
+    // The server loads the page itself, without a browser (page-check.ts): every module is compiled, so
+    // compile errors show; errors thrown while the page runs arrive only through an open preview.
+    async loadPage() {
+      const app = await target();
+      if (!app) return [];
+      try {
+        return await crawlPage((path) => appFetch(app.sandbox, app.port, path));
+      } catch (error) {
+        if (error instanceof NothingListeningError) return [];
+        return [{ source: "server", message: `Loading the app's page failed: ${error instanceof Error ? error.message : String(error)}` }];
+      }
+    },
+    async typeCheck(signal) {
+      if (typeCheckTooSlow) return null;
+      const [pkg, tsconfig] = await Promise.all([
+        readFileInProject(deps.ctx, deps.projectId, "package.json"),
+        readFileInProject(deps.ctx, deps.projectId, "tsconfig.json"),
+      ]);
+      const command = typeCheckCommand(pkg?.content ?? null, tsconfig !== null);
+      if (!command) return null;
+      const sandbox = await deps.sandbox();
+      const outcome = await runTypeCheck((c, o) => sandbox.run(c, o), command, signal);
+      if (outcome.skipped === "slow") typeCheckTooSlow = true;
+      return outcome.skipped ? null : { command, problems: outcome.problems };
+    },
+  };
+}
+
+/** GET `path` of the app's port: through the host's port forward (local) or the provider's public host (E2B). */
+async function appFetch(sandbox: Sandbox, port: number, path: string): Promise<Response> {
+  const local = await sandbox.previewTarget(port);
+  const origin = local ? `http://${local.hostname}:${local.port}` : `https://${sandbox.publicPreviewHost(port)}`;
+  const get = () => fetch(`${origin}${path}`, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: "manual" });
+  // A kept-alive connection to a server that has since restarted fails once; a fresh one tells the truth.
+  return get().catch((error: unknown) => (error instanceof Error && /ECONNRESET|socket connection was closed/i.test(error.message) ? get() : Promise.reject(error)));
+}
+
+/**
+ * The app as the supervised processes (the sandbox's `app` process: status, ports, its time-stamped log) and
+ * the problems service (what open previews reported) show it.
+ */
+export function processAppServices(ctx: ServiceContext, lastChangeAt: () => number): AppServices {
+  async function status(app: AppTarget): Promise<AppStatus> {
+    const info = (await app.sandbox.processes.list()).find((p) => p.name === APP_PROCESS);
+    // No `app` process (another instance holds it, or none was started): as good as exited.
+    if (!info) return { status: "exited", exitCode: null, ports: [] };
+    return { status: info.status, exitCode: info.exitCode, ports: info.ports };
+  }
+  async function appLines(app: AppTarget) {
+    return (await app.sandbox.processes.logs(APP_PROCESS))?.lines ?? null;
+  }
+  return {
+    status,
+    async logTail(app, maxBytes) {
+      const lines = await appLines(app);
+      if (!lines) return NOT_CAPTURED;
+      const text = lines.map((l) => l.text).join("\n");
+      return text.length > maxBytes ? text.slice(text.length - maxBytes) : text;
+    },
+    async problemsSince(app, since) {
+      // A log line is history, not a state: what was printed before the last change may since be fixed.
+      const from = Math.max(since, lastChangeAt());
+      const logged = logProblems(((await appLines(app)) ?? []).filter((l) => Date.parse(l.t) >= from).map((l) => l.text));
+      // The dev server's lines are read from its log above; what pages threw comes from open previews.
+      const reported = (await listProblems(ctx, app.ownerId, app.projectId))
+        .filter((p) => p.source === "browser" && Date.parse(p.firstSeen) >= from)
+        .map((p) => ({ source: p.source, message: p.message, file: p.file, line: p.line }));
+      return [...logged, ...reported];
+    },
+    async restart(app) {
+      const restarted = await app.sandbox.processes.restart(APP_PROCESS);
+      if (!restarted) await app.sandbox.processes.start(APP_PROCESS, app.command);
+      const deadline = Date.now() + RESTART_WAIT_MS;
+      for (;;) {
+        const now = await status(app);
+        if ((now.status !== "starting" && now.status !== "exited") || now.ports.length > 0 || Date.now() > deadline) return now;
+        await Bun.sleep(200);
+      }
+    },
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * The problems service on the test database (PGlite, or PostgreSQL with TEST_DATABASE_URL): reports from a
+ * preview and from the dev server's output, deduplicated and counted, capped at 100, made stale by a file
+ * change and gone unless reported again, cleared, owner-checked, and announced on the bus.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { setProjectSandbox } from "../../db/project-sandbox";
+import { serviceContext } from "../../test/service-context";
+import { writeFileAtPath } from "../files";
+import { createProject } from "../projects";
+import { clearProblems, ingestServerOutput, listProblems, reportFromPreview, reportViteError, startProblemsWatch } from "./index";
+
+const ctx = await serviceContext();
+const SETTLE_MS = 300;
+const stopWatch = startProblemsWatch(ctx, { settleMs: SETTLE_MS });
+afterAll(stopWatch);
+
+async function projectWithSandbox() {
+  const owner = await ctx.newUser("alice");
+  const project = await createProject(ctx, owner, { name: "App" });
+  const sandboxId = crypto.randomUUID().replace(/-/g, "").slice(0, 20);
+  await setProjectSandbox(ctx.sql, project.id, sandboxId, `http://5173-${sandboxId}.localhost`);
+  return { owner, projectId: project.id, sandboxId };
+}
+const list = (p: { owner: string; projectId: string }) => listProblems(ctx, p.owner, p.projectId, { settleMs: SETTLE_MS });
+const boom = (message = "boom") => ({
+  kind: "error" as const,
+  message: `Uncaught Error: ${message}`,
+  stack: `Error: ${message}\n    at App (http://5173-x.localhost:3000/src/App.tsx?t=1712:7:11)\n    at renderWithHooks (http://5173-x.localhost:3000/node_modules/.vite/deps/react-dom_client.js?v=9f:1:2)`,
+  file: "http://5173-x.localhost:3000/node_modules/.vite/deps/react-dom_client.js?v=9f",
+  line: 1,
+});
+const eventually = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 5_000): Promise<T> => {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > deadline) return v;
+    await Bun.sleep(25);
+  }
+};
+
+describe("problems", () => {
+  test("a browser error is listed once with its place in the project's code, and counted when it repeats", async () => {
+    const p = await projectWithSandbox();
+    expect(await reportFromPreview(ctx, p.sandboxId, [boom()])).toBe(true);
+    await Bun.sleep(2);
+    // The same error after a reload (another ?t= stamp) is the same problem.
+    await reportFromPreview(ctx, p.sandboxId, [{ ...boom(), stack: boom().stack.replace("t=1712", "t=1999") }]);
+    const problems = await list(p);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ source: "browser", message: "Uncaught Error: boom", file: "src/App.tsx", line: 7, count: 2 });
+    expect(Date.parse(problems[0]!.firstSeen)).toBeGreaterThan(Date.now() - 60_000);
+    expect(problems[0]!.detail).toContain("at App");
+    expect(ctx.published.some((e) => e.type === "problems.changed" && e.projectId === p.projectId && e.ownerId === p.owner)).toBe(true);
+  });
+
+  test("an unknown sandbox records nothing", async () => {
+    expect(await reportFromPreview(ctx, "nosuchsandbox000", [boom()])).toBe(false);
+  });
+
+  test("Vite's overlay, its HMR payload and its log line are one build problem", async () => {
+    const p = await projectWithSandbox();
+    const message = 'Failed to resolve import "./Missing" from "src/App.tsx". Does the file exist?';
+    await reportViteError(ctx, p.sandboxId, { message, id: "/home/user/project/src/App.tsx", loc: { file: "/home/user/project/src/App.tsx", line: 2, column: 20 }, plugin: "vite:import-analysis", frame: "2 | import M from './Missing'" });
+    await Bun.sleep(2);
+    await reportFromPreview(ctx, p.sandboxId, [{ kind: "vite", message, file: "/home/user/project/src/App.tsx:2:20", stack: null }]);
+    await Bun.sleep(2);
+    await ingestServerOutput(ctx, p.projectId, [
+      { t: Date.now(), stream: "stderr", text: `[vite] Internal server error: ${message}` },
+      { t: Date.now(), stream: "stderr", text: "  File: /home/user/project/src/App.tsx:2:20" },
+    ]);
+    const problems = await list(p);
+    expect(problems.map(({ source, message: m, file, line, count }) => ({ source, message: m, file, line, count }))).toEqual([
+      { source: "build", message, file: "src/App.tsx", line: 2, count: 3 },
+    ]);
+  });
+
+  test("the same log line ingested twice (two instances on one bus) counts once", async () => {
+    const p = await projectWithSandbox();
+    const line = { t: Date.now(), stream: "stderr", text: "TypeError: x is not a function" };
+    await ingestServerOutput(ctx, p.projectId, [line]);
+    await ingestServerOutput(ctx, p.projectId, [line]);
+    expect((await list(p)).map((x) => [x.source, x.count])).toEqual([["server", 1]]);
+  });
+
+  test("the app's output reaches the list through process.output events on the bus; other processes' does not", async () => {
+    const p = await projectWithSandbox();
+    const publish = (name: string, text: string) =>
+      (ctx.events.publish as (e: unknown) => Promise<void>)({ type: "process.output", projectId: p.projectId, name, lines: [{ t: Date.now(), stream: "stderr", text }] });
+    await publish("worker", "Error: from another process");
+    await publish("app", "Error: the app crashed");
+    const problems = await eventually(() => list(p), (l) => l.length > 0);
+    expect(problems.map((x) => x.message)).toEqual(["Error: the app crashed"]);
+  });
+
+  test("at most 100 per project: the least recently seen go", async () => {
+    const p = await projectWithSandbox();
+    for (let i = 0; i < 105; i += 5) {
+      await reportFromPreview(ctx, p.sandboxId, [0, 1, 2, 3, 4].map((j) => ({ kind: "console" as const, message: `problem ${i + j}` })));
+      await Bun.sleep(2);
+    }
+    const problems = await list(p);
+    expect(problems).toHaveLength(100);
+    const messages = new Set(problems.map((x) => x.message));
+    expect(messages.has("problem 104")).toBe(true);
+    expect(messages.has("problem 0")).toBe(false);
+  });
+
+  test("a file change makes problems stale: gone after the settle window unless reported again", async () => {
+    const p = await projectWithSandbox();
+    await reportFromPreview(ctx, p.sandboxId, [boom("fixed"), boom("still broken")]);
+    await writeFileAtPath(ctx, p.owner, p.projectId, "src/App.tsx", "export default 1");
+    // Marked stale, but listed until the window passes.
+    await eventually(async () => (await ctx.sql`select count(*)::int as n from problems where project_id = ${p.projectId} and stale_since is not null`)[0]!.n, (n) => n === 2);
+    expect(await list(p)).toHaveLength(2);
+    await reportFromPreview(ctx, p.sandboxId, [boom("still broken")]);
+    const before = ctx.published.filter((e) => e.type === "problems.changed" && e.projectId === p.projectId).length;
+    const after = await eventually(() => list(p), (l) => l.length === 1);
+    expect(after.map((x) => [x.message, x.count])).toEqual([["Uncaught Error: still broken", 2]]);
+    // The sweep told the browsers (without waiting for anyone to read the list).
+    await eventually(async () => ctx.published.filter((e) => e.type === "problems.changed" && e.projectId === p.projectId).length, (n) => n > before);
+    expect(ctx.published.filter((e) => e.type === "problems.changed" && e.projectId === p.projectId).length).toBeGreaterThan(before);
+  });
+
+  test("a page that loaded before the file change cannot bring a problem back; one that loaded after it can", async () => {
+    const p = await projectWithSandbox();
+    const loadedBefore = Date.now() - 1_000;
+    await reportFromPreview(ctx, p.sandboxId, [{ ...boom("old page"), loadedAt: loadedBefore }, { ...boom("new page"), loadedAt: loadedBefore }]);
+    await writeFileAtPath(ctx, p.owner, p.projectId, "src/App.tsx", "export default 2");
+    await eventually(async () => (await ctx.sql`select count(*)::int as n from problems where project_id = ${p.projectId} and stale_since is not null`)[0]!.n, (n) => n === 2);
+    await Bun.sleep(5);
+    // The old page repeats its error (it still runs the code from before); a page loaded since reports the other.
+    await reportFromPreview(ctx, p.sandboxId, [{ ...boom("old page"), loadedAt: loadedBefore }, { ...boom("new page"), loadedAt: Date.now() }]);
+    const after = await eventually(() => list(p), (l) => l.length === 1);
+    expect(after.map((x) => x.message)).toEqual(["Uncaught Error: new page"]);
+  });
+
+  test("clear empties the list; another user's project is not found", async () => {
+    const p = await projectWithSandbox();
+    await reportFromPreview(ctx, p.sandboxId, [boom()]);
+    const mallory = await ctx.newUser("mallory");
+    await expect(listProblems(ctx, mallory, p.projectId)).rejects.toMatchObject({ status: 404 });
+    await expect(clearProblems(ctx, mallory, p.projectId)).rejects.toMatchObject({ status: 404 });
+    expect(await list(p)).toHaveLength(1);
+    await clearProblems(ctx, p.owner, p.projectId);
+    expect(await list(p)).toEqual([]);
+  });
+});

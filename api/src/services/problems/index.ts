@@ -1,0 +1,57 @@
+/**
+ * The Problems list of a project's running app. Problems come from three places: the script the preview
+ * proxy injects into the app's pages (browser errors, Vite's overlay), Vite's HMR `error` payloads the
+ * proxy sees pass by, and the dev server's own output (`ingestServerOutput`, fed from the `app` process's
+ * log). They are stored in the database, so every instance shows the same list; a file change marks them
+ * stale and the ones not seen again within the settle window go (watch.ts).
+ *
+ * @example
+ * await reportFromPreview(ctx, sandboxId, [{ kind: "error", message: "boom", stack }]);
+ * const problems = await listProblems(ctx, ownerId, projectId);
+ */
+import type { Problem } from "@shared/schemas/problems";
+import { MAX_PROBLEMS } from "@shared/schemas/problems";
+import * as rows from "../../db/problems";
+import type { ServiceContext } from "../context";
+import { getOwnedProject } from "../projects";
+import { browserReportToProblem, viteErrorSchema, viteErrorToProblem, type BrowserReport } from "./browser-report";
+import { announceChanged, recordProblems } from "./store";
+import { DEFAULT_SETTLE_MS, type ProblemInput, type ProblemsOptions } from "./types";
+
+export { browserReportBatchSchema, MAX_REPORTS_PER_REQUEST } from "./browser-report";
+export { classifyOutput } from "./classify-output";
+export { ingestServerOutput } from "./server-output";
+export { startProblemsWatch } from "./watch";
+export { DEFAULT_SETTLE_MS, type OutputLine, type ProblemsOptions } from "./types";
+
+export async function listProblems(ctx: ServiceContext, ownerId: string, projectId: string, options: ProblemsOptions = {}): Promise<Problem[]> {
+  await getOwnedProject(ctx, ownerId, projectId);
+  // The sweep timer lives in one instance; whoever reads first after the window drops what it left.
+  await rows.deleteStaleProblems(ctx.sql, projectId, new Date(Date.now() - (options.settleMs ?? DEFAULT_SETTLE_MS)));
+  return rows.listProblemRows(ctx.sql, projectId, MAX_PROBLEMS);
+}
+
+export async function clearProblems(ctx: ServiceContext, ownerId: string, projectId: string): Promise<void> {
+  await getOwnedProject(ctx, ownerId, projectId);
+  if ((await rows.deleteAllProblems(ctx.sql, projectId)) > 0) announceChanged(ctx, projectId, ownerId);
+}
+
+async function recordForSandbox(ctx: ServiceContext, sandboxId: string, problems: (ProblemInput | null)[]): Promise<boolean> {
+  const found = await rows.findProjectBySandbox(ctx.sql, sandboxId);
+  if (!found) return false;
+  await recordProblems(ctx, found.projectId, found.ownerId, problems.filter((p): p is ProblemInput => p !== null));
+  return true;
+}
+
+/** Reports from a preview page of this sandbox. False when no project has the sandbox (a stale page). */
+export function reportFromPreview(ctx: ServiceContext, sandboxId: string, reports: BrowserReport[]): Promise<boolean> {
+  const now = new Date();
+  return recordForSandbox(ctx, sandboxId, reports.map((r) => browserReportToProblem(r, now)));
+}
+
+/** Vite's HMR `error` payload (`err`), seen by the preview proxy on its way to the page. */
+export function reportViteError(ctx: ServiceContext, sandboxId: string, err: unknown): Promise<boolean> {
+  const parsed = viteErrorSchema.safeParse(err);
+  if (!parsed.success) return Promise.resolve(false);
+  return recordForSandbox(ctx, sandboxId, [viteErrorToProblem(parsed.data, new Date())]);
+}

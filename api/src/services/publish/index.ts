@@ -1,0 +1,208 @@
+/**
+ * Publish: a project's build becomes an immutable deployment in the object store, served at
+ * `<slug>.<SITES_DOMAIN>` by every instance (api/src/sites/). `publish` answers at once with the new
+ * deployment's id; the build runs in the background and reports over the event bus (`deployment.log`,
+ * `deployment.status`). A failed build leaves the live deployment as it was. Every function checks that
+ * the project is the caller's (404 otherwise).
+ *
+ * @example
+ * const { deploymentId, url } = await publishProject(deps, uid, projectId, { slug: "todo" });
+ */
+import type { Deployment, LiveSite, PublishResult, SiteState } from "@shared/schemas/publish";
+import * as blobs from "../../db/blobs";
+import * as rows from "../../db/deployments";
+import { findFileByPath } from "../../db/files";
+import { findVersion, type Manifest } from "../../db/versions";
+import type { Config } from "../../lib/config";
+import { AppError, badRequest, conflict, notFound } from "../../lib/errors";
+import { isUuid, type ServiceContext } from "../context";
+import { getOwnedProject } from "../projects";
+import type { ProjectSandboxesService } from "../sandboxes";
+import { takeVersion } from "../versions/snapshot";
+import { createBuildLog, type BuildLog } from "./build-log";
+import { OutputError, readOutput } from "./build-output";
+import { BuildError, buildScript, runBuild } from "./run-build";
+import { slugFromName, slugProblem, withSuffix } from "./slug";
+import { staticManifest, storeDeploymentFiles } from "./store-files";
+
+export { loadLiveSite, readSiteBlob } from "./live-site";
+
+export type PublishDeps = ServiceContext & { config: Pick<Config, "sites">; sandboxes: Pick<ProjectSandboxesService, "ensure" | "templateCache"> };
+
+export const siteUrl = (sites: Config["sites"], slug: string) => `${sites.scheme}://${slug}.${sites.domain}${sites.portSuffix}`;
+
+/** Builds still running in this process (tests and shutdown wait on them). */
+const running = new Set<Promise<void>>();
+export const buildsSettled = () => Promise.all([...running]);
+
+export async function publishProject(deps: PublishDeps, ownerId: string, projectId: string, input: { slug?: string }): Promise<PublishResult> {
+  const project = await getOwnedProject(deps, ownerId, projectId);
+  const deploymentId = crypto.randomUUID();
+  // Stale after the build's own limit plus room for install and upload: its instance must have died.
+  const staleSeconds = Math.ceil(deps.config.sites.buildTimeoutMs / 1000) + 15 * 60;
+  // The build row is the lock, taken before anything else: a second publish is refused at once, not after
+  // it has chosen a name while the first one's quick build may already have finished.
+  if (!(await rows.startBuild(deps.sql, { id: deploymentId, projectId: project.id, versionId: null }, staleSeconds))) {
+    throw conflict("This project is already being published; wait for that build to finish.");
+  }
+  let slug: string;
+  try {
+    slug = await chooseSlug(deps, project.id, project.name, input.slug);
+  } catch (error) {
+    await rows.dropBuild(deps.sql, deploymentId);
+    throw error;
+  }
+  const url = siteUrl(deps.config.sites, slug);
+  const work = build(deps, { ownerId, projectId: project.id, deploymentId, slug, url }).catch((error) =>
+    deps.logger.error("publish failed unexpectedly", { projectId, deploymentId, error: String(error) }),
+  );
+  running.add(work);
+  void work.finally(() => running.delete(work));
+  return { deploymentId, url, status: "building" };
+}
+
+async function chooseSlug(deps: PublishDeps, projectId: string, projectName: string, wanted: string | undefined): Promise<string> {
+  const current = await rows.findSite(deps.sql, projectId);
+  if (wanted !== undefined) {
+    const problem = slugProblem(wanted);
+    if (problem) throw badRequest(problem);
+    if (current?.slug === wanted) return wanted;
+    if (!(await rows.claimSlug(deps.sql, projectId, wanted))) throw conflict(`The site name "${wanted}" is taken; choose another.`);
+    // The old name stops answering on every instance at once.
+    if (current) await deps.events.publishSite({ type: "site.changed", slug: current.slug }).catch(() => {});
+    return wanted;
+  }
+  if (current) return current.slug;
+  const base = slugFromName(projectName);
+  for (const candidate of [base, withSuffix(base), withSuffix(base), withSuffix(base)]) {
+    if (await rows.claimSlug(deps.sql, projectId, candidate)) return candidate;
+  }
+  throw conflict("Could not find a free site name; choose one.");
+}
+
+type Build = { ownerId: string; projectId: string; deploymentId: string; slug: string; url: string };
+
+async function build(deps: PublishDeps, b: Build): Promise<void> {
+  const log = createBuildLog(deps.events, b);
+  const status = (status: Deployment["status"], error?: string) =>
+    deps.events
+      .publishSite({ type: "deployment.status", ownerId: b.ownerId, projectId: b.projectId, deploymentId: b.deploymentId, status, url: b.url, ...(error ? { error } : {}) })
+      .catch(() => {});
+  await status("building");
+  try {
+    // The files this deployment is built from, recorded as a version (or the newest one, when nothing changed).
+    const { version } = await takeVersion(deps, { projectId: b.projectId, source: "manual", label: `Published to ${b.slug}` });
+    await deps.sql`update deployments set version_id = ${version.id} where id = ${b.deploymentId}`;
+    const files = await deploymentFiles(deps, b, version.id, log);
+    log.write(`Uploaded ${Object.keys(files.manifest).length} files (${(files.bytes / 1024).toFixed(1)} KB).\n`);
+    await log.flush();
+    await rows.finishBuild(deps.sql, { id: b.deploymentId, projectId: b.projectId, files: files.manifest, bytes: files.bytes, log: log.text() });
+    await deps.events.publishSite({ type: "site.changed", slug: b.slug }).catch(() => {});
+    await status("live");
+    await rows.pruneDeployments(deps.sql, b.projectId, deps.config.sites.keep).catch((error) =>
+      deps.logger.warn("old deployments not pruned", { projectId: b.projectId, error: String(error) }),
+    );
+  } catch (error) {
+    const message = error instanceof BuildError || error instanceof OutputError || error instanceof AppError ? error.message : `Publishing failed: ${String(error)}`;
+    if (!(error instanceof BuildError || error instanceof OutputError)) deps.logger.warn("publish failed", { projectId: b.projectId, error: String(error) });
+    log.write(`\n${message}\n`);
+    await log.flush();
+    await rows.failBuild(deps.sql, b.deploymentId, log.text());
+    await status("failed", message);
+  }
+}
+
+async function deploymentFiles(deps: PublishDeps, b: Build, versionId: string, log: BuildLog): Promise<{ manifest: Manifest; bytes: number }> {
+  const max = deps.config.sites.maxDeploymentBytes;
+  const pkgRow = await findFileByPath(deps.sql, b.projectId, "package.json");
+  const packageJson = pkgRow ? await deps.store.get(pkgRow.storageKey) : null;
+  if (!buildScript(packageJson)) {
+    log.write("No build script in package.json: publishing the project's files as they are.\n");
+    const version = await findVersion(deps.sql, b.projectId, versionId);
+    const files = staticManifest(version?.manifest ?? {});
+    if (files.bytes > max) throw new OutputError(`The project's files add up to ${(files.bytes / 1048576).toFixed(1)} MB, over MAX_DEPLOYMENT_BYTES.`);
+    // Refreshes the blobs' last use, so the sweep's grace period starts again while this row is written.
+    await blobs.touchBlobs(deps.sql, Object.values(files.manifest).map(([sha256, size]) => ({ sha256, size })));
+    return files;
+  }
+  const sandbox = await deps.sandboxes.ensure(b.ownerId, b.projectId);
+  const dir = await runBuild({
+    sandbox,
+    packageJson: packageJson!,
+    dependencies: { templateCache: deps.sandboxes.templateCache, logger: deps.logger },
+    log,
+    timeoutMs: deps.config.sites.buildTimeoutMs,
+  });
+  log.write(`Uploading ${dir}/\n`);
+  const files = await readOutput(sandbox, dir, { maxBytes: max, note: (line) => log.write(`${line}\n`) });
+  if (files.length === 0) throw new OutputError(`${dir} is empty: nothing to publish.`);
+  return storeDeploymentFiles(deps, files);
+}
+
+const toDeployment = (sites: Config["sites"], slug: string | null, d: rows.DeploymentRow, withLog: boolean): Deployment => ({
+  id: d.id,
+  createdAt: d.createdAt.toISOString(),
+  status: rows.statusOf(d),
+  url: slug ? siteUrl(sites, slug) : "",
+  versionId: d.versionId,
+  bytes: d.bytes,
+  ...(withLog || d.state !== "ready" ? { buildLog: d.buildLog } : {}),
+});
+
+export async function listProjectDeployments(deps: PublishDeps, ownerId: string, projectId: string): Promise<Deployment[]> {
+  const project = await getOwnedProject(deps, ownerId, projectId);
+  const [site, list] = await Promise.all([rows.findSite(deps.sql, project.id), rows.listDeployments(deps.sql, project.id)]);
+  return list.map((d, i) => toDeployment(deps.config.sites, site?.slug ?? null, d, i === 0));
+}
+
+/** Rollback or roll forward: the site serves that deployment from the next request on, on every instance. */
+export async function activateDeployment(deps: PublishDeps, ownerId: string, projectId: string, deploymentId: string): Promise<Deployment> {
+  const project = await getOwnedProject(deps, ownerId, projectId);
+  const found = isUuid(deploymentId) ? await rows.findDeployment(deps.sql, project.id, deploymentId) : null;
+  if (!found) throw notFound("Deployment");
+  if (found.state !== "ready") throw conflict(found.state === "building" ? "This deployment is still building." : "A failed build cannot go live.");
+  const site = await rows.findSite(deps.sql, project.id);
+  if (!site) throw conflict("The project is not published; publish it first.");
+  if (!(await rows.activate(deps.sql, project.id, found.id))) throw notFound("Deployment");
+  await deps.events.publishSite({ type: "site.changed", slug: site.slug }).catch(() => {});
+  return toDeployment(deps.config.sites, site.slug, { ...found, live: true }, false);
+}
+
+/** Unpublish: the site answers 404 at once on every instance; deployments stay, for publishing again. */
+export async function unpublishProject(deps: PublishDeps, ownerId: string, projectId: string): Promise<void> {
+  const project = await getOwnedProject(deps, ownerId, projectId);
+  const slug = await rows.deleteSite(deps.sql, project.id);
+  if (!slug) throw notFound("Published site");
+  await deps.events.publishSite({ type: "site.changed", slug });
+}
+
+export async function getSiteState(deps: PublishDeps, ownerId: string, projectId: string): Promise<SiteState> {
+  const project = await getOwnedProject(deps, ownerId, projectId);
+  const site = await rows.findSite(deps.sql, project.id);
+  let unpublishedChanges = false;
+  if (site?.liveDeploymentId) {
+    const versionId = await rows.liveVersionId(deps.sql, project.id);
+    unpublishedChanges = versionId ? await filesChangedSince(deps, project.id, versionId) : true;
+  }
+  return {
+    slug: site?.slug ?? null,
+    suggestedSlug: site?.slug ?? slugFromName(project.name),
+    url: site ? siteUrl(deps.config.sites, site.slug) : null,
+    liveDeploymentId: site?.liveDeploymentId ?? null,
+    unpublishedChanges,
+  };
+}
+
+/** Whether the project's files differ from that version's (a content never hashed yet counts as a change). */
+async function filesChangedSince(deps: PublishDeps, projectId: string, versionId: string): Promise<boolean> {
+  const version = await findVersion(deps.sql, projectId, versionId);
+  if (!version) return true;
+  const files = await blobs.listFilesWithHashes(deps.sql, projectId);
+  if (files.length !== Object.keys(version.manifest).length) return true;
+  return files.some((f) => !f.sha256 || version.manifest[f.path]?.[0] !== f.sha256);
+}
+
+export async function listLiveSites(deps: PublishDeps, ownerId: string): Promise<LiveSite[]> {
+  const sites = await rows.listLiveSites(deps.sql, ownerId);
+  return sites.map((s) => ({ ...s, url: siteUrl(deps.config.sites, s.slug) }));
+}

@@ -1,0 +1,100 @@
+/**
+ * A project's sandbox across API instances, with in-memory providers (one per instance) on one database
+ * and one event bus: concurrent recreates collapse into one sandbox, and stopping a deleted project's
+ * sandbox reaches the instance that runs it.
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { loadConfig } from "../../lib/config";
+import { memoryProvider } from "../../test/memory-provider";
+import { serviceContext } from "../../test/service-context";
+import { createProject, deleteProject } from "../projects";
+import { createProjectSandboxes } from "./index";
+
+let ctx: Awaited<ReturnType<typeof serviceContext>>;
+beforeAll(async () => {
+  ctx = await serviceContext();
+}, 60_000);
+
+const config = loadConfig({ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9", FIREBASE_PROJECT_ID: "demo-test", SANDBOX_WARM_TEMPLATES: "none" });
+
+const instance = (p: ReturnType<typeof memoryProvider>) => createProjectSandboxes({ ...ctx, provider: p.provider, config });
+
+describe("sandbox lifecycle across instances", () => {
+  test("three parallel recreates on one instance leave one sandbox, and all three answer with it", async () => {
+    const owner = await ctx.newUser("ann");
+    const project = await createProject(ctx, owner, { name: "Triple" });
+    const p = memoryProvider();
+    const a = instance(p);
+    try {
+      const answers = await Promise.all([a.recreate(owner, project.id), a.recreate(owner, project.id), a.recreate(owner, project.id)]);
+      expect(p.created.length).toBe(1);
+      expect(p.live.size).toBe(1);
+      expect(new Set(answers.map((x) => x.url)).size).toBe(1);
+      expect(answers[0]!.url).toContain(p.created[0]!);
+    } finally {
+      await a.shutdown();
+    }
+  });
+
+  test("recreates racing on two instances collapse into one (the claim row); the other waits and answers with it", async () => {
+    const owner = await ctx.newUser("ben");
+    const project = await createProject(ctx, owner, { name: "Race" });
+    const pa = memoryProvider();
+    const pb = memoryProvider();
+    const [a, b] = [instance(pa), instance(pb)];
+    try {
+      const answers = await Promise.all([a.recreate(owner, project.id), b.recreate(owner, project.id), a.recreate(owner, project.id), b.recreate(owner, project.id)]);
+      expect(pa.created.length + pb.created.length).toBe(1);
+      expect(pa.live.size + pb.live.size).toBe(1);
+      expect(new Set(answers.map((x) => x.url)).size).toBe(1);
+      // The claim is released: a later recreate runs (and replaces the sandbox, stopping the old one wherever it is).
+      const first = [...pa.created, ...pb.created][0]!;
+      await b.recreate(owner, project.id);
+      await Bun.sleep(20);
+      expect(pa.live.size + pb.live.size).toBe(1);
+      expect([...pa.killed, ...pb.killed]).toContain(first);
+    } finally {
+      await a.shutdown();
+      await b.shutdown();
+    }
+  });
+
+  test("a deleted project's sandbox is stopped on the instance that runs it, and no project names it any more", async () => {
+    const owner = await ctx.newUser("cat");
+    const project = await createProject(ctx, owner, { name: "Doomed" });
+    const pa = memoryProvider({ startMs: 0 });
+    const pb = memoryProvider({ startMs: 0 });
+    const [a, b] = [instance(pa), instance(pb)];
+    try {
+      const sandbox = await a.ensure(owner, project.id);
+      expect(await b.isProjectSandbox(sandbox.id)).toBe(true);
+      const { sandboxId } = await deleteProject(ctx, owner, project.id);
+      expect(sandboxId).toBe(sandbox.id);
+      expect(await b.isProjectSandbox(sandbox.id)).toBe(false);
+      await b.stop(owner, project.id, sandboxId); // deleted through instance B
+      for (let i = 0; i < 50 && pa.live.size; i++) await Bun.sleep(10);
+      expect(pa.killed).toEqual([sandbox.id]);
+      expect(a.activeCount()).toBe(0);
+    } finally {
+      await a.shutdown();
+      await b.shutdown();
+    }
+  });
+
+  test("a sandbox that finishes starting after its project was deleted is stopped, not kept", async () => {
+    const owner = await ctx.newUser("dan");
+    const project = await createProject(ctx, owner, { name: "Gone mid-start" });
+    const p = memoryProvider({ startMs: 300 });
+    const a = instance(p);
+    try {
+      const starting = a.ensure(owner, project.id).then(() => "kept", (e: Error) => e.message);
+      await Bun.sleep(50);
+      await deleteProject(ctx, owner, project.id);
+      expect(await starting).toBe("Project not found");
+      expect(p.created.length).toBe(1);
+      expect(p.live.size).toBe(0);
+    } finally {
+      await a.shutdown();
+    }
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * For the publish tests: an app instance (the Hono app plus its site server) on the shared test database,
+ * a second one on the same database and store, requests to a site by its Host header, and waiting for a
+ * build to end.
+ *
+ * @example
+ * const a = await publishInstance({ store });
+ * const res = await a.site("todo", "/");
+ */
+import type { Deployment } from "@shared/schemas/publish";
+import { createMemoryBus } from "../events/memory-bus";
+import { createPostgresBus } from "../events/postgres-bus";
+import type { EventBus } from "../events/types";
+import { silentLogger } from "../lib/logger";
+import { buildsSettled } from "../services/publish/index";
+import { createSiteServer, type SiteServer } from "../sites/site-server";
+import type { ObjectStore } from "../storage/types";
+import { testApp, type TestUser } from "./test-app";
+import { testDb } from "./test-db";
+
+let sharedMemoryBus: EventBus | null = null;
+
+/**
+ * A bus like production's: on PostgreSQL each instance has its own LISTEN connection; on PGlite (one
+ * process in production) the instances share one in-process bus.
+ */
+async function instanceBus(): Promise<EventBus> {
+  const db = await testDb();
+  if (db.kind === "postgres") return createPostgresBus(db.sql, silentLogger);
+  sharedMemoryBus ??= createMemoryBus();
+  return sharedMemoryBus;
+}
+
+export type PublishInstance = Awaited<ReturnType<typeof testApp>> & {
+  sites: SiteServer;
+  site(slug: string, path: string, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+};
+
+export async function publishInstance(o: { store?: ObjectStore; env?: Record<string, string> } = {}): Promise<PublishInstance> {
+  const events = await instanceBus();
+  const t = await testApp({ store: o.store, env: { RATE_LIMIT_PUBLISH_PER_MINUTE: "0", ...o.env }, events });
+  const sites = createSiteServer({ sql: t.deps.sql, store: t.deps.store, events, logger: silentLogger, domain: t.deps.config.sites.domain });
+  return {
+    ...t,
+    sites,
+    async site(slug, path, headers = {}) {
+      const req = new Request(`http://127.0.0.1${path}`, { headers: { host: `${slug}.${t.deps.config.sites.domain}:3000`, ...headers } });
+      const res = sites.handle(req);
+      if (!res) throw new Error("the site server did not take a site host");
+      return res;
+    },
+    async close() {
+      sites.close();
+      if (events !== sharedMemoryBus) await events.close();
+    },
+  };
+}
+
+/** Waits until every build this process started has ended, then answers the project's deployments. */
+export async function deploymentsAfterBuild(user: TestUser, projectId: string): Promise<Deployment[]> {
+  await buildsSettled();
+  const res = await user.request("GET", `/api/projects/${projectId}/deployments`);
+  if (res.status !== 200) throw new Error(`GET deployments: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Deployment[];
+}
+
+/** Polls `check` (another instance hears of a change a moment later on PostgreSQL). */
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await Bun.sleep(25);
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * The agent checks its own work, end to end: real Chromium, the real app (web/dist) with a real local sandbox
+ * running the react template's Vite, and the scripted model server behind the chat. A run that writes an
+ * App.tsx importing a file that does not exist does not end as done: the import error reaches the model as
+ * a repair step, the model's fix is applied, the chat says "App runs without errors" and the preview renders
+ * the fixed app. A model that never fixes it stops after AGENT_REPAIR_ROUNDS (2 here, to keep it short) with
+ * a message naming the remaining problem; the same failing tool call three times stops the run as stuck.
+ * Screenshots go to e2e/artifacts/agent-repair-*.png.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Project } from "@shared/schemas/project";
+import type { Frame, Page } from "playwright-core";
+import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
+import { type ChatRequestBody, type FakeModelServer, type FakeTurn, startFakeModelServer, turn } from "../api/src/test/fake-model-server";
+import { callApi, runCleanups } from "./support/api";
+import { templateCacheFilled } from "./support/template-cache";
+import { type AppServer, startApp } from "./support/app-server";
+import { freePort } from "./support/free-port";
+import { bearerToken, signInWithGoogle } from "./support/sign-in";
+import { ARTIFACTS, type Stack, sharedStack } from "./support/stack";
+import { appDataDir } from "./support/data-dir";
+
+const support = await checkLocalSandboxSupport();
+const SKIP = support.ok ? null : `skipped: the local sandbox cannot run on this machine (${support.missing.join("; ")})`;
+
+const REPAIR_ROUNDS = 2;
+const FIXED_TEXT = "Repaired by the agent";
+// Line 2 imports a file that does not exist.
+const importing = (name: string) =>
+  `import { useState } from "react";\nimport ${name} from "./${name}";\nexport default function App() {\n  const [n] = useState(0);\n  return <main><${name} n={n} /></main>;\n}\n`;
+const MISSING_FILE = `export default function Missing({ n }: { n: number }) {\n  return <h1>${FIXED_TEXT} {n}</h1>;\n}\n`;
+
+let stack: Stack;
+let model: FakeModelServer;
+let app: AppServer;
+let page: Page;
+let token: string;
+let projectId: string;
+let sandboxId: string;
+const cleanups: Array<() => unknown> = [];
+
+const api = <T>(method: string, path: string, body?: unknown) => callApi<T>(app.url, token, method, path, body);
+const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `agent-repair-${name}.png`) });
+const lastAssistant = (p: Page) => p.locator('[data-testid="message"][data-role="assistant"]').last();
+const stepLine = (p: Page, text: string | RegExp) => lastAssistant(p).locator('[data-testid="step"]', { hasText: text });
+
+/** The newest message of a request, as text (the model reads a repair step as a user message). */
+function last(req: ChatRequestBody): { role: string; text: string } {
+  const m = req.messages.at(-1)!;
+  return { role: m.role, text: typeof m.content === "string" ? m.content : JSON.stringify(m.content) };
+}
+const isRepairStep = (m: { role: string; text: string }) => m.role === "user" && m.text.includes("I checked the app after your changes");
+
+async function until<T>(what: string, read: () => Promise<T> | T, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let lastValue: T;
+  for (;;) {
+    lastValue = await read();
+    if (ok(lastValue)) return lastValue;
+    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${ms} ms (last: ${JSON.stringify(lastValue)})`);
+    await Bun.sleep(100);
+  }
+}
+
+/**
+ * Records every step line the chat renders while the page stays open: "Checking the app…" is a live line
+ * that the check's result replaces, so it is gone by the time the run has ended.
+ */
+async function recordStepLines() {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { seenSteps: string[] }).seenSteps = seen;
+    const take = () => {
+      for (const el of document.querySelectorAll('[data-testid="step"]')) {
+        const line = (el.textContent ?? "").trim();
+        if (!seen.includes(line)) seen.push(line);
+      }
+    };
+    new MutationObserver(take).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+}
+const seenStepLines = () => page.evaluate(() => (window as unknown as { seenSteps: string[] }).seenSteps);
+
+/** Sends a message in the chat and waits until the run has ended (Send is back). */
+async function sendAndWait(text: string, timeoutMs = 150_000) {
+  await page.goto(`${app.url}/project/${projectId}/chat`);
+  await recordStepLines();
+  await page.getByTestId("chat-input").fill(text);
+  await page.getByTestId("chat-input").press("Enter");
+  await page.getByTestId("stop-button").waitFor({ timeout: 20_000 });
+  await page.getByTestId("send-button").waitFor({ timeout: timeoutMs });
+}
+
+function step(name: string, run: () => Promise<void>, timeoutMs = 180_000) {
+  if (SKIP) return test.skip(`${name} (${SKIP})`, () => {});
+  test(
+    name,
+    async () => {
+      const started = Date.now();
+      try {
+        await run();
+      } catch (err) {
+        await shot(page, `failure-${name.replace(/\W+/g, "-").slice(0, 40)}`).catch(() => {});
+        console.error(`--- app output ---\n${app.output().slice(-4000)}`);
+        console.error(`--- model requests: ${model.requests.length}; last messages ---\n${model.requests.map((r) => JSON.stringify(last(r.body)).slice(0, 300)).join("\n")}`);
+        throw err;
+      } finally {
+        console.log(`[agent-repair e2e] "${name}" took ${Date.now() - started} ms`);
+      }
+    },
+    timeoutMs,
+  );
+}
+
+beforeAll(async () => {
+  if (SKIP) return;
+  stack = await sharedStack();
+  model = await startFakeModelServer();
+  cleanups.push(() => model.close());
+  const dataDir = appDataDir("e2e-repair-", cleanups);
+  app = await startApp({
+    port: await freePort(),
+    dataDir,
+    emulatorHost: stack.emulatorHost,
+    projectId: stack.projectId,
+    env: {
+      SANDBOX_WARM_TEMPLATES: "react",
+      OPENAI_BASE_URL: model.baseUrl,
+      OPENAI_API_KEY: "test-key",
+      OPENAI_MODEL: "fake-model",
+      AGENT_REPAIR_ROUNDS: String(REPAIR_ROUNDS),
+    },
+  });
+  cleanups.push(() => app.stop());
+  await until("react template cache", () => templateCacheFilled("react"), Boolean, 180_000);
+
+  page = await stack.newPage({ width: 1440, height: 900 });
+  await signInWithGoogle(page, app.url);
+  token = await bearerToken(page, app.url);
+  projectId = (await api<Project>("POST", "/api/projects", { name: "Repair E2E" })).id;
+  await api("POST", `/api/sandbox/${projectId}/template`, { template: "react" });
+  sandboxId = (await api<Project>("GET", `/api/projects/${projectId}`)).sandboxId!;
+}, 400_000);
+
+afterAll(async () => {
+  await runCleanups(cleanups);
+}, 30_000);
+
+describe("the agent verifies and repairs its work", () => {
+  step("a missing import reaches the model, its fix is applied and the preview renders the fixed app", async () => {
+    model.reset();
+    model.respondWith((req): FakeTurn => {
+      const m = last(req);
+      if (isRepairStep(m)) return turn.toolCalls([{ name: "write_file", arguments: { path: "src/Missing.tsx", content: MISSING_FILE } }], "I will add the missing file.");
+      if (m.role === "tool") return turn.text("Done.");
+      return turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: importing("Missing") } }]);
+    });
+    await sendAndWait("Show a counter component");
+
+    // The import error went back to the model as a repair step.
+    const repairs = model.requests.map((r) => last(r.body)).filter(isRepairStep);
+    expect(repairs.length).toBe(1);
+    expect(repairs[0]!.text).toContain("repair round 1 of 2");
+    expect(repairs[0]!.text).toContain('[build] src/App.tsx:2 — Failed to resolve import "./Missing" from "src/App.tsx"');
+    // ...and the model's fix was written.
+    const files = await api<{ id: string; path: string }[]>("GET", `/api/files/${projectId}`);
+    const missing = files.find((f) => f.path === "src/Missing.tsx");
+    expect(missing).toBeDefined();
+    expect((await api<{ content: string }>("GET", `/api/files/${projectId}/${missing!.id}`)).content).toContain(FIXED_TEXT);
+
+    expect(await seenStepLines()).toContain("Checking the app…");
+    await stepLine(page, /Found \d+ problems?, fixing \(1\/2\)/).waitFor();
+    await stepLine(page, "App runs without errors").waitFor();
+    expect(await lastAssistant(page).getAttribute("data-status")).not.toBe("failed");
+    await shot(page, "fixed-chat");
+
+    await page.goto(`${app.url}/project/${projectId}/preview`);
+    const frame = await until(
+      "fixed app rendered in the preview",
+      async (): Promise<Frame | null> => {
+        const f = page.frames().find((fr) => fr.url().startsWith(`http://5173-${sandboxId}.localhost:`));
+        return f && (await f.getByText(`${FIXED_TEXT} 0`).count().catch(() => 0)) > 0 ? f : null;
+      },
+      (f) => f !== null,
+      45_000,
+    );
+    expect(await frame!.locator("h1").innerText()).toBe(`${FIXED_TEXT} 0`);
+    await shot(page, "fixed-preview");
+  });
+
+  step("a model that never fixes the app stops after AGENT_REPAIR_ROUNDS, naming the remaining problem", async () => {
+    model.reset();
+    model.respondWith((req): FakeTurn => {
+      const m = last(req);
+      if (isRepairStep(m)) return turn.text("I am not able to fix that.");
+      if (m.role === "tool") return turn.text("Done.");
+      return turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: importing("Gone") } }]);
+    });
+    await sendAndWait("Use a Gone component");
+
+    const repairs = model.requests.map((r) => last(r.body)).filter(isRepairStep);
+    expect(repairs.map((r) => r.text.match(/repair round (\d) of (\d)/)?.slice(1).join("/"))).toEqual(["1/2", "2/2"]);
+    expect(repairs[1]!.text).toContain('Failed to resolve import "./Gone" from "src/App.tsx"');
+
+    await stepLine(page, /Found \d+ problems?, fixing \(2\/2\)/).waitFor();
+    await stepLine(page, /App still has \d+ problems? after 2 repair rounds/).waitFor();
+    const answer = lastAssistant(page);
+    await answer.getByText(/The app still has problems after 2 repair rounds/).waitFor({ timeout: 20_000 });
+    expect(await answer.innerText()).toContain('src/App.tsx:2 — Failed to resolve import "./Gone"');
+    expect(await answer.getAttribute("data-status")).toBe("failed");
+    await shot(page, "gave-up");
+  });
+
+  step("the same failing tool call three times stops the run as stuck", async () => {
+    model.reset();
+    model.respondWith((): FakeTurn => turn.toolCalls([{ name: "read_file", arguments: { path: "src/NoSuchFile.tsx" } }]));
+    await sendAndWait("Read the file that is not there");
+
+    expect(model.requests.length).toBe(3);
+    const answer = lastAssistant(page);
+    await answer.getByText(/The agent was stuck: the same read_file call failed 3 times in a row/).waitFor({ timeout: 20_000 });
+    expect(await answer.getAttribute("data-status")).toBe("failed");
+    await shot(page, "stuck");
+  });
+});

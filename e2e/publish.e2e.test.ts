@@ -1,0 +1,110 @@
+/**
+ * Publish end to end: real Chromium, the real app serving web/dist, the real Auth emulator and a real local
+ * sandbox. The react template is applied, Publish in the Preview view's header opens the dialog, the build
+ * runs with its log streaming in, the live URL (`<slug>.sites.localhost:<port>`) appears, and opening it
+ * shows the built app rendering. Screenshots go to e2e/artifacts/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Project } from "@shared/schemas/project";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { startAuthEmulator } from "../api/src/auth/emulator";
+import { silentLogger } from "../api/src/lib/logger";
+import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
+import { callApi, runCleanups } from "./support/api";
+import { templateCacheFilled } from "./support/template-cache";
+import { type AppServer, startApp } from "./support/app-server";
+import { launchBrowser, newOfflineContext } from "./support/browser";
+import { freePort } from "./support/free-port";
+import { bearerToken, signInWithGoogle } from "./support/sign-in";
+import { ensureWebBuilt } from "./support/web-build";
+
+const PROJECT_ID = "demo-e2e-publish";
+const ARTIFACTS = join(import.meta.dir, "artifacts");
+const support = await checkLocalSandboxSupport();
+const SKIP = support.ok ? null : `skipped: the local sandbox cannot run on this machine (${support.missing.join("; ")})`;
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+let app: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token: string;
+let projectId: string;
+
+const api = <T>(method: string, path: string, body?: unknown) => callApi<T>(app.url, token, method, path, body);
+
+beforeAll(async () => {
+  if (SKIP) return;
+  ensureWebBuilt();
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const dataDir = mkdtempSync(join(tmpdir(), "e2e-publish-"));
+  chmodSync(dataDir, 0o711);
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const emulatorPort = await freePort();
+  const emulator = await startAuthEmulator({ projectId: PROJECT_ID, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger });
+  cleanups.push(() => emulator.stop());
+  app = await startApp({ port: await freePort(), dataDir, emulatorHost: `127.0.0.1:${emulatorPort}`, projectId: PROJECT_ID, env: { SANDBOX_WARM_TEMPLATES: "react" } });
+  cleanups.push(() => app.stop());
+  browser = await launchBrowser();
+  cleanups.push(() => browser.close());
+  context = await newOfflineContext(browser, { width: 1440, height: 900 });
+  page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+
+  const deadline = Date.now() + 150_000;
+  while (!templateCacheFilled("react") && Date.now() < deadline) await Bun.sleep(200);
+
+  await signInWithGoogle(page, app.url);
+  token = await bearerToken(page, app.url);
+  projectId = (await api<Project>("POST", "/api/projects", { name: "Publish E2E" })).id;
+  await api("POST", `/api/sandbox/${projectId}/template`, { template: "react" });
+}, 300_000);
+
+afterAll(() => runCleanups(cleanups), 30_000);
+
+describe("publish from the Preview view", () => {
+  const run = SKIP ? test.skip : test;
+  run(
+    "Publish builds the app, shows the live URL, and the URL renders the app",
+    async () => {
+      try {
+        await page.goto(`${app.url}/project/${projectId}/preview`);
+        await page.getByRole("heading", { name: "Preview", exact: true }).waitFor();
+        await page.getByTestId("publish-button").first().click();
+        const dialog = page.getByTestId("publish-dialog");
+        await dialog.waitFor();
+        const slug = `e2e-${crypto.randomUUID().slice(0, 8)}`;
+        await page.getByLabel("Site name").fill(slug);
+        await page.getByTestId("publish-start").click();
+        await page.getByTestId("publish-log").waitFor();
+        const live = page.getByTestId("publish-live-url");
+        await live.waitFor({ timeout: 180_000 });
+        await page.screenshot({ path: join(ARTIFACTS, "publish-dialog-live.png") });
+        const url = await live.locator("a").first().getAttribute("href");
+        expect(url).toBe(`http://${slug}.sites.localhost:${new URL(app.url).port}`);
+        expect(await page.getByTestId("publish-history").getByText("Live").count()).toBe(1);
+
+        const site = await context.newPage();
+        await site.goto(url!);
+        await site.getByText("Hello from React").waitFor({ timeout: 20_000 });
+        await site.getByRole("button", { name: "Clicked 0 times" }).click();
+        await site.getByRole("button", { name: "Clicked 1 times" }).waitFor();
+        await site.screenshot({ path: join(ARTIFACTS, "publish-site.png") });
+        // A deep link is the same app (client-side routes).
+        await site.goto(`${url}/some/route`);
+        await site.getByText("Hello from React").waitFor();
+
+        await page.goto(`${app.url}/projects`);
+        await page.getByTestId("project-live-badge").first().waitFor();
+      } catch (error) {
+        await page.screenshot({ path: join(ARTIFACTS, "publish-failure.png") }).catch(() => {});
+        console.error(`--- app output ---\n${app.output().slice(-4000)}`);
+        throw error;
+      }
+    },
+    300_000,
+  );
+});

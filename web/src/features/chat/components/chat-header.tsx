@@ -1,0 +1,28 @@
+/**
+ * The Agent Chat's header: the project's History, and on wide screens the button that shows or hides the
+ * preview beside the chat.
+ */
+import { Button } from "../../../components/ui/button";
+import { HistoryButton } from "../../history/components/history-button";
+import { PanelRightIcon } from "../../preview/components/chat-preview-panel";
+
+export function ChatHeader({
+  projectId,
+  preview,
+}: {
+  projectId: string;
+  /** Only where the side panel can show (1280 px and wider). */
+  preview?: { open: boolean; onToggle: () => void };
+}) {
+  return (
+    <div className="sticky top-14 z-20 flex items-center justify-end gap-2 border-b bg-background/80 px-4 py-2 backdrop-blur md:px-6" data-testid="chat-header">
+      <HistoryButton projectId={projectId} />
+      {preview && !preview.open && (
+        <Button variant="outline" size="sm" onClick={preview.onToggle} data-testid="show-preview-panel">
+          <PanelRightIcon className="size-4" />
+          Show preview
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+/**
+ * The toasts of a restore. A restore refused because the agent is working (409) shows the API's own
+ * sentence, which says what to do.
+ */
+import type { RestoreResult } from "@shared/schemas/versions";
+import { ApiError, describeError } from "../../api/api-error";
+import type { ToastInput } from "../../components/ui/use-toast";
+
+export function restoredToast(result: Pick<RestoreResult, "written" | "deleted">, label: string): ToastInput {
+  const changed = result.written + result.deleted;
+  const detail = changed === 0 ? "The files already matched it." : `${changed} ${changed === 1 ? "file" : "files"} changed.`;
+  return { title: "Version restored", description: `Files are back to "${label}". ${detail}` };
+}
+
+export function restoreFailedToast(err: unknown): ToastInput {
+  if (err instanceof ApiError && err.status === 409) return { title: "Restore refused", description: err.error, variant: "destructive" };
+  return { title: "Restore failed", description: describeError(err, "The version could not be restored."), variant: "destructive" };
+}
