@@ -10,7 +10,7 @@
  */
 import postgres from "postgres";
 
-type Result = { name: string; passed: number; failed: number };
+type Result = { name: string; passed: number; failed: number; failures?: string[] };
 const results: Result[] = [];
 const DB_SUITES = ["api/src/routes", "api/src/db", "api/src/services", "api/src/realtime", "api/src/agent", "api/src/shutdown.test.ts"];
 const only = process.argv.slice(2); // optional: names of steps to run, e.g. `bun run test unit`
@@ -50,7 +50,9 @@ async function bunTest(name: string, paths: string[], env: Record<string, string
   const code = (run as { lastCode?: number }).lastCode;
   const passed = Number(/^\s*(\d+) pass$/m.exec(out)?.[1] ?? 0);
   const failed = Number(/^\s*(\d+) fail$/m.exec(out)?.[1] ?? 0);
-  results.push({ name, passed, failed: failed || (code !== 0 || passed === 0 ? 1 : 0) });
+  // The failing tests' names go into the summary too: CI keeps only the tail of the output.
+  const failures = [...out.matchAll(/^\(fail\) (.*)$/gm)].map((m) => m[1]!);
+  results.push({ name, passed, failed: failed || (code !== 0 || passed === 0 ? 1 : 0), failures });
 }
 
 async function dropLeftoverTestDatabases(url: string) {
@@ -77,6 +79,9 @@ await bunTest("e2e", ["e2e"]);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 console.log("\n=== summary");
-for (const r of results) console.log(`  ${r.failed ? "FAIL" : "ok  "} ${r.name}: ${r.passed} passed, ${r.failed} failed`);
+for (const r of results) {
+  console.log(`  ${r.failed ? "FAIL" : "ok  "} ${r.name}: ${r.passed} passed, ${r.failed} failed`);
+  for (const f of r.failures ?? []) console.log(`         (fail) ${f}`);
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -8,6 +8,7 @@ import type { Server, WebSocketHandler } from "bun";
 import type { PreviewProxy, PreviewSocketData } from "./realtime/preview-proxy";
 import { PTY_PATH, type PtySocket, type PtySocketData } from "./realtime/pty-socket";
 import type { HubSocketData, WsHub } from "./realtime/ws-hub";
+import { hidesDotSegments, rawSegmentRoutes } from "./sites/site-request";
 import type { SiteServer } from "./sites/site-server";
 
 type SocketData = HubSocketData | PreviewSocketData | PtySocketData;
@@ -33,17 +34,24 @@ export function serveHttp(options: {
     if (upgrading && pty && PTY_PATH.test(pathname)) return (await pty.upgrade(req, server as Server<unknown>)) as Response;
     return options.fetch(req);
   };
+  // Not async: a site answer from memory goes out without an extra turn of the event loop.
+  const serve = (req: Request, server: Server<SocketData>, hidden: boolean) => {
+    const siteResponse = options.sites?.handle(req, { hidesDotSegments: hidden });
+    if (siteResponse) return siteResponse;
+    return rest(req, server);
+  };
   return Bun.serve<SocketData>({
     port: options.port,
     hostname: options.hostname,
     // Chat streams stay open for minutes; Bun's default 10 s idle timeout would cut them.
     idleTimeout: 255,
-    // Not async: a site answer from memory goes out without an extra turn of the event loop.
-    fetch(req, server) {
-      const siteResponse = options.sites?.handle(req);
-      if (siteResponse) return siteResponse;
-      return rest(req, server);
-    },
+    // Every path with a segment passes through these routes only so a site request's raw segments can be read
+    // (req.url has its dot segments resolved); the routes serve exactly what `fetch` serves.
+    routes: rawSegmentRoutes({
+      segments: (req: Request & { params: Record<string, string> }, server: Server<SocketData>) => serve(req, server, hidesDotSegments(req.params)),
+      tooDeep: (req: Request, server: Server<SocketData>) => serve(req, server, true),
+    }),
+    fetch: (req, server) => serve(req, server, false),
     websocket: {
       open: (ws) => handlers[ws.data.kind].open?.(ws),
       message: (ws, message) => handlers[ws.data.kind].message?.(ws, message),

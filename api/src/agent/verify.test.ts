@@ -6,7 +6,8 @@ import { memoryApp } from "../test/memory-app";
 import { chunksOf, memoryRunStore, memoryWorkspace } from "../test/memory-workspace";
 import { createModelClient } from "./model-client";
 import { createRunManager, type Run } from "./runs";
-import { dedupeProblems, formatProblem } from "./verify";
+import type { AppProblem, AppRuntime } from "./ports";
+import { checkApp, dedupeProblems, formatProblem } from "./verify";
 
 // Verify, then repair, through the run manager on in-memory ports: the scripted model server plays the
 // model, and an in-memory app judges the workspace's files the way a dev server would.
@@ -173,3 +174,45 @@ describe("problems as the model reads them", () => {
     expect(long).toEndWith("… [cut]");
   });
 });
+
+describe("what the check believes", () => {
+  /** A running app whose log holds `logged` problems, each with the time it was printed. */
+  function appWithLog(logged: { at: number; problem: AppProblem }[], onPageLoad: () => AppProblem[] = () => []): AppRuntime {
+    return {
+      status: async () => ({ status: "running", exitCode: null, ports: [5173] }),
+      probe: async () => ({ port: 5173, httpStatus: 200 }),
+      logTail: async () => "",
+      problemsSince: async (since) => logged.filter((l) => l.at >= since.getTime()).map((l) => l.problem),
+      restart: async () => ({ status: "running", exitCode: null, ports: [5173] }),
+      loadPage: async () => onPageLoad(),
+      typeCheck: async () => null,
+    };
+  }
+  const stale: AppProblem = { source: "build", file: "src/App.tsx", line: 1, message: 'Pre-transform error: Failed to resolve import "./missing" from "src/App.tsx".' };
+  const crash: AppProblem = { source: "server", message: "TypeError: cannot read properties of undefined (reading 'x')" };
+  const signal = new AbortController().signal;
+
+  test("a compile error logged after the change but before the page load, which the load no longer hits, is history", async () => {
+    const since = new Date(Date.now() - 1_000);
+    const app = appWithLog([{ at: Date.now() - 500, problem: stale }, { at: Date.now() - 400, problem: crash }]);
+    // The server error stays: the page load does not redo what a request handler threw.
+    expect(await checkApp({ app, settleMs: 0 }, since, signal)).toEqual([crash]);
+  });
+
+  test("a compile error the page load makes the dev server print again is current", async () => {
+    const since = new Date(Date.now() - 1_000);
+    const logged = [{ at: Date.now() - 500, problem: stale }];
+    const app = appWithLog(logged, () => {
+      logged.push({ at: Date.now(), problem: { ...stale, message: `12:00:01 PM [vite] ${stale.message}` } });
+      return [];
+    });
+    expect(await checkApp({ app, settleMs: 0 }, since, signal)).toEqual([stale]);
+  });
+
+  test("without a page load (no loadPage), what the log printed since the change counts as it is", async () => {
+    const since = new Date(Date.now() - 1_000);
+    const { loadPage: _, ...app } = appWithLog([{ at: Date.now() - 500, problem: stale }]);
+    expect(await checkApp({ app, settleMs: 0 }, since, signal)).toEqual([stale]);
+  });
+});
+

@@ -83,6 +83,7 @@ export async function checkApp(o: Pick<VerifyOptions, "app" | "settleMs" | "star
   if (o.settleMs > 0) await sleep(o.settleMs, signal);
   const problems: AppProblem[] = [];
   let status = await waitWhileStarting(app, await app.status(), o.startWaitMs ?? 15_000, signal);
+  let crawledAt: Date | null = null;
   const configured = status.status !== "not_configured";
   if (configured) {
     // An app that is not running may simply never have been started: start it before judging it.
@@ -95,14 +96,30 @@ export async function checkApp(o: Pick<VerifyOptions, "app" | "settleMs" | "star
         const answer = probe.httpStatus === null ? `does not answer on port ${probe.port}` : `answers HTTP ${probe.httpStatus} on port ${probe.port}`;
         problems.push({ source: "server", message: `The app ${answer}${probe.detail ? `: ${probe.detail}` : "."}${await logLines(app)}` });
       }
-      if (app.loadPage) problems.push(...(await app.loadPage()));
+      if (app.loadPage) {
+        crawledAt = new Date();
+        problems.push(...(await app.loadPage()));
+      }
     }
   }
-  problems.push(...(await app.problemsSince(since)));
+  problems.push(...(await problemsStillTrue(app, since, crawledAt)));
   const typeCheck = await app.typeCheck(signal);
   if (typeCheck) problems.push(...typeCheck.problems);
   if (!configured && !typeCheck && problems.length === 0) return null;
   return dedupeProblems(problems);
+}
+
+/**
+ * What the app reported since `since`, less the build errors the page load has since redone: the load asks
+ * the dev server to compile every module again, so a compile error it logged before the load (say, for a
+ * request made just before the fix landed, whose line is stamped a moment after it) is history unless the
+ * load made it print again.
+ */
+async function problemsStillTrue(app: AppRuntime, since: Date, crawledAt: Date | null): Promise<AppProblem[]> {
+  const reported = await app.problemsSince(since);
+  if (!crawledAt || !reported.some((p) => p.source === "build")) return reported;
+  const again = new Set((await app.problemsSince(crawledAt)).map(problemKey));
+  return reported.filter((p) => p.source !== "build" || again.has(problemKey(p)));
 }
 
 async function waitWhileStarting(app: AppRuntime, status: AppStatus, waitMs: number, signal: AbortSignal): Promise<AppStatus> {

@@ -4,10 +4,11 @@
  * backslashes, NUL or other control characters, or bad percent-encoding: a file outside the deployment
  * cannot be named because a deployment is only a manifest, but a refused path never reaches the lookup.
  *
- * Bun (1.4) resolves dot segments, their `%2e` spellings and `\` in `req.url` before any handler runs, and
- * Bun.serve offers no other view of the request target, so `/%2e%2e/x` arrives here as `/x`. The Caddyfile
- * refuses those in front (security/site-paths.security.test.ts); this check still catches what Bun keeps
- * as written (`..%2f`, `%5c`, `%00`, `//`), and any dot segment should a future Bun keep them too.
+ * Bun (1.4) resolves dot segments, their `%2e` spellings and `\` in `req.url` before any handler runs, so
+ * `/%2e%2e/x` arrives in `req.url` as `/x`. Bun.serve's `routes`, though, match the request target as it was
+ * sent, and a route's params hold its segments (decoded once): `rawSegmentRoutes` turns that into the one
+ * view of the raw path Bun offers, and `hidesDotSegments` reads it. The Caddyfile refuses the same spellings
+ * in front (security/site-paths.security.test.ts).
  */
 
 /** The slug of a site host, "" for the bare sites domain, or null when the host is not a site's. */
@@ -47,4 +48,36 @@ export function rawPathOf(url: string): string {
   if (start < 0) return "/";
   const end = url.slice(start).search(/[?#]/);
   return end < 0 ? url.slice(start) : url.slice(start, start + end);
+}
+
+/** How many leading segments the raw-path routes capture; a site path deeper than this is refused. */
+export const RAW_SEGMENT_DEPTH = 24;
+
+/**
+ * Bun.serve `routes` that hand every request with a path of one or more segments to `segments`, with the
+ * raw segments as `req.params` (`s0`, `s1`, …), and a path deeper than RAW_SEGMENT_DEPTH (whose tail cannot
+ * be read) to `tooDeep`. "/" matches none of them and goes to `fetch`.
+ */
+export function rawSegmentRoutes<H>(handlers: { segments: H; tooDeep: H }): Record<string, H> {
+  const routes: Record<string, H> = {};
+  let pattern = "";
+  for (let i = 0; i < RAW_SEGMENT_DEPTH; i++) {
+    pattern += `/:s${i}`;
+    routes[pattern] = handlers.segments;
+  }
+  routes[`${pattern}/*`] = handlers.tooDeep;
+  return routes;
+}
+
+/**
+ * Whether the raw segments a `rawSegmentRoutes` route captured name something the URL parser resolved away:
+ * a `.` or `..` segment in any spelling, a backslash (read as `/`) or a `#` (which ends the path).
+ */
+export function hidesDotSegments(params: Record<string, string | undefined>): boolean {
+  for (let i = 0; i < RAW_SEGMENT_DEPTH; i++) {
+    const segment = params[`s${i}`];
+    if (segment === undefined) return false;
+    if (segment === "." || segment === ".." || segment.includes("\\") || segment.includes("#")) return true;
+  }
+  return false;
 }

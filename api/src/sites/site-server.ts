@@ -37,7 +37,11 @@ export type SiteServerOptions = {
   siteTtlMs?: number;
 };
 
-export type SiteServer = { handle(req: Request): Response | Promise<Response> | null; close(): void };
+export type SiteServer = {
+  /** `raw.hidesDotSegments`: the request target held dot segments Bun resolved out of `req.url` (site-request.ts). */
+  handle(req: Request, raw?: { hidesDotSegments: boolean }): Response | Promise<Response> | null;
+  close(): void;
+};
 
 const COMPRESS_MIN_BYTES = 1024;
 /** Files larger than this are not kept in memory (read from the store per request). */
@@ -192,13 +196,13 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
   }
 
   return {
-    handle(req) {
+    handle(req, raw) {
       const slug = siteSlugOf(req.headers.get("host"), domain);
       if (slug === null) return null;
       if (req.method !== "GET" && req.method !== "HEAD") return plain(405, "Method not allowed", { allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" });
       if (slug === "") return plain(404, NO_SITE_PAGE);
       const p = sitePath(rawPathOf(req.url));
-      if (!p.ok) return plain(400, "Bad request", { "content-type": "text/plain; charset=utf-8" });
+      if (!p.ok || raw?.hidesDotSegments) return plain(400, "Bad request", { "content-type": "text/plain; charset=utf-8" });
       const fail = (error: unknown) => {
         o.logger.warn("site request failed", { slug, error: String(error) });
         return plain(503, "The site is unavailable right now; try again in a moment.", { "content-type": "text/plain; charset=utf-8", "retry-after": "5" });

@@ -40,6 +40,11 @@ if (await localSuiteGate("app runtime", { sameOnEveryDatabase: true })) {
         turn.text("Added the missing Header."),
       );
       const events = await readEvents(await user.request("POST", "/api/messages/stream", { projectId, content: "A plant tracker" }));
+      // When this fails, the run's own words say which round went wrong (CI keeps only the output).
+      if (events.at(-1)?.type !== "done" || (events.at(-1) as { status?: string }).status !== "complete") {
+        console.error(`run events:\n${textOf(events)}\n${JSON.stringify(events.filter((e) => e.type !== "chunk"))}`);
+        console.error(`model requests: ${model.requests.length}; last: ${JSON.stringify(model.requests.at(-1)?.body.messages.at(-1))}`);
+      }
       expect(events.at(-1)).toMatchObject({ type: "done", status: "complete" });
       expect(model.requests).toHaveLength(5);
       const repair = model.requests[3]!.body.messages.at(-1)!;
