@@ -9,17 +9,16 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Project } from "@shared/schemas/project";
 import type { Frame, Page } from "playwright-core";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
-import { type ChatRequestBody, type FakeModelServer, type FakeTurn, startFakeModelServer, turn } from "../api/src/test/fake-model-server";
+import { type ChatRequestBody, type FakeModelServer, type FakeTurn, turn } from "../api/src/test/fake-model-server";
 import { callApi, runCleanups } from "./support/api";
-import { templateCacheFilled } from "./support/template-cache";
-import { type AppServer, startApp } from "./support/app-server";
-import { freePort } from "./support/free-port";
-import { bearerToken, signInWithGoogle } from "./support/sign-in";
-import { ARTIFACTS, type Stack, sharedStack } from "./support/stack";
-import { appDataDir } from "./support/data-dir";
+import { type AppServer } from "./support/app-server";
+
+
+import { ARTIFACTS } from "./support/stack";
+import { reactProject, startModelApp } from "./support/model-app";
+import { until } from "./support/until";
 
 const support = await checkLocalSandboxSupport();
 const SKIP = support.ok ? null : `skipped: the local sandbox cannot run on this machine (${support.missing.join("; ")})`;
@@ -31,7 +30,6 @@ const importing = (name: string) =>
   `import { useState } from "react";\nimport ${name} from "./${name}";\nexport default function App() {\n  const [n] = useState(0);\n  return <main><${name} n={n} /></main>;\n}\n`;
 const MISSING_FILE = `export default function Missing({ n }: { n: number }) {\n  return <h1>${FIXED_TEXT} {n}</h1>;\n}\n`;
 
-let stack: Stack;
 let model: FakeModelServer;
 let app: AppServer;
 let page: Page;
@@ -51,17 +49,6 @@ function last(req: ChatRequestBody): { role: string; text: string } {
   return { role: m.role, text: typeof m.content === "string" ? m.content : JSON.stringify(m.content) };
 }
 const isRepairStep = (m: { role: string; text: string }) => m.role === "user" && m.text.includes("I checked the app after your changes");
-
-async function until<T>(what: string, read: () => Promise<T> | T, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let lastValue: T;
-  for (;;) {
-    lastValue = await read();
-    if (ok(lastValue)) return lastValue;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${ms} ms (last: ${JSON.stringify(lastValue)})`);
-    await Bun.sleep(100);
-  }
-}
 
 /**
  * Records every step line the chat renders while the page stays open: "Checking the app…" is a live line
@@ -115,32 +102,14 @@ function step(name: string, run: () => Promise<void>, timeoutMs = 180_000) {
 
 beforeAll(async () => {
   if (SKIP) return;
-  stack = await sharedStack();
-  model = await startFakeModelServer();
-  cleanups.push(() => model.close());
-  const dataDir = appDataDir("e2e-repair-", cleanups);
-  app = await startApp({
-    port: await freePort(),
-    dataDir,
-    emulatorHost: stack.emulatorHost,
-    projectId: stack.projectId,
-    env: {
-      SANDBOX_WARM_TEMPLATES: "react",
-      OPENAI_BASE_URL: model.baseUrl,
-      OPENAI_API_KEY: "test-key",
-      OPENAI_MODEL: "fake-model",
-      AGENT_REPAIR_ROUNDS: String(REPAIR_ROUNDS),
-    },
+  const m = await startModelApp({
+    name: "repair",
+    cleanups,
+    react: true,
+    env: { OPENAI_MODEL: "fake-model", AGENT_REPAIR_ROUNDS: String(REPAIR_ROUNDS) },
   });
-  cleanups.push(() => app.stop());
-  await until("react template cache", () => templateCacheFilled("react"), Boolean, 180_000);
-
-  page = await stack.newPage({ width: 1440, height: 900 });
-  await signInWithGoogle(page, app.url);
-  token = await bearerToken(page, app.url);
-  projectId = (await api<Project>("POST", "/api/projects", { name: "Repair E2E" })).id;
-  await api("POST", `/api/sandbox/${projectId}/template`, { template: "react" });
-  sandboxId = (await api<Project>("GET", `/api/projects/${projectId}`)).sandboxId!;
+  ({ model, app, page, token } = m);
+  ({ projectId, sandboxId } = await reactProject(m, "Repair E2E"));
 }, 400_000);
 
 afterAll(async () => {

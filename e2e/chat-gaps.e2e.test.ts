@@ -6,18 +6,18 @@
  * (api/src/test/fake-model-server.ts). Screenshots go to e2e/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+
+
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
-import { type FakeModelServer, startFakeModelServer, turn } from "../api/src/test/fake-model-server";
+import { type FakeModelServer, turn } from "../api/src/test/fake-model-server";
 import { callApi, runCleanups } from "./support/api";
-import { type AppServer, startApp } from "./support/app-server";
-import { freePort } from "./support/free-port";
-import { bearerToken, signInWithGoogle, uniqueEmail } from "./support/sign-in";
-import { type Stack, sharedStack } from "./support/stack";
+import { type AppServer } from "./support/app-server";
+
+
 import { SCREENSHOTS } from "./support/stubs";
+import { startModelApp } from "./support/model-app";
 
 // A 1×1 PNG: the upload route sniffs the bytes, so the image must be real.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
@@ -25,7 +25,6 @@ const THREE_HOURS_MS = 3 * 60 * 60 * 1000;
 
 const sandboxSupport = await checkLocalSandboxSupport();
 
-let stack: Stack;
 let model: FakeModelServer;
 let app: AppServer;
 let page: Page;
@@ -36,25 +35,7 @@ const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name
 const card = (name: string) => page.getByTestId("project-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
 
 beforeAll(async () => {
-  stack = await sharedStack();
-  model = await startFakeModelServer();
-  cleanups.push(() => model.close());
-  const dataDir = mkdtempSync(join(tmpdir(), "e2e-chat-gaps-"));
-  // The local sandbox runs code as other users, who must be able to reach its folders.
-  chmodSync(dataDir, 0o755);
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  app = await startApp({
-    port: await freePort(),
-    dataDir,
-    emulatorHost: stack.emulatorHost,
-    projectId: stack.projectId,
-    env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model" },
-  });
-  cleanups.push(() => app.stop());
-  page = await stack.newPage({ width: 1440, height: 900 });
-  cleanups.push(() => page.context().close());
-  await signInWithGoogle(page, app.url, { email: uniqueEmail("chat-gaps") });
-  token = await bearerToken(page, app.url);
+  ({ model, app, page, token } = await startModelApp({ name: "chat-gaps", cleanups, env: { OPENAI_MODEL: "fake-model" } }));
 }, 240_000);
 
 afterAll(async () => {

@@ -11,14 +11,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { ShellResult } from "@shared/schemas/sandbox";
 import type { Frame, Page } from "playwright-core";
-import { type FakeModelServer, startFakeModelServer, turn } from "../api/src/test/fake-model-server";
+import { type FakeModelServer, turn } from "../api/src/test/fake-model-server";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
 import { callApi, runCleanups } from "./support/api";
-import { type AppServer, startApp } from "./support/app-server";
-import { freePort } from "./support/free-port";
-import { bearerToken, signInWithGoogle } from "./support/sign-in";
-import { ARTIFACTS, type Stack, STEP_MS, sharedStack } from "./support/stack";
-import { appDataDir } from "./support/data-dir";
+import { type AppServer } from "./support/app-server";
+
+
+import { ARTIFACTS, type Stack, STEP_MS } from "./support/stack";
+import { startModelApp } from "./support/model-app";
 
 const V1 = "<h1>Version one</h1>\n";
 const V2 = "<h1>Version two, written by the agent</h1>\n";
@@ -76,12 +76,17 @@ const diffSide = (p: Page, side: "original" | "modified") =>
 
 async function newPage(width: number) {
   const p = await stack.newPage({ width, height: 900 });
+  await watchPage(p);
+  return p;
+}
+
+/** Browser errors go to the test's output; the sandbox's preview origin is let through the offline rule. */
+async function watchPage(p: Page) {
   p.setDefaultTimeout(STEP_MS);
   p.on("console", (m) => m.type() === "error" && console.error(`[browser] ${m.text()}`));
   p.on("pageerror", (e) => console.error(`[browser] ${e.message}`));
   // Previews live on their own origin, http://5173-<sandboxId>.localhost:<port>: let them through the offline rule.
   await p.context().route(/^http:\/\/[a-z0-9-]+\.localhost(:\d+)?\//, (route) => route.continue());
-  return p;
 }
 
 /** On failure: the app's log and a screenshot. */
@@ -96,22 +101,7 @@ async function withDiagnostics(name: string, p: Page, body: () => Promise<void>)
 }
 
 beforeAll(async () => {
-  stack = await sharedStack();
-  model = await startFakeModelServer();
-  cleanups.push(() => model.close());
-  const dataDir = appDataDir("e2e-history-", cleanups);
-  app = await startApp({
-    port: await freePort(),
-    dataDir,
-    emulatorHost: stack.emulatorHost,
-    projectId: stack.projectId,
-    env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model" },
-  });
-  cleanups.push(() => app.stop());
-
-  page = await newPage(1440);
-  await signInWithGoogle(page, app.url);
-  token = await bearerToken(page, app.url);
+  ({ stack, model, app, page, token } = await startModelApp({ name: "history", cleanups, env: { OPENAI_MODEL: "fake-model" }, onPage: watchPage }));
   projectId = (await api<{ id: string }>("POST", "/api/projects", { name: "History E2E" })).id;
   await api("POST", `/api/files/${projectId}`, { path: "index.html", content: V1 });
   if (!NO_SANDBOX) {

@@ -8,16 +8,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { type FakeModelServer, startFakeModelServer, turn } from "../api/src/test/fake-model-server";
+import { type FakeModelServer, turn } from "../api/src/test/fake-model-server";
 import { unnamedControls } from "./support/a11y";
 import { callApi, runCleanups } from "./support/api";
-import { type AppServer, startApp } from "./support/app-server";
-import { freePort } from "./support/free-port";
-import { bearerToken, signInWithGoogle } from "./support/sign-in";
-import { ARTIFACTS, type Stack, sharedStack } from "./support/stack";
-import { appDataDir } from "./support/data-dir";
+import { type AppServer } from "./support/app-server";
 
-let stack: Stack;
+
+import { ARTIFACTS } from "./support/stack";
+import { startModelApp } from "./support/model-app";
+
 let model: FakeModelServer;
 let app: AppServer;
 let page: Page;
@@ -29,28 +28,11 @@ const api = <T>(method: string, path: string, body?: unknown) => callApi<T>(app.
 const assistant = (p: Page) => p.locator('[data-testid="message"][data-role="assistant"]');
 
 beforeAll(async () => {
-  stack = await sharedStack();
-  model = await startFakeModelServer();
-  cleanups.push(() => model.close());
-  const dataDir = appDataDir("e2e-models-", cleanups);
-  app = await startApp({
-    port: await freePort(),
-    dataDir,
-    emulatorHost: stack.emulatorHost,
-    projectId: stack.projectId,
-    env: {
-      OPENAI_BASE_URL: model.baseUrl,
-      OPENAI_API_KEY: "test-key",
-      MODELS: "fake-model,fake-model-large",
-      MODEL_PRICES: "fake-model-large=3/15",
-      MODEL_CONTEXT_TOKENS: "16384",
-      USER_MONTHLY_TOKENS: "1000",
-    },
-  });
-  cleanups.push(() => app.stop());
-  page = await stack.newPage({ width: 1440, height: 900 });
-  await signInWithGoogle(page, app.url);
-  token = await bearerToken(page, app.url);
+  ({ model, app, page, token } = await startModelApp({
+    name: "models",
+    cleanups,
+    env: { MODELS: "fake-model,fake-model-large", MODEL_PRICES: "fake-model-large=3/15", MODEL_CONTEXT_TOKENS: "16384", USER_MONTHLY_TOKENS: "1000" },
+  }));
 }, 400_000);
 
 afterAll(async () => {

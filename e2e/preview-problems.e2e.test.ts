@@ -9,18 +9,17 @@
 import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { join } from "node:path";
 import type { Problem } from "@shared/schemas/problems";
-import type { Project } from "@shared/schemas/project";
 import type { Frame, Page } from "playwright-core";
-import { type FakeModelServer, startFakeModelServer, turn } from "../api/src/test/fake-model-server";
+import { type FakeModelServer, turn } from "../api/src/test/fake-model-server";
 import { callApi, runCleanups } from "./support/api";
-import { templateCacheFilled } from "./support/template-cache";
 import { stepsReporting } from "./support/step";
-import { type AppServer, startApp } from "./support/app-server";
-import { freePort } from "./support/free-port";
-import { bearerToken, signInWithGoogle } from "./support/sign-in";
-import { ARTIFACTS, type Stack, sharedStack } from "./support/stack";
-import { appDataDir } from "./support/data-dir";
+import { type AppServer } from "./support/app-server";
+
+
+import { ARTIFACTS } from "./support/stack";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
+import { reactProject, startModelApp } from "./support/model-app";
+import { until } from "./support/until";
 
 const support = await checkLocalSandboxSupport();
 const SKIP = support.ok ? null : `skipped: the local sandbox cannot run on this machine (${support.missing.join("; ")})`;
@@ -39,7 +38,6 @@ const NOISY_PAGE = `<!doctype html><html><head><title>Noisy</title><script src="
 <script>console.error("noisy %s said", "page", { n: 1 }); Promise.reject(new Error("noisy rejection"));</script></body></html>`;
 const BLANK_PAGE = `<!doctype html><html><head><title>Blank</title></head><body><div id="root"></div></body></html>`;
 
-let stack: Stack;
 let model: FakeModelServer;
 let app: AppServer;
 let page: Page;
@@ -57,17 +55,6 @@ const rows = (p: Page) => p.getByTestId("problem-row");
 
 function previewFrame(p: Page): Frame | null {
   return p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.localhost:`)) ?? null;
-}
-
-async function until<T>(what: string, read: () => Promise<T> | T, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: T;
-  for (;;) {
-    last = await read();
-    if (ok(last)) return last;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${ms} ms (last: ${JSON.stringify(last)})`);
-    await Bun.sleep(50);
-  }
 }
 
 /** Waits until the sandbox serves `path` with `text` in it (the file reached Vite through the sync). */
@@ -89,27 +76,15 @@ const step = stepsReporting({
 
 beforeAll(async () => {
   if (SKIP) return;
-  stack = await sharedStack();
-  model = await startFakeModelServer();
-  cleanups.push(() => model.close());
-  const dataDir = appDataDir("e2e-problems-", cleanups);
-  app = await startApp({
-    port: await freePort(),
-    dataDir,
-    emulatorHost: stack.emulatorHost,
-    projectId: stack.projectId,
-    env: { SANDBOX_WARM_TEMPLATES: "react", OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model", LOG_LEVEL: "debug" },
+  const m = await startModelApp({
+    name: "problems",
+    cleanups,
+    react: true,
+    env: { OPENAI_MODEL: "fake-model", LOG_LEVEL: "debug" },
+    onPage: (p) => void p.on("console", (message) => consoleLines.push(`[${message.type()}] ${message.text()}`)),
   });
-  cleanups.push(() => app.stop());
-  await until("react template cache", () => templateCacheFilled("react"), Boolean, 180_000);
-
-  page = await stack.newPage({ width: 1440, height: 900 });
-  page.on("console", (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
-  await signInWithGoogle(page, app.url);
-  token = await bearerToken(page, app.url);
-  projectId = (await api<Project>("POST", "/api/projects", { name: "Problems E2E" })).id;
-  await api("POST", `/api/sandbox/${projectId}/template`, { template: "react" });
-  sandboxId = (await api<Project>("GET", `/api/projects/${projectId}`)).sandboxId!;
+  ({ model, app, page, token } = m);
+  ({ projectId, sandboxId } = await reactProject(m, "Problems E2E"));
 }, 400_000);
 
 afterAll(async () => {

@@ -10,7 +10,7 @@
  */
 import postgres from "postgres";
 
-type Result = { name: string; passed: number; failed: number; failures?: string[] };
+type Result = { name: string; passed: number; failed: number; seconds?: number; failures?: string[] };
 const results: Result[] = [];
 const DB_SUITES = ["api/src/routes", "api/src/db", "api/src/services", "api/src/realtime", "api/src/agent", "api/src/shutdown.test.ts"];
 const only = process.argv.slice(2); // optional: names of steps to run, e.g. `bun run test unit`
@@ -37,22 +37,26 @@ async function run(name: string, cmd: string[], env: Record<string, string | und
 /** A step that is one check: passed when the command exits 0. */
 async function check(name: string, cmd: string[]) {
   if (only.length && !only.includes(name)) return;
+  const started = performance.now();
   await run(name, cmd);
+  const seconds = Math.round((performance.now() - started) / 1000);
   const ok = (run as { lastCode?: number }).lastCode === 0;
-  results.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+  results.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds });
 }
 
 /** A bun test step: counts come from bun's summary; a crash without a summary counts as one failure. */
 async function bunTest(name: string, paths: string[], env: Record<string, string | undefined> = {}) {
   if (only.length && !only.includes(name.split(" ")[0]!)) return;
   // bunfig.toml cannot set the per-test timeout; s3rver, PGlite and sandboxes need more than bun's 5 s.
+  const started = performance.now();
   const out = await run(name, ["bun", "test", "--timeout", "60000", ...paths], env);
   const code = (run as { lastCode?: number }).lastCode;
   const passed = Number(/^\s*(\d+) pass$/m.exec(out)?.[1] ?? 0);
   const failed = Number(/^\s*(\d+) fail$/m.exec(out)?.[1] ?? 0);
   // The failing tests' names go into the summary too: CI keeps only the tail of the output.
-  const failures = [...out.matchAll(/^\(fail\) (.*)$/gm)].map((m) => m[1]!);
-  results.push({ name, passed, failed: failed || (code !== 0 || passed === 0 ? 1 : 0), failures });
+  const failures = [...new Set([...out.matchAll(/^\(fail\) (.*)$/gm)].map((m) => m[1]!))];
+  const seconds = Math.round((performance.now() - started) / 1000);
+  results.push({ name, passed, failed: failed || (code !== 0 || passed === 0 ? 1 : 0), seconds, failures });
 }
 
 async function dropLeftoverTestDatabases(url: string) {
@@ -80,7 +84,7 @@ const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 console.log("\n=== summary");
 for (const r of results) {
-  console.log(`  ${r.failed ? "FAIL" : "ok  "} ${r.name}: ${r.passed} passed, ${r.failed} failed`);
+  console.log(`  ${r.failed ? "FAIL" : "ok  "} ${r.name}: ${r.passed} passed, ${r.failed} failed (${r.seconds} s)`);
   for (const f of r.failures ?? []) console.log(`         (fail) ${f}`);
 }
 console.log(`${passed} passed, ${failed} failed`);

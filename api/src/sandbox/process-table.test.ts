@@ -5,7 +5,9 @@
  */
 import { expect, test } from "bun:test";
 import { waitFor } from "../test/sandbox-contract.ts";
+import { MAX_NAMED_PROCESSES } from "@shared/schemas/processes";
 import { createProcessTable, type ProcessLauncher } from "./process-table.ts";
+import { MAX_PROCESSES } from "./types.ts";
 
 const hostLauncher: ProcessLauncher = async (command, { onOutput }) => {
   const child = Bun.spawn(["sh", "-c", command], { stdout: "pipe", stderr: "pipe" });
@@ -51,4 +53,8 @@ test("a command that cannot be launched reads as crashed, with the reason in its
   });
   expect(await table.start("x", "true")).toMatchObject({ status: "crashed", exitCode: 126 });
   expect((await table.logs("x"))!.lines.map((l) => l.text)).toEqual(["could not start: no room"]);
+});
+
+test("the table's limit is the one the API states (kept apart so the provider loads without shared/)", () => {
+  expect(MAX_PROCESSES).toBe(MAX_NAMED_PROCESSES);
 });

@@ -3,6 +3,9 @@
  * once at start-up by SANDBOX_PROVIDER: `local.ts` (bubblewrap on this machine) and `e2b.ts` (E2B cloud).
  * Paths given to `files` are project-relative POSIX paths (already validated by the services).
  */
+// Types only: erased at run time, so the provider still loads with nothing but sandbox/ and lib/ (a test runs a
+// copy of them as another user, where @shared and its dependencies cannot be resolved).
+import type { ProcessInfo, ProcessLogLine } from "@shared/schemas/processes";
 
 export type RunOptions = {
   /** Start and return at once, leaving the process running (servers). Output goes to the callbacks. */
@@ -159,23 +162,8 @@ export class FileTooLargeError extends Error {
 
 // ---- Named, supervised processes (the project's `app` dev server and up to seven more) ----
 
-export type ProcessStatus = "starting" | "running" | "exited" | "crashed";
-
-export type ProcessInfo = {
-  name: string;
-  command: string;
-  status: ProcessStatus;
-  /** The last exit code (null while it runs, or when it was ended by a signal it did not report). */
-  exitCode: number | null;
-  /** TCP ports its process tree listens on, in the order they were first seen. */
-  ports: number[];
-  /** ISO time of the current (or last) start; null before it ever started. */
-  startedAt: string | null;
-  /** Times it was started again (after a crash or on request) since it was last replaced. */
-  restarts: number;
-};
-
-export type ProcessLogLine = { t: string; stream: "stdout" | "stderr"; text: string };
+// The process table's shapes are the wire's (`GET /api/sandbox/{id}/processes`): one definition, in shared/.
+export type { ProcessInfo, ProcessLogLine, ProcessStatus } from "@shared/schemas/processes";
 
 export type ProcessTableEvent = { type: "output"; name: string; lines: ProcessLogLine[] } | { type: "status"; process: ProcessInfo };
 
@@ -193,7 +181,7 @@ export interface SandboxProcesses {
   subscribe(listener: (event: ProcessTableEvent) => void): () => void;
 }
 
-/** Named processes one sandbox may hold. */
+/** Named processes one sandbox may hold: the wire's MAX_NAMED_PROCESSES (process-table.test.ts holds them equal). */
 export const MAX_PROCESSES = 8;
 
 export class TooManyProcessesError extends Error {}

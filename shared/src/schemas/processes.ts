@@ -34,9 +34,13 @@ export type ProcessInfo = {
   name: string;
   command: string;
   status: ProcessStatus;
+  /** The last exit code (null while it runs, or when it was ended by a signal it did not report). */
   exitCode: number | null;
+  /** TCP ports its process tree listens on, in the order they were first seen. */
   ports: number[];
+  /** ISO time of the current (or last) start; null before it ever started. */
   startedAt: string | null;
+  /** Times it was started again (after a crash or on request) since it was last replaced. */
   restarts: number;
 };
 

@@ -17,3 +17,14 @@ test("messages are taken per project in order, told to listeners, and can be put
   expect(told).toBe(3);
   expect(takeChatMessage("p3")).toBe("x");
 });
+
+test("a message put back after its chat went away wakes the chat listening now; a retry of the same chat does not", () => {
+  let told = 0;
+  const stop = subscribeChatOutbox(() => told++);
+  returnChatMessage("p4", "busy, later");
+  expect(told).toBe(0);
+  returnChatMessage("p4", "abandoned", { notify: true });
+  expect(told).toBe(1);
+  expect([takeChatMessage("p4"), takeChatMessage("p4"), takeChatMessage("p4")]).toEqual(["abandoned", "busy, later", null]);
+  stop();
+});

@@ -23,9 +23,13 @@ export function takeChatMessage(projectId: string): string | null {
   return text;
 }
 
-/** Puts a message that could not be sent yet back at the front. */
-export function returnChatMessage(projectId: string, text: string): void {
+/**
+ * Puts a message that could not be sent yet back at the front. `notify` wakes the chats listening (one that
+ * mounted meanwhile); without it the same chat tries again when it is next idle.
+ */
+export function returnChatMessage(projectId: string, text: string, o: { notify?: boolean } = {}): void {
   queued.set(projectId, [text, ...(queued.get(projectId) ?? [])]);
+  if (o.notify) for (const listener of listeners) listener();
 }
 
 export function subscribeChatOutbox(listener: () => void): () => void {

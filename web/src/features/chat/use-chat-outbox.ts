@@ -14,6 +14,9 @@ export function useChatOutbox(projectId: string, chat: { sending: boolean; send:
     void send({ text, attachments: [], enableReasoning: false }).then((outcome) => {
       // Busy after all (a run was still being picked up): tried again when the chat is next idle.
       if (outcome === "blocked") returnChatMessage(projectId, text);
+      // This chat went away mid-send (the page re-mounted it, say) before the server had it: the chat
+      // mounted now, which already looked at an empty queue, is told to send it.
+      if (outcome === "abandoned") returnChatMessage(projectId, text, { notify: true });
     });
   }, [projectId, sending, send, queuedAt]);
 }

@@ -22,7 +22,8 @@ import { parseStreamEvent } from "./stream-event";
 
 export type SendInput = { text: string; attachments: string[]; enableReasoning: boolean };
 /** sent: the turn ran (or is running); refused: nothing was started, so the draft can be put back; blocked: busy or empty. */
-export type SendOutcome = "sent" | "refused" | "blocked";
+/** `abandoned`: the chat went away (unmounted) before the server answered; the message may not have arrived. */
+export type SendOutcome = "sent" | "refused" | "blocked" | "abandoned";
 
 const BACKGROUND = "Your request was processed in the background.";
 export const chatToasts = {
@@ -167,7 +168,7 @@ export function useChatSession(projectId: string) {
       } catch (err) {
         if (life.current.signal.aborted) {
           endTurn();
-          return "sent";
+          return "abandoned";
         }
         if (err instanceof ApiError) {
           // 409: a run is already going; 429: too many messages, or the month's tokens are spent. The message says which.

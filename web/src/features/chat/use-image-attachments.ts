@@ -23,6 +23,8 @@ export function useImageAttachments(projectId: string) {
   const [failed, setFailed] = useState(0);
   const countRef = useRef(0);
   const objectUrls = useRef(new Set<string>());
+  /** Attachments still in the tray, so an upload that ends after its tile was removed changes nothing. */
+  const live = useRef(new Set<string>());
   countRef.current = attachments.length;
 
   useEffect(() => {
@@ -50,16 +52,19 @@ export function useImageAttachments(projectId: string) {
       });
       setAttachments((list) => [...list, ...added.map((a) => a.attachment)]);
       for (const { file, attachment } of added) {
+        live.current.add(attachment.id);
         void uploadImage(projectId, file).then((url) => {
-          setAttachments((list) => {
-            if (!list.some((a) => a.id === attachment.id)) return list; // removed meanwhile
-            if (!url) {
-              setFailed((n) => n + 1);
-              revoke(attachment.previewUrl);
-              return list.filter((a) => a.id !== attachment.id);
-            }
-            return list.map((a) => (a.id === attachment.id ? { ...a, status: "uploaded", url } : a));
-          });
+          // Decided here, not inside a state updater: React may run an updater twice, which counted one
+          // failed upload as two.
+          if (!live.current.has(attachment.id)) return; // removed meanwhile
+          if (!url) {
+            live.current.delete(attachment.id);
+            revoke(attachment.previewUrl);
+            setFailed((n) => n + 1);
+            setAttachments((list) => list.filter((a) => a.id !== attachment.id));
+            return;
+          }
+          setAttachments((list) => list.map((a) => (a.id === attachment.id ? { ...a, status: "uploaded", url } : a)));
         });
       }
     },
@@ -67,6 +72,7 @@ export function useImageAttachments(projectId: string) {
   );
 
   const remove = useCallback((id: string) => {
+    live.current.delete(id);
     setAttachments((list) => {
       const gone = list.find((a) => a.id === id);
       if (gone) revoke(gone.previewUrl);
@@ -76,6 +82,7 @@ export function useImageAttachments(projectId: string) {
 
   /** Empties the tray (the message was sent). */
   const clear = useCallback(() => {
+    live.current.clear();
     setFailed(0);
     setAttachments((list) => {
       for (const a of list) revoke(a.previewUrl);

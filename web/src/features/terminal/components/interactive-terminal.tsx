@@ -4,12 +4,10 @@
  * running program; vi, top and REPLs work), the size follows the element, and when the session ends
  * (the shell exited, it sat idle, the connection dropped) Enter starts a new one in the same tab.
  */
-import "@xterm/xterm/css/xterm.css";
-import { FitAddon } from "@xterm/addon-fit";
-import { Terminal } from "@xterm/xterm";
 import { useEffect, useRef } from "react";
+import { mountXterm } from "../mount-xterm";
 import { openPtyConnection, type PtyConnection } from "../pty-connection";
-import { FIT_DELAY_MS, TERMINAL_FONT, terminalFontSize, terminalTheme } from "../terminal-theme";
+import { FIT_DELAY_MS } from "../terminal-theme";
 
 export function InteractiveTerminal({ projectId, active, label }: { projectId: string; active: boolean; label: string }) {
   const host = useRef<HTMLDivElement>(null);
@@ -18,29 +16,9 @@ export function InteractiveTerminal({ projectId, active, label }: { projectId: s
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    const term = new Terminal({
-      fontSize: terminalFontSize(window.innerWidth),
-      fontFamily: TERMINAL_FONT,
-      theme: terminalTheme,
-      cursorBlink: true,
-      scrollback: 5000,
-      allowProposedApi: false,
-    });
-    const fit = new FitAddon();
-    term.loadAddon(fit);
-    term.open(element);
-
+    const { term, refit, dispose } = mountXterm(element);
     let connection: PtyConnection | null = null;
     let disposed = false;
-    const refit = () => {
-      // A hidden tab has no size; it is fitted when shown.
-      if (!element.clientWidth || !element.clientHeight) return;
-      try {
-        fit.fit();
-      } catch {
-        /* not laid out yet: the next resize fits it */
-      }
-    };
     const start = () => {
       if (disposed) return;
       const conn = openPtyConnection({
@@ -64,14 +42,6 @@ export function InteractiveTerminal({ projectId, active, label }: { projectId: s
       }
     });
     const resized = term.onResize(({ cols, rows }) => connection?.resize(cols, rows));
-    const onWindowResize = () => {
-      const size = terminalFontSize(window.innerWidth);
-      if (term.options.fontSize !== size) term.options.fontSize = size;
-      refit();
-    };
-    window.addEventListener("resize", onWindowResize);
-    const observer = new ResizeObserver(() => refit());
-    observer.observe(element);
     activate.current = () => {
       refit();
       term.focus();
@@ -86,12 +56,10 @@ export function InteractiveTerminal({ projectId, active, label }: { projectId: s
     return () => {
       disposed = true;
       clearTimeout(startTimer);
-      window.removeEventListener("resize", onWindowResize);
-      observer.disconnect();
       input.dispose();
       resized.dispose();
       connection?.close();
-      term.dispose();
+      dispose();
     };
   }, [projectId]);
 

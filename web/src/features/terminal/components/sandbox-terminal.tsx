@@ -4,14 +4,12 @@
  * animation runs, then prints the result and the prompt again. Ctrl+C while a command runs aborts its
  * request (the API ends the command when its request goes away), prints ^C and prompts again.
  */
-import "@xterm/xterm/css/xterm.css";
-import { FitAddon } from "@xterm/addon-fit";
-import { Terminal } from "@xterm/xterm";
 import { useEffect, useRef } from "react";
+import { mountXterm } from "../mount-xterm";
 import { runShellCommand } from "../run-shell-command";
 import { applyInput, CTRL_C } from "../terminal-line";
 import { CLEAR_LINE, EXECUTING_TICK_MS, executingFrame, greeting, prompt } from "../terminal-output";
-import { FIT_DELAY_MS, TERMINAL_FONT, terminalFontSize, terminalTheme } from "../terminal-theme";
+import { FIT_DELAY_MS } from "../terminal-theme";
 
 const HIDE_CURSOR = "\x1b[?25l";
 const SHOW_CURSOR = "\x1b[?25h";
@@ -25,17 +23,7 @@ export function SandboxTerminal({ projectId, projectName, sandboxId }: { project
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    const term = new Terminal({
-      fontSize: terminalFontSize(window.innerWidth),
-      fontFamily: TERMINAL_FONT,
-      theme: terminalTheme,
-      cursorBlink: true,
-      scrollback: 5000,
-      allowProposedApi: false,
-    });
-    const fit = new FitAddon();
-    term.loadAddon(fit);
-    term.open(element);
+    const { term, refit, dispose } = mountXterm(element);
 
     let disposed = false;
     let line = "";
@@ -44,30 +32,11 @@ export function SandboxTerminal({ projectId, projectName, sandboxId }: { project
     let ticker: ReturnType<typeof setInterval> | undefined;
 
     const showPrompt = () => term.write(prompt(name.current));
-    const refit = () => {
-      // fit() throws if the element has no size yet (e.g. hidden); the next resize fixes it.
-      try {
-        fit.fit();
-      } catch {
-        /* ignore */
-      }
-    };
-
     term.write(greeting(sandboxId));
     showPrompt();
     term.focus();
 
     const fitTimer = setTimeout(refit, FIT_DELAY_MS);
-    const onWindowResize = () => {
-      const size = terminalFontSize(window.innerWidth);
-      if (term.options.fontSize !== size) term.options.fontSize = size;
-      refit();
-    };
-    window.addEventListener("resize", onWindowResize);
-    // The sidebar opening or closing resizes the terminal without a window resize.
-    const observer = new ResizeObserver(() => refit());
-    observer.observe(element);
-
     const run = async (command: string) => {
       const controller = new AbortController();
       running = controller;
@@ -121,10 +90,8 @@ export function SandboxTerminal({ projectId, projectName, sandboxId }: { project
       disposed = true;
       clearTimeout(fitTimer);
       clearInterval(ticker);
-      window.removeEventListener("resize", onWindowResize);
-      observer.disconnect();
       input.dispose();
-      term.dispose();
+      dispose();
     };
   }, [projectId, sandboxId]);
 
