@@ -2,28 +2,26 @@
  * The Preview view end to end:
  * real Chromium, real app serving web/dist, real Auth emulator, and — where this machine can isolate code —
  * a real local sandbox: a server started in it is shown in the preview frame with the toolbar's actions, and
- * after the sandbox is stopped (idle) the view reads Expired and Recreate brings the preview back. The
+ * after the sandbox dies (its processes killed) the view reads Expired and Recreate brings the preview back. The
  * Terminal view: terminal.e2e.test.ts. Screenshots go to e2e/artifacts/.
  */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Project } from "@shared/schemas/project";
+import type { ShellResult } from "@shared/schemas/sandbox";
 import type { BrowserContext, Page } from "playwright-core";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
-import type { AppServer } from "./support/app-server";
 import { callApi, runCleanups } from "./support/api";
 import { appDataDir } from "./support/data-dir";
-import { startOwnStack } from "./support/own-stack";
+import { type AppServer, startApp } from "./support/app-server";
+import { freePort } from "./support/free-port";
 import { frameShowing, startServerAndWait } from "./support/sandbox-preview";
-import { ARTIFACTS } from "./support/stack";
+import { ARTIFACTS, sharedStack } from "./support/stack";
 import { stepsReporting } from "./support/step";
 
-const PROJECT_ID = "demo-e2e-preview";
 const PROJECT_NAME = "Preview E2E";
 const PAGE_TEXT = "Hi preview";
-// The shortest idle stop the config allows: the "sandbox is killed" step waits for it.
-const IDLE_MINUTES = 1;
 
 const support = await checkLocalSandboxSupport();
 const SKIP_SANDBOX = support.ok
@@ -56,7 +54,11 @@ const step = stepsReporting({ shot, appOutput: () => app.output() });
 
 beforeAll(async () => {
   const dataDir = appDataDir("e2e-preview-", cleanups);
-  ({ app, context, page } = await startOwnStack({ projectId: PROJECT_ID, dataDir, cleanups, env: { SANDBOX_IDLE_MINUTES: String(IDLE_MINUTES) } }));
+  const stack = await sharedStack();
+  app = await startApp({ port: await freePort(), dataDir, emulatorHost: stack.emulatorHost, projectId: stack.projectId });
+  cleanups.push(() => app.stop());
+  page = await stack.newPage();
+  context = page.context();
   // Previews live on their own origin, http://<port>-<sandboxId>.localhost:<app port>; Chromium resolves
   // *.localhost to loopback. Routes registered later win, so this lets them through the offline rule.
   await context.route(/^http:\/\/[a-z0-9-]+\.localhost(:\d+)?\//, (route) => route.continue());
@@ -250,9 +252,14 @@ describe("with a real local sandbox", () => {
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.goto(`${app.url}/project/${projectId}/preview`);
       await page.getByRole("heading", { name: "Preview", exact: true }).waitFor();
-      // Nothing uses the sandbox now, so it is stopped after the idle time (counted from the last command,
-      // a held foreground server included); the 5 s check then sees it.
-      await badge().filter({ hasText: "Expired" }).waitFor({ timeout: 2 * IDLE_MINUTES * 60_000 + 30_000 });
+      // The sandbox dies: every process of its user is killed, as a crash or the kernel's OOM killer would.
+      // The 5 s status check sees it gone. (An idle stop ends in the same state after SANDBOX_IDLE_MINUTES; the
+      // security suite's lifetime tests cover that stop itself, without a minute's wait here.)
+      const { stdout } = await api<ShellResult>("POST", `/api/sandbox/${projectId}/shell`, { command: "id -u" });
+      const uid = Number(stdout.trim());
+      expect(uid).toBeGreaterThan(1000);
+      expect(Bun.spawnSync(["pkill", "-KILL", "-u", String(uid)]).exitCode).toBe(0);
+      await badge().filter({ hasText: "Expired" }).waitFor({ timeout: 30_000 });
       await button("Recreate sandbox").waitFor();
       expect(await button("Refresh preview").count()).toBe(0);
       await page.getByText("This sandbox has stopped", { exact: false }).waitFor();
@@ -281,7 +288,7 @@ describe("with a real local sandbox", () => {
       await dismissToasts();
       await shot("preview-recreated");
     },
-    3 * IDLE_MINUTES * 60_000 + 120_000,
+    180_000,
     SKIP_SANDBOX,
   );
   step(
