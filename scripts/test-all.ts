@@ -2,10 +2,11 @@
  * `bun run test`: every check the project has, in one run, ending with the one line CI reads:
  * `N passed, N failed`. Exits non-zero on any failure.
  *
- * 1. Type-check (tsc) and build the web app (the browser tests use the build).
+ * 1. Build the web app (the browser tests use the build) and type-check (tsc), the latter beside step 2.
  * 2. Unit and integration tests. Suites that touch the database run twice: against real PostgreSQL when
  *    TEST_DATABASE_URL is set, and always against embedded PGlite.
- * 3. The security suite (security/*.security.test.ts): each test replays an attack and asserts the safe outcome.
+ * 3. The security suite (security/*.security.test.ts): each test replays an attack and asserts the safe outcome;
+ *    beside the PGlite pass when both databases run.
  * 4. Browser end-to-end tests (Debian Chromium, the real Auth emulator, the real server).
  */
 import postgres from "postgres";
@@ -15,8 +16,16 @@ const results: Result[] = [];
 const DB_SUITES = ["api/src/routes", "api/src/db", "api/src/services", "api/src/realtime", "api/src/agent", "api/src/shutdown.test.ts"];
 const only = process.argv.slice(2); // optional: names of steps to run, e.g. `bun run test unit`
 
-async function run(name: string, cmd: string[], env: Record<string, string | undefined> = {}): Promise<string> {
-  console.log(`\n=== ${name}: ${cmd.join(" ")}`);
+type Ran = { output: string; code: number; seconds: number };
+
+/**
+ * Runs one step. `live` streams its output as it comes; a step run beside another is buffered instead and
+ * printed whole when it ends, so the two never interleave.
+ */
+async function run(name: string, cmd: string[], env: Record<string, string | undefined> = {}, live = true): Promise<Ran> {
+  const header = `\n=== ${name}: ${cmd.join(" ")}`;
+  if (live) console.log(header);
+  const started = performance.now();
   const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
   let output = "";
   const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
@@ -25,37 +34,33 @@ async function run(name: string, cmd: string[], env: Record<string, string | und
     for (let r = await reader.read(); !r.done; r = await reader.read()) {
       const text = decoder.decode(r.value, { stream: true });
       output += text;
-      sink.write(text);
+      if (live) sink.write(text);
     }
   };
   await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
   const code = await proc.exited;
-  (run as { lastCode?: number }).lastCode = code;
-  return output;
+  if (!live) console.log(`${header}\n${output}`);
+  return { output, code, seconds: Math.round((performance.now() - started) / 1000) };
 }
 
+const wanted = (name: string) => !only.length || only.includes(name.split(" ")[0]!);
+
 /** A step that is one check: passed when the command exits 0. */
-async function check(name: string, cmd: string[]) {
-  if (only.length && !only.includes(name)) return;
-  const started = performance.now();
-  await run(name, cmd);
-  const seconds = Math.round((performance.now() - started) / 1000);
-  const ok = (run as { lastCode?: number }).lastCode === 0;
-  results.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds });
+async function check(name: string, cmd: string[], live = true) {
+  if (!wanted(name)) return;
+  const { code, seconds } = await run(name, cmd, {}, live);
+  results.push({ name, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, seconds });
 }
 
 /** A bun test step: counts come from bun's summary; a crash without a summary counts as one failure. */
-async function bunTest(name: string, paths: string[], env: Record<string, string | undefined> = {}) {
-  if (only.length && !only.includes(name.split(" ")[0]!)) return;
+async function bunTest(name: string, paths: string[], env: Record<string, string | undefined> = {}, live = true) {
+  if (!wanted(name)) return;
   // bunfig.toml cannot set the per-test timeout; s3rver, PGlite and sandboxes need more than bun's 5 s.
-  const started = performance.now();
-  const out = await run(name, ["bun", "test", "--timeout", "60000", ...paths], env);
-  const code = (run as { lastCode?: number }).lastCode;
-  const passed = Number(/^\s*(\d+) pass$/m.exec(out)?.[1] ?? 0);
-  const failed = Number(/^\s*(\d+) fail$/m.exec(out)?.[1] ?? 0);
+  const { output, code, seconds } = await run(name, ["bun", "test", "--timeout", "60000", ...paths], env, live);
+  const passed = Number(/^\s*(\d+) pass$/m.exec(output)?.[1] ?? 0);
+  const failed = Number(/^\s*(\d+) fail$/m.exec(output)?.[1] ?? 0);
   // The failing tests' names go into the summary too: CI keeps only the tail of the output.
-  const failures = [...new Set([...out.matchAll(/^\(fail\) (.*)$/gm)].map((m) => m[1]!))];
-  const seconds = Math.round((performance.now() - started) / 1000);
+  const failures = [...new Set([...output.matchAll(/^\(fail\) (.*)$/gm)].map((m) => m[1]!))];
   results.push({ name, passed, failed: failed || (code !== 0 || passed === 0 ? 1 : 0), seconds, failures });
 }
 
@@ -72,12 +77,18 @@ async function dropLeftoverTestDatabases(url: string) {
 const pgUrl = process.env.TEST_DATABASE_URL;
 if (pgUrl) await dropLeftoverTestDatabases(pgUrl).catch((e) => console.warn(`(could not tidy old test databases: ${e})`));
 
-await check("typecheck", ["bunx", "tsc", "--noEmit", "-p", "tsconfig.json"]);
+// The web build comes first: some unit tests serve web/dist. The type-check (one core, half a minute) runs
+// beside the first unit pass; the security suite beside the PGlite pass, which then holds only the database
+// suites (no sandboxes). The e2e pass runs alone: it is the one most sensitive to a busy machine.
 await check("build", ["bun", "run", "build"]);
+const typecheck = check("typecheck", ["bunx", "tsc", "--noEmit", "-p", "tsconfig.json"], !pgUrl);
 if (pgUrl) await bunTest("unit (PostgreSQL)", ["api", "shared", "scripts", "web/src"], { TEST_DATABASE_URL: pgUrl });
+await typecheck;
 // The sandbox suites marked sameOnEveryDatabase already ran in the PostgreSQL pass.
-await bunTest("unit (PGlite)", pgUrl ? DB_SUITES : ["api", "shared", "scripts", "web/src"], { TEST_DATABASE_URL: undefined, SANDBOX_SUITES_RAN: pgUrl ? "1" : undefined });
-await bunTest("security", ["security"], { TEST_DATABASE_URL: pgUrl });
+const pglite = bunTest("unit (PGlite)", pgUrl ? DB_SUITES : ["api", "shared", "scripts", "web/src"], { TEST_DATABASE_URL: undefined, SANDBOX_SUITES_RAN: pgUrl ? "1" : undefined });
+if (!pgUrl) await pglite;
+await bunTest("security", ["security"], { TEST_DATABASE_URL: pgUrl }, !pgUrl);
+await pglite;
 await bunTest("e2e", ["e2e"]);
 
 const passed = results.reduce((n, r) => n + r.passed, 0);
