@@ -3,6 +3,7 @@ import type { VersionDetail, VersionDiff, VersionSummary } from "@shared/schemas
 import JSZip from "jszip";
 import { chatTestApp, readEvents } from "../test/chat-test-app";
 import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
+import { memoryProvider } from "../test/memory-provider";
 import { testApp, type TestUser } from "../test/test-app";
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -116,6 +117,27 @@ describe(`versions routes (${db})`, () => {
     const res = await alice.request("POST", `/api/projects/${projectId}/versions/${version.id}/restore`);
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({ code: "conflict", error: expect.stringContaining("agent is working") });
+  });
+
+  test("a restore restarts the project's app on the restored files", async () => {
+    // A sandbox held in memory: its process table records the app's (re)starts without a real isolation layer.
+    const withSandboxes = await testApp({ provider: memoryProvider({ startMs: 0 }).provider });
+    const alice = withSandboxes.user("alice");
+    const projectId = (await json<{ id: string }>(alice.request("POST", "/api/projects", { name: "Restarts" }))).id;
+    await json(alice.request("POST", `/api/files/${projectId}`, { path: "server.js", content: A1 }));
+    await withSandboxes.db.sql`update projects set workflow_command = 'node server.js' where id = ${projectId}`;
+    expect((await alice.request("POST", `/api/sandbox/${projectId}/run-workflow`)).status).toBe(200);
+    const app = async () => (await json<{ name: string; command: string; startedAt: string }[]>(alice.request("GET", `/api/sandbox/${projectId}/processes`))).find((p) => p.name === "app")!;
+    const before = await app();
+    expect(before.command).toBe("node server.js");
+
+    const version = await json<VersionSummary>(alice.request("POST", `/api/projects/${projectId}/versions`, { label: "Before the change" }));
+    await Bun.sleep(5); // startedAt has millisecond resolution
+    await json(alice.request("POST", `/api/files/${projectId}`, { path: "extra.js", content: A2 }));
+    expect((await alice.request("POST", `/api/projects/${projectId}/versions/${version.id}/restore`)).status).toBe(200);
+    const after = await app();
+    expect(after.command).toBe("node server.js");
+    expect(Date.parse(after.startedAt)).toBeGreaterThan(Date.parse(before.startedAt));
   });
 
   test("a deleted project's versions are gone", async () => {

@@ -22,6 +22,7 @@ import { loadConfig } from "../lib/config";
 import { silentLogger } from "../lib/logger";
 import { toPublicConfig } from "../public-config";
 import { createSandboxProvider } from "../sandbox/index";
+import type { SandboxProvider } from "../sandbox/types";
 import { createProjectSandboxes } from "../services/sandboxes";
 import { createImageSigner } from "../services/images";
 import { guardStore } from "../storage/guard";
@@ -37,7 +38,9 @@ export type TestUser = {
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
 };
 
-export async function testApp(overrides: { store?: ObjectStore; env?: Record<string, string>; events?: EventBus; agent?: AgentOptions } = {}) {
+export async function testApp(
+  overrides: { store?: ObjectStore; env?: Record<string, string>; events?: EventBus; agent?: AgentOptions; provider?: SandboxProvider } = {},
+) {
   const db = await testDb();
   const dataDir = mkdtempSync(join(tmpdir(), "app-test-"));
   // Sandbox users (other uids) must be able to reach their folders under it, as under ./data.
@@ -52,7 +55,7 @@ export async function testApp(overrides: { store?: ObjectStore; env?: Record<str
   const store = guardStore(rawStore);
   const events = overrides.events ?? createMemoryBus();
   // Sandboxes are only started when a test asks for one.
-  const provider = createSandboxProvider(config, silentLogger);
+  const provider = overrides.provider ?? createSandboxProvider(config, silentLogger);
   const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config });
   const services = { config, sql: db.sql, store, logger: silentLogger, events, sandboxes, sandboxSync: sandboxes.sync, signer: createImageSigner("test-secret") };
   const deps: AppDeps = {

@@ -5,7 +5,7 @@ import { AppError } from "../../lib/errors";
 import { deleteProjectFile, renameProjectFile, writeFileAtPath } from "../files";
 import { CURRENT, diffManifests, diffVersions } from "./diff";
 import { takeVersion } from "./snapshot";
-import { dbLabel, newProject, openStore, serviceContext, stopStores } from "../../test/versions-support";
+import { dbLabel, newProject, openStore, serviceContext, STORE_KINDS, stopStores } from "../../test/versions-support";
 
 afterAll(() => stopStores());
 
@@ -29,59 +29,62 @@ describe("diffManifests", () => {
   });
 });
 
-describe(`diffVersions (${dbLabel()}, local store)`, () => {
-  test("between versions and against the current files, with unified diffs for text only", async () => {
-    const ctx = await serviceContext(await openStore("local"));
-    const { ownerId, projectId } = await newProject(ctx);
-    const salt = crypto.randomUUID();
-    await writeFileAtPath(ctx, ownerId, projectId, "src/app.ts", `const title = "Old";\nrender(title);\n// ${salt}\n`);
-    await writeFileAtPath(ctx, ownerId, projectId, "notes.md", `notes ${salt}\n`);
-    await writeFileAtPath(ctx, ownerId, projectId, "image.bin", new TextEncoder().encode(`\u0000old image ${salt}`));
-    const { file: gone } = await writeFileAtPath(ctx, ownerId, projectId, "gone.txt", `bye ${salt}\n`);
-    const { version: older } = await takeVersion(ctx, { projectId, source: "manual", label: "Older" });
+// Diffs read content by hash from the store, so both kinds of store are exercised.
+for (const kind of STORE_KINDS) {
+  describe(`diffVersions (${dbLabel()}, ${kind} store)`, () => {
+    test("between versions and against the current files, with unified diffs for text only", async () => {
+      const ctx = await serviceContext(await openStore(kind));
+      const { ownerId, projectId } = await newProject(ctx);
+      const salt = crypto.randomUUID();
+      await writeFileAtPath(ctx, ownerId, projectId, "src/app.ts", `const title = "Old";\nrender(title);\n// ${salt}\n`);
+      await writeFileAtPath(ctx, ownerId, projectId, "notes.md", `notes ${salt}\n`);
+      await writeFileAtPath(ctx, ownerId, projectId, "image.bin", new TextEncoder().encode(`\u0000old image ${salt}`));
+      const { file: gone } = await writeFileAtPath(ctx, ownerId, projectId, "gone.txt", `bye ${salt}\n`);
+      const { version: older } = await takeVersion(ctx, { projectId, source: "manual", label: "Older" });
 
-    await writeFileAtPath(ctx, ownerId, projectId, "src/app.ts", `const title = "New";\nrender(title);\n// ${salt}\n`);
-    await writeFileAtPath(ctx, ownerId, projectId, "image.bin", new TextEncoder().encode(`\u0000new image ${salt}`));
-    await writeFileAtPath(ctx, ownerId, projectId, "src/added.ts", `export {}; // ${salt}\n`);
-    await deleteProjectFile(ctx, ownerId, gone.id);
-    const notes = (await fileRows.findFileByPath(ctx.sql, projectId, "notes.md"))!;
-    await renameProjectFile(ctx, ownerId, notes.id, "docs/notes.md");
-    const { version: newer } = await takeVersion(ctx, { projectId, source: "manual", label: "Newer" });
+      await writeFileAtPath(ctx, ownerId, projectId, "src/app.ts", `const title = "New";\nrender(title);\n// ${salt}\n`);
+      await writeFileAtPath(ctx, ownerId, projectId, "image.bin", new TextEncoder().encode(`\u0000new image ${salt}`));
+      await writeFileAtPath(ctx, ownerId, projectId, "src/added.ts", `export {}; // ${salt}\n`);
+      await deleteProjectFile(ctx, ownerId, gone.id);
+      const notes = (await fileRows.findFileByPath(ctx.sql, projectId, "notes.md"))!;
+      await renameProjectFile(ctx, ownerId, notes.id, "docs/notes.md");
+      const { version: newer } = await takeVersion(ctx, { projectId, source: "manual", label: "Newer" });
 
-    const diff = await diffVersions(ctx, ownerId, projectId, older.id, newer.id, { patch: true });
-    expect(diff.added.map((e) => e.path)).toEqual(["src/added.ts"]);
-    expect(diff.removed.map((e) => e.path)).toEqual(["gone.txt"]);
-    expect(diff.changed.map((e) => e.path)).toEqual(["image.bin", "src/app.ts"]);
-    expect(diff.renamed.map((e) => [e.from, e.to])).toEqual([["notes.md", "docs/notes.md"]]);
-    expect(diff.patches).toEqual([
-      { path: "gone.txt", patch: `--- a/gone.txt\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-bye ${salt}\n` },
-      { path: "src/added.ts", patch: `--- /dev/null\n+++ b/src/added.ts\n@@ -0,0 +1,1 @@\n+export {}; // ${salt}\n` },
-      {
-        path: "src/app.ts",
-        patch: `--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1,3 +1,3 @@\n-const title = "Old";\n+const title = "New";\n render(title);\n // ${salt}\n`,
-      },
-    ]);
+      const diff = await diffVersions(ctx, ownerId, projectId, older.id, newer.id, { patch: true });
+      expect(diff.added.map((e) => e.path)).toEqual(["src/added.ts"]);
+      expect(diff.removed.map((e) => e.path)).toEqual(["gone.txt"]);
+      expect(diff.changed.map((e) => e.path)).toEqual(["image.bin", "src/app.ts"]);
+      expect(diff.renamed.map((e) => [e.from, e.to])).toEqual([["notes.md", "docs/notes.md"]]);
+      expect(diff.patches).toEqual([
+        { path: "gone.txt", patch: `--- a/gone.txt\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-bye ${salt}\n` },
+        { path: "src/added.ts", patch: `--- /dev/null\n+++ b/src/added.ts\n@@ -0,0 +1,1 @@\n+export {}; // ${salt}\n` },
+        {
+          path: "src/app.ts",
+          patch: `--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1,3 +1,3 @@\n-const title = "Old";\n+const title = "New";\n render(title);\n // ${salt}\n`,
+        },
+      ]);
 
-    // Without ?patch no file is read; "current" compares with the files as they are now.
-    expect((await diffVersions(ctx, ownerId, projectId, older.id, newer.id)).patches).toBeUndefined();
-    await writeFileAtPath(ctx, ownerId, projectId, "later.txt", "after the newer version");
-    const againstNow = await diffVersions(ctx, ownerId, projectId, newer.id, CURRENT);
-    expect(againstNow).toMatchObject({ to: "current", added: [{ path: "later.txt" }], removed: [], changed: [], renamed: [] });
+      // Without ?patch no file is read; "current" compares with the files as they are now.
+      expect((await diffVersions(ctx, ownerId, projectId, older.id, newer.id)).patches).toBeUndefined();
+      await writeFileAtPath(ctx, ownerId, projectId, "later.txt", "after the newer version");
+      const againstNow = await diffVersions(ctx, ownerId, projectId, newer.id, CURRENT);
+      expect(againstNow).toMatchObject({ to: "current", added: [{ path: "later.txt" }], removed: [], changed: [], renamed: [] });
+    });
+
+    test("someone else's project or an unknown version is not found", async () => {
+      const ctx = await serviceContext(await openStore(kind));
+      const alice = await newProject(ctx, "alice");
+      const bob = await newProject(ctx, "bob");
+      const { version } = await takeVersion(ctx, { projectId: alice.projectId, source: "manual", label: "A", force: true });
+      for (const attempt of [
+        () => diffVersions(ctx, bob.ownerId, alice.projectId, version.id, CURRENT),
+        () => diffVersions(ctx, bob.ownerId, bob.projectId, version.id, CURRENT),
+        () => diffVersions(ctx, alice.ownerId, alice.projectId, version.id, crypto.randomUUID()),
+      ]) {
+        const error = (await attempt().catch((e: unknown) => e)) as AppError;
+        expect(error).toBeInstanceOf(AppError);
+        expect(error.status).toBe(404);
+      }
+    });
   });
-
-  test("someone else's project or an unknown version is not found", async () => {
-    const ctx = await serviceContext(await openStore("local"));
-    const alice = await newProject(ctx, "alice");
-    const bob = await newProject(ctx, "bob");
-    const { version } = await takeVersion(ctx, { projectId: alice.projectId, source: "manual", label: "A", force: true });
-    for (const attempt of [
-      () => diffVersions(ctx, bob.ownerId, alice.projectId, version.id, CURRENT),
-      () => diffVersions(ctx, bob.ownerId, bob.projectId, version.id, CURRENT),
-      () => diffVersions(ctx, alice.ownerId, alice.projectId, version.id, crypto.randomUUID()),
-    ]) {
-      const error = (await attempt().catch((e: unknown) => e)) as AppError;
-      expect(error).toBeInstanceOf(AppError);
-      expect(error.status).toBe(404);
-    }
-  });
-});
+}
