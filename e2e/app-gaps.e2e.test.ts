@@ -1,5 +1,5 @@
 /**
- * Sign-in and project-list behaviours of the spec that issue 15 found missing (items 4, 6,
+ * Sign-in and project-list behaviours that issue 15 found missing (items 4, 6,
  * 7 and 10): a sync that never answers does not hold the user at the door, every identity error code reads
  * as a sentence, a 401 from the API ends the session instead of showing a raw error, and Cancel empties the
  * New Project dialog. Screenshots go to e2e/screenshots/.

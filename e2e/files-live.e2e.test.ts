@@ -1,6 +1,6 @@
 /**
  * The Files view when the server fails and when another client changes the files: real Chromium, the shared
- * app (stack.ts) and Auth emulator. A failing load, save, delete or download shows the spec's toast (the
+ * app (stack.ts) and Auth emulator. A failing load, save, delete or download shows its toast (the
  * server's message first, else the fallback); a file created, renamed or deleted through the API shows up
  * in the open view within about a second, without a reload (the WebSocket path). The edit-and-download story
  * is files.e2e.test.ts. Screenshots go to e2e/artifacts/.
@@ -37,7 +37,7 @@ beforeAll(async () => {
 }, 180_000);
 
 describe("Files view: a failing server, another client", () => {
-  step("failures show the spec's toasts: server message first, else the fallback", async () => {
+  step("failures show their toasts: server message first, else the fallback", async () => {
     await openFiles();
     const failWith = (pattern: string, status: number, body: string) =>
       page.route(pattern, (route) => route.fulfill({ status, contentType: status === 502 ? "text/html" : "application/json", body }));

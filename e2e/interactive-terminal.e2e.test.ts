@@ -1,7 +1,7 @@
 /**
  * The Terminal screen's two terminals in Chromium, against the real app and a real local sandbox:
  * "Interactive" runs python3 interactively, Ctrl+C stops `sleep 100`, the size follows the window, and tabs
- * hold separate shells; the spec's line terminal ("Shell") cancels a running command on Ctrl+C (the command
+ * hold separate shells; the line terminal ("Shell") cancels a running command on Ctrl+C (the command
  * itself ends in the sandbox, not only the request).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -115,7 +115,7 @@ describe.skipIf(!support.ok)("interactive terminal", () => {
     await page.keyboard.press("Enter");
     await waitForRows(first, (t) => t.includes("mark=first-tab"), "the first tab's session");
 
-    // The spec's line terminal is still there, as it was.
+    // The line terminal is still there, as it was.
     await page.getByRole("button", { name: "Shell", exact: true }).click();
     await page.getByTestId("terminal").waitFor();
   }, 120_000);

@@ -81,7 +81,7 @@ describe("landing page", () => {
     await page.context().close();
   }, 60_000);
 
-  test("Get Started Free leads to /login, where the card reads as the spec says", async () => {
+  test("Get Started Free leads to /login, where the card shows the terms line and Continue with Google", async () => {
     const page = await stack.newPage({ width: 768, height: 1024 });
     await openLanding(page);
     expect(await unnamedControls(page)).toEqual([]);

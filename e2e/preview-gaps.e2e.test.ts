@@ -1,5 +1,5 @@
 /**
- * The Preview and Terminal behaviours the spec asks for beyond the happy path (issue 15, items
+ * The Preview and Terminal behaviours beyond the happy path that issue 15 found missing (items
  * 2, 3, 5 and 8): the recreate toasts in order and on time, a frame whose sandbox is gone marking it Expired,
  * the badge re-checked at once on a revisit, Ctrl+C ending a running command, and polling that goes on in a
  * hidden tab. The project's sandbox is stubbed in the browser (support/stubs.ts), except where the real

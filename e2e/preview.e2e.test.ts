@@ -140,7 +140,7 @@ describe("without a sandbox", () => {
 
 describe("with a real local sandbox", () => {
   step(
-    "Preview shows the app served in the sandbox, Active, with the toolbar of the spec",
+    "Preview shows the app served in the sandbox, Active, with its toolbar (URL, Open in new tab)",
     async () => {
       await api("POST", `/api/files/${projectId}`, { path: "index.html", content: `<h1>${PAGE_TEXT}</h1>` });
       const url = await startServerAndWait(api, app.url, projectId, PAGE_TEXT);

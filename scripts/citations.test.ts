@@ -11,6 +11,10 @@ const DIRS = ["api", "web/src", "shared", "scripts", "bench", "e2e", "security"]
 const SOURCE = /\.(ts|tsx|js|cjs|mjs|sh|sql)$/;
 /** A file name of an outside document, or a section sign with a number (`§4`, `spec §2`). */
 export const CITATION = /\b(?:SPEC|DESIGN|STYLE)\.md\b|§\s*\d/;
+// TODO(issue 9): web/src/features/files/use-download-files.ts:3 still says "toasts of the spec"; once it states
+// the rule itself, use this stricter pattern instead (it also catches "the spec" and "spec's", any case), and in
+// the first test move "the spec's toast" from the plain list to the cited one, with "The spec: …" beside it.
+// export const CITATION = /\b(?:SPEC|DESIGN|STYLE)\.md\b|§\s*\d|\bthe spec\b|\bspec['’]s\b/i;
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {

@@ -25,7 +25,7 @@ export const RULES: Record<Layer, { may: Layer[]; types?: Layer[]; why: string }
     types: ["api:agent", "api:auth"],
     why: "services hold the rules and implement the agent's interfaces",
   },
-  // lib: its error class and logger type (agent/layers.test.ts narrows the agent to exactly those).
+  // lib: its error class and logger type (agent/imports.test.ts narrows the agent to exactly those).
   "api:agent": { may: ["api:agent", "shared", "api:lib"], why: "the agent is an engine that talks only through its own interfaces" },
   "api:sandbox": { may: ["api:sandbox", "api:lib", "shared"], why: "sandbox providers know nothing above them" },
   "api:db": { may: ["api:db", "api:lib", "shared"], why: "queries know nothing of the services using them" },

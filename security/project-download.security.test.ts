@@ -1,7 +1,7 @@
 /**
  * Attack replayed: "the project download builds the whole ZIP map in memory (about 4.5x the project size),
  * with no rate limit". A user fills a project to its 200 MB limit with incompressible files and downloads
- * it, as the streamed ZIP and as the spec's path → content map, repeatedly.
+ * it, as the streamed ZIP and as the path → content map, repeatedly.
  * Safe outcome: both downloads stream piece by piece at the reader's pace: the server's memory (RSS, sampled
  * while the bytes flow) grows by a small fraction of the project (under a quarter of it for the ZIP, under
  * 40% for the map, whose base64 is a third larger than the files); the full content still arrives; and
@@ -66,7 +66,7 @@ describe("a 200 MB project download", () => {
     expect(grewMb).toBeLessThan(50);
   }, 180_000);
 
-  test("the spec's path → content map (GET /download) streams too: 267 MB of base64 with bounded memory", async () => {
+  test("the path → content map (GET /download) streams too: 267 MB of base64 with bounded memory", async () => {
     const res = await user.request("GET", `/api/files/${projectId}/download`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json");

@@ -1,6 +1,7 @@
 /**
- * The SPA: providers, then the routes of the spec. Only the landing and 404 pages are in the first bundle
- * (`/` must stay within 150 KB gzipped); every other screen, and the signed-in layout, is a lazy chunk.
+ * The SPA: providers, then its routes (/, /login, /projects, /project/{id}/{files|preview|chat|terminal}, 404).
+ * Only the landing and 404 pages are in the first bundle (`/` must stay within 150 KB gzipped); every other
+ * screen, and the signed-in layout, is a lazy chunk.
  */
 import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, type ReactNode, Suspense } from "react";

@@ -1,8 +1,10 @@
 /**
- * The web's two boundaries, checked over every source file: only api/endpoints.ts knows the API's paths
- * (no other file spells an `/api/` URL or calls the untyped fetch helpers), and only
- * features/auth/firebase.ts imports the Firebase SDK. Files are parsed with the TypeScript compiler, so
- * comments never count and strings are found however they are quoted.
+ * The web's boundaries, checked over every source file: only api/endpoints.ts knows the API's paths
+ * (no other file spells an `/api/` URL or calls the untyped fetch helpers), only
+ * features/auth/firebase.ts imports the Firebase SDK, and only components/ui/icons.tsx draws icons (one
+ * factory, so every icon has the same size, stroke and accessibility defaults; the Google logo, in its
+ * brand colours, is the one other drawing). Files are parsed with the TypeScript compiler, so comments
+ * never count and strings are found however they are quoted.
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
@@ -14,6 +16,13 @@ const ENDPOINTS = "api/endpoints.ts";
 /** The transport under the endpoints module: it takes paths, it never spells one. */
 const TRANSPORT = new Set([ENDPOINTS, "api/client.ts", "api/sse.ts"]);
 const FIREBASE = "features/auth/firebase.ts";
+/** The files that may draw an `<svg>`: the icon factory and the Google logo. */
+const SVG_ALLOWED = ["components/ui/icons.tsx", "features/auth/components/google-icon.tsx"];
+/**
+ * Files still drawing their own `<svg>`, to move into the icon factory.
+ * TODO(issue 9): history-icon.tsx becomes `icon(...)` in components/ui/icons.tsx; then empty this list.
+ */
+const SVG_KNOWN_EXCEPTIONS = ["features/history/components/history-icon.tsx"];
 
 function sourceFiles(dir = SRC): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -71,6 +80,24 @@ export function firebaseImports(code: string): string[] {
   return found;
 }
 
+/** The `<svg>` elements this code draws (JSX or `createElement("svg")`). */
+export function svgDrawings(code: string): string[] {
+  const found: string[] = [];
+  walk(code, (node) => {
+    if ((ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node)) && node.tagName.getText() === "svg") found.push("<svg>");
+    if (
+      ts.isCallExpression(node) &&
+      /(^|\.)createElement$/.test(node.expression.getText()) &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0]) &&
+      node.arguments[0].text === "svg"
+    ) {
+      found.push('createElement("svg")');
+    }
+  });
+  return found;
+}
+
 describe("the detectors", () => {
   test("find hand-built API URLs and untyped fetches, not comments", () => {
     expect(apiPathFindings('const a = "/api/projects";')).toEqual(['string "/api/projects"']);
@@ -91,6 +118,13 @@ describe("the detectors", () => {
       'import { api } from "./api";',
     ].join("\n");
     expect(firebaseImports(code)).toEqual(["firebase/auth", "firebase/auth", "firebase/app", "@firebase/auth"]);
+  });
+
+  test("find drawn <svg> elements, not comments, strings or icon components", () => {
+    expect(svgDrawings('const a = <svg viewBox="0 0 24 24"><path d="M0 0" /></svg>;')).toEqual(["<svg>"]);
+    expect(svgDrawings("const a = <svg />;")).toEqual(["<svg>"]);
+    expect(svgDrawings('const a = React.createElement("svg", null);')).toEqual(['createElement("svg")']);
+    expect(svgDrawings('// <svg>\nconst s = "<svg onload=x>"; const a = <PanelRightIcon className="size-4" />;')).toEqual([]);
   });
 });
 
@@ -119,5 +153,13 @@ describe("the web's boundaries", () => {
   test("exactly one web file imports Firebase", () => {
     const importers = files.filter((file) => firebaseImports(read(file)).length > 0);
     expect(importers).toEqual([FIREBASE]);
+  });
+
+  test("only the icon factory and the Google logo draw an <svg>", () => {
+    const drawing = files.filter((file) => svgDrawings(read(file)).length > 0);
+    expect(drawing).toEqual(expect.arrayContaining(SVG_ALLOWED));
+    expect(drawing.filter((file) => !SVG_ALLOWED.includes(file) && !SVG_KNOWN_EXCEPTIONS.includes(file))).toEqual([]);
+    // An exception that no longer draws its own <svg> leaves the list, so it cannot hide a new one later.
+    expect(SVG_KNOWN_EXCEPTIONS.filter((file) => !drawing.includes(file))).toEqual([]);
   });
 });

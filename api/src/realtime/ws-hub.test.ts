@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
+import { deploymentEventSchema } from "@shared/events/deployment-events";
 import { WS_PROTOCOL } from "@shared/events/file-events";
 import type { Sql } from "../db/client";
 import { createMemoryBus } from "../events/memory-bus";
@@ -120,8 +121,11 @@ describe(`file events over /api/ws (${onPostgres ? "two instances on PostgreSQL"
     const log = await client.next((m) => m.type === "deployment.log", 10_000);
     expect(log).toMatchObject({ projectId: project.id, deploymentId: started.deploymentId });
     expect(log.ownerId).toBeUndefined();
+    // What the browser parses: the event arrives in the shared schema's shape, nothing stripped or missing.
+    expect(deploymentEventSchema.parse(log)).toEqual(log);
     const live = await client.next((m) => m.type === "deployment.status" && m.status === "live", 10_000);
     expect(live).toEqual({ type: "deployment.status", projectId: project.id, deploymentId: started.deploymentId, status: "live", url: started.url });
+    expect(deploymentEventSchema.parse(live)).toEqual(live);
     client.ws.close();
   });
 

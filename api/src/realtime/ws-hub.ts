@@ -4,6 +4,7 @@
  * A socket subscribes to projects it owns; bus events (file changes, build progress) are forwarded only to
  * sockets of the project's owner.
  */
+import { deploymentEventSchema } from "@shared/events/deployment-events";
 import { clientSocketMessageSchema, WS_PROTOCOL, type ServerSocketMessage } from "@shared/events/file-events";
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { Identity, TokenVerifier } from "../auth/types";
@@ -44,13 +45,17 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
     for (const ws of sockets) if (ws.data.caller.uid === ownerId) ws.send(text);
   });
 
-  // Build progress of a publish goes the same way: to the owner's sockets subscribed to the project.
+  // Build progress of a publish goes the same way: to the owner's sockets subscribed to the project, in
+  // exactly the shared schema's shape (the browser parses it with the same schema; extra fields a producer
+  // spreads in stay on the bus).
   const unsubscribeSites = deps.events.subscribeSite((event) => {
     if (event.type === "site.changed") return;
     const sockets = byProject.get(event.projectId);
     if (!sockets) return;
-    const { ownerId, ...message } = event;
-    const text = JSON.stringify(message);
+    const { ownerId, ...rest } = event;
+    const message = deploymentEventSchema.safeParse(rest);
+    if (!message.success) return deps.logger.warn("malformed deployment event not forwarded", { type: event.type });
+    const text = JSON.stringify(message.data);
     for (const ws of sockets) if (ws.data.caller.uid === ownerId) ws.send(text);
   });
 

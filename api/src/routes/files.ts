@@ -1,6 +1,7 @@
 /**
  * /api/files: the file list, contents, save, rename, delete, download map, and create-by-path.
- * Paths follow the spec; `/:projectId/download` is declared before `/:projectId/:fileId` so it wins.
+ * Reads and creates are addressed by project (`/:projectId…`), changes to one file by its id (`/:fileId…`),
+ * the paths the web client calls. `/:projectId/download` is declared before `/:projectId/:fileId` so it wins.
  */
 import { createFileSchema, renameFileSchema, saveFileContentSchema } from "@shared/schemas/file";
 import { Hono } from "hono";
@@ -19,7 +20,7 @@ export const fileRoutes = (deps: AppDeps) =>
       await versionAfterUserEdit(deps, file.projectId);
       return c.json(file, created ? 201 : 200);
     })
-    // Streamed: the server holds one file at a time however large the project (the map's shape is the spec's).
+    // Streamed: the server holds one file at a time however large the project (the map's shape: download-map.ts).
     .get("/:projectId/download", async (c) => {
       const stream = await streamDownloadMap(deps, c.var.caller.uid, c.req.param("projectId"));
       return new Response(stream, { headers: { "content-type": "application/json", "cache-control": "no-store" } });

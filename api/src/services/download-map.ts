@@ -1,5 +1,5 @@
 /**
- * The spec's download map, `{ projectName, filesCount, files: { path: content }, binary }`, as JSON text
+ * A project's download map, `{ projectName, filesCount, files: { path: content }, binary }`, as JSON text
  * written while it streams at the reader's pace. Small files are read whole (at most WHOLE_FILE bytes);
  * larger ones flow from storage in pieces, encoded piece by piece (base64 for binary, JSON-escaped text
  * otherwise), so the server holds a few pieces at a time however large the project. Telling a large file's

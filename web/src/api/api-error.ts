@@ -1,5 +1,5 @@
 /**
- * The error every failed API call throws. `message` keeps the spec's "<status>: <body or statusText>" form;
+ * The error every failed API call throws. `message` keeps the "<status>: <body or statusText>" form;
  * `error` is the readable sentence from the API's `{ error, code }` body, fit for a toast.
  */
 import type { ErrorBody } from "@shared/errors";

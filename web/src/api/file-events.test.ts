@@ -184,3 +184,23 @@ test("process events on the same socket go to onProcessEvent of the project's li
   expect(processes).toEqual([output, status]);
   expect(files).toEqual([]);
 });
+
+test("build events are parsed: well-formed ones reach onDeployment of the project's listeners, malformed ones are dropped", async () => {
+  const { client, sockets } = harness();
+  const files: unknown[] = [];
+  const deployments: unknown[] = [];
+  client.subscribe("p1", { onEvent: (e) => files.push(e), onDeployment: (e) => deployments.push(e) });
+  await tick();
+  sockets[0]!.open();
+  const log = { type: "deployment.log", projectId: "p1", deploymentId: "d1", text: "vite build\n" };
+  const failed = { type: "deployment.status", projectId: "p1", deploymentId: "d1", status: "failed", url: "http://s.sites.localhost", error: "exit 1" };
+  sockets[0]!.receive(log);
+  sockets[0]!.receive(failed);
+  sockets[0]!.receive({ ...log, projectId: "p2" });
+  sockets[0]!.receive({ type: "deployment.log", projectId: "p1", deploymentId: "d1" });
+  sockets[0]!.receive({ type: "deployment.log", projectId: "p1", deploymentId: "d1", text: 42 });
+  sockets[0]!.receive({ ...failed, status: "exploded" });
+  sockets[0]!.receive({ type: "deployment.status", projectId: "p1", status: "live", url: "http://s.sites.localhost" });
+  expect(deployments).toEqual([log, failed]);
+  expect(files).toEqual([]);
+});

@@ -10,7 +10,7 @@
  *   onLive: (live) => console.log(live ? "subscribed" : "socket down"),
  * });
  */
-import { type DeploymentEvent, deploymentEventTypes } from "@shared/events/deployment-events";
+import { type DeploymentEvent, deploymentEventSchema, deploymentEventTypes } from "@shared/events/deployment-events";
 import { type ClientSocketMessage, type FileEvent, fileEventTypes, WS_PROTOCOL } from "@shared/events/file-events";
 import { PROCESS_OUTPUT, PROCESS_STATUS, type ProcessEvent } from "@shared/events/process-events";
 import { getAuthToken } from "./auth-token";
@@ -133,8 +133,10 @@ export function createFileEventsClient(options: FileEventsOptions) {
         setLive(data.projectId, true);
       } else if (isFileEvent(data)) {
         for (const listener of listeners.get(data.projectId) ?? []) listener.onEvent(data);
-      } else if (DEPLOYMENT_EVENT_TYPES.has(String(data.type)) && typeof data.projectId === "string") {
-        for (const listener of listeners.get(data.projectId) ?? []) listener.onDeployment?.(data as DeploymentEvent);
+      } else if (DEPLOYMENT_EVENT_TYPES.has(String(data.type))) {
+        // Parsed, not trusted: a malformed build event is dropped rather than reaching the Publish dialog.
+        const event = deploymentEventSchema.safeParse(data);
+        if (event.success) for (const listener of listeners.get(event.data.projectId) ?? []) listener.onDeployment?.(event.data);
       } else if (data.type === "problems.changed" && typeof data.projectId === "string") {
         for (const listener of listeners.get(data.projectId) ?? []) listener.onProblemsChanged?.();
       } else if (isProcessEvent(data)) {

@@ -1,7 +1,8 @@
 /**
- * The shared TanStack Query client. The spec: data is fresh forever, never refetched on its own, never
- * retried; screens refresh explicitly (invalidate, or polling where the spec asks for it). The spec: a query
- * without a query function GETs the path its key spells (api/endpoints.ts, fetchQueryKey).
+ * The shared TanStack Query client. Data is fresh forever, never refetched on its own, never retried:
+ * screens refresh explicitly (invalidate after a change, or polling where a screen watches something that
+ * changes on the server), so nothing reloads behind the user's back. A query without a query function GETs
+ * the path its key spells (api/endpoints.ts, fetchQueryKey), so a key is all a screen needs.
  */
 import type { Project } from "@shared/schemas/project";
 import { QueryClient } from "@tanstack/react-query";

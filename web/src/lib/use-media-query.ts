@@ -13,7 +13,7 @@ export function useMediaQuery(query: string): boolean {
   );
 }
 
-/** The spec: below 768 px the layout is the mobile one. */
+/** Below 768 px the layout is the mobile one (the sidebar becomes a sheet). */
 export const MOBILE_QUERY = "(max-width: 767px)";
 
 export function useIsMobile(): boolean {

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { AUTH_ERROR_MESSAGES, describeAuthError, endsSession } from "./auth-errors";
 
-/** The spec's identity error codes (client codes), all of them. */
+/** The identity provider's client error codes a user can meet, all of them. */
 const SPEC_CODES = [
   "wrong-password",
   "invalid-credential",
@@ -26,7 +26,7 @@ const SPEC_CODES = [
 
 const firebaseError = (code: string) => Object.assign(new Error(`Firebase: Error (auth/${code}).`), { code: `auth/${code}` });
 
-test("every identity error code of the spec reads as a sentence, never the SDK's text", () => {
+test("every client identity error code reads as a sentence, never the SDK's text", () => {
   for (const code of SPEC_CODES) {
     const said = describeAuthError(firebaseError(code));
     expect({ code, said }).toEqual({ code, said: AUTH_ERROR_MESSAGES[`auth/${code}`]! });

@@ -1,4 +1,4 @@
-/** Readable sentences for the identity provider's error codes (every client code of the spec), and which end the session. */
+/** Readable sentences for every client error code of the identity provider (never the SDK's own text), and which end the session. */
 import { authErrorCode } from "./firebase";
 
 export const AUTH_ERROR_MESSAGES: Record<string, string> = {

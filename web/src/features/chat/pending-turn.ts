@@ -29,7 +29,7 @@ export function visibleHistory(history: Message[], pending: PendingTurn | null):
   return { messages, showPendingUser: pending.user !== null && messages.length <= pending.baseline };
 }
 
-/** The spec: trimmed text, or '(Image uploaded)' for images alone; null when there is nothing to send. */
+/** What a message saves: its trimmed text, or '(Image uploaded)' for images alone; null when there is nothing to send. */
 export function messageContent(text: string, imageCount: number): string | null {
   const trimmed = text.trim();
   if (trimmed) return trimmed;

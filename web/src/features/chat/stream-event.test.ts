@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { parseStreamEvent } from "./stream-event";
 
 describe("parseStreamEvent", () => {
-  test("reads each event type of the spec", () => {
+  test("reads each event type the stream sends", () => {
     expect(parseStreamEvent('{"type":"chunk","content":"hi"}')).toEqual({ type: "chunk", content: "hi" });
     expect(parseStreamEvent('{"type":"thinking","content":"hm"}')).toEqual({ type: "thinking", content: "hm" });
     expect(parseStreamEvent('{"type":"action","action":{"description":"Created a","status":"completed"}}')?.type).toBe("action");

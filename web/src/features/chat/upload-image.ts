@@ -5,7 +5,7 @@ export async function uploadImage(projectId: string, file: File): Promise<string
   try {
     return (await api.images.upload(projectId, file)).url;
   } catch {
-    // The spec: failed uploads are skipped silently.
+    // A failed upload is skipped: the message is sent without that image rather than failing as a whole.
     return null;
   }
 }

@@ -2,7 +2,7 @@
  * The chat's send/stream state machine: idle → streaming → done (history and
  * files refetched), one turn at a time. It also reattaches to a run already going when the page opens
  * (GET …/active replays it), stops a run (POST …/stop), refetches when the tab becomes visible again, and
- * raises every chat toast of the spec.
+ * raises every chat toast (`chatToasts` below: a refused send, a dropped stream, an answer finished while hidden).
  *
  * @example
  * const chat = useChatSession(projectId);

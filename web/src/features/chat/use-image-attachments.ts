@@ -1,7 +1,8 @@
 /**
  * The images attached to the message being written: at most 5, each uploaded as soon as it
- * is added, so sending only waits for uploads still running. An upload that fails is dropped (the spec
- * skips it), and counted in `failed` so the tray can say so instead of a tile vanishing unexplained.
+ * is added, so sending only waits for uploads still running. An upload that fails is dropped (the message
+ * goes without it rather than not at all), and counted in `failed` so the tray can say so instead of a tile
+ * vanishing unexplained.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { MAX_IMAGES_PER_MESSAGE } from "@shared/constants";

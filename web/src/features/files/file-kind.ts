@@ -27,7 +27,7 @@ const LANGUAGES: Record<string, string> = {
   bash: "shell",
 };
 
-/** The Monaco language id for a path; anything not listed in the spec is plaintext. */
+/** The Monaco language id for a path; any extension not listed above is plaintext. */
 export function editorLanguage(path: string): string {
   return LANGUAGES[fileExtension(path)] ?? "plaintext";
 }

@@ -1,7 +1,7 @@
 /**
- * One validity check of the project's sandbox (GET /api/sandbox/{id}/validate, bearer). The spec: the
- * sandbox counts as expired when there is no auth token, when the call fails or answers non-OK, or when it
- * answers isValid false — so this never throws, it answers false.
+ * One validity check of the project's sandbox (GET /api/sandbox/{id}/validate, bearer). The sandbox counts
+ * as expired when there is no auth token, when the call fails or answers non-OK, or when it answers isValid
+ * false: a preview that cannot be confirmed is offered a recreate, so this never throws, it answers false.
  */
 import type { SandboxValidation } from "@shared/schemas/sandbox";
 import { getAuthToken } from "../../api/auth-token";

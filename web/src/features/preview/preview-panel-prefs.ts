@@ -13,7 +13,7 @@ export const DEFAULT_PANEL_WIDTH = 480;
 export const MIN_PANEL_WIDTH = 320;
 /** The chat column never gets narrower than this beside the panel. */
 export const MIN_CHAT_WIDTH = 400;
-/** The spec's "screens 1280 px and wider". */
+/** The side panel shows on screens 1280 px and wider; narrower ones leave the chat the whole width. */
 export const PREVIEW_PANEL_QUERY = "(min-width: 1280px)";
 
 export type PanelPrefs = { width: number; collapsed: boolean };

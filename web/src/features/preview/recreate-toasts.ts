@@ -1,11 +1,11 @@
 /**
- * The toasts after a successful recreate. The toast list holds one toast, so two toasts
- * given at the same moment would replace each other unseen; the spec's timings put them one second apart:
+ * The toasts after a successful recreate. The toast list holds one toast, and two toasts given at the
+ * same moment would replace each other unseen, so they go one second apart:
  *
  *   0 s  with a workflowCommand: 'Running workflow' with the command (as soon as the answer names it);
  *        without one: 'Sandbox recreated' / 'New sandbox created with {n} files synced'
  *   1 s  'App is starting' — with a workflow it carries the advice to refresh the preview 2-3 times, which
- *        the spec times at 1 s after the workflow toast, the same moment
+ *        is due 1 s after the workflow toast, so it comes in this same toast
  */
 import type { RecreateResult } from "@shared/schemas/sandbox";
 import type { ToastInput } from "../../components/ui/use-toast";
@@ -22,7 +22,7 @@ export function showRecreateToasts(
 ): void {
   const command = result.workflowCommand;
   if (command) toast({ title: "Running workflow", description: command });
-  // Word for word from spec, "1 files" included.
+  // The fixed wording, "1 files" included (tests and users look for this exact text).
   else toast({ title: "Sandbox recreated", description: `New sandbox created with ${result.filesSynced} files synced` });
   schedule(
     () =>

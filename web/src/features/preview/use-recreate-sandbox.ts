@@ -1,7 +1,7 @@
 /**
  * Recreate the project's sandbox (POST /api/sandbox/{id}/recreate): a fresh sandbox with every stored file
- * and the workflow started. The caller shows the new URL at once (the temporary override of the spec); the
- * project and URL queries are refreshed behind it.
+ * and the workflow started. The caller shows the new URL at once (a ~3 s override, since the refetched
+ * queries would otherwise still show the old one); the project and URL queries are refreshed behind it.
  */
 import type { RecreateResult } from "@shared/schemas/sandbox";
 import { useMutation, useQueryClient } from "@tanstack/react-query";

@@ -8,7 +8,7 @@ export function isProjectView(value: string): value is ProjectView {
   return (projectViews as readonly string[]).includes(value);
 }
 
-/** The spec's signed-in paths: /projects and /project/{id}/{preview|chat|files|terminal}. */
+/** The paths only a signed-in user reaches: /projects and /project/{id}/{preview|chat|files|terminal}. */
 export function isSignedInPath(pathname: string): boolean {
   if (/^\/projects\/?$/.test(pathname)) return true;
   const match = /^\/project\/[^/]+\/([^/]+)\/?$/.exec(pathname);

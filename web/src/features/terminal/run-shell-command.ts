@@ -1,7 +1,8 @@
 /**
  * Runs one terminal command in the project's sandbox (POST /api/sandbox/{id}/shell, bearer and cookies)
- * and answers the text to print: the formatted result, or one of the spec's terminal errors. Never throws,
- * so the caller can always stop the animation and show the prompt again.
+ * and answers the text to print: the formatted result, or an error line ("Not authenticated", the API's
+ * error sentence, the request's own error, else "Unknown error"). Never throws, so the caller can always
+ * stop the animation and show the prompt again.
  *
  * @example
  * term.write(await runShellCommand(projectId, "ls"));

@@ -1,4 +1,4 @@
-/** An assistant answer: Markdown runs with the step lines of the spec drawn as in-progress or completed steps. */
+/** An assistant answer: Markdown runs, with its step lines (../step-lines.ts) drawn as in-progress or completed steps. */
 import { memo } from "react";
 import { Spinner } from "../../../components/ui/spinner";
 import { Markdown } from "../markdown/markdown";

@@ -1,4 +1,4 @@
-/** The spec: a chat with no messages shows 'New chat with Agent', with a few prompts to start from. */
+/** A chat with no messages shows 'New chat with Agent', with a few prompts to start from. */
 import { BotIcon } from "./icons";
 
 const SUGGESTIONS = [

@@ -4,7 +4,7 @@
  */
 import { Button } from "../../../components/ui/button";
 import { HistoryButton } from "../../history/components/history-button";
-import { PanelRightIcon } from "../../preview/components/chat-preview-panel";
+import { PanelRightIcon } from "../../../components/ui/icons";
 
 export function ChatHeader({
   projectId,

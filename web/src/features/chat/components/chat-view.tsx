@@ -71,7 +71,7 @@ export function ChatView({ projectId }: { projectId: string }) {
   const canSend = !chat.sending && !images.uploading && messageContent(draft, images.uploadedUrls.length) !== null;
 
   const submit = useCallback(async () => {
-    // The spec: a new send is blocked while sending or uploading.
+    // One turn at a time: a new send waits until the last one is sent and every image is uploaded.
     if (chat.sending || images.uploading) return;
     const text = draft;
     const urls = images.uploadedUrls;

@@ -1,4 +1,4 @@
-/** Confirms a delete and reports the outcome with the toasts of the spec. */
+/** Confirms a delete and reports the outcome in a toast: "File deleted", or "Delete failed" with the server's message. */
 import type { ProjectFile } from "@shared/schemas/file";
 import { useRef } from "react";
 import { Button } from "../../../components/ui/button";

@@ -1,4 +1,4 @@
-/** The two empty states of the spec: no files at all, and no file matching the search. */
+/** The Files view's two empty states: no files at all, and no file matching the search. */
 import { FolderIcon, SearchIcon } from "./icons";
 
 export function FilesEmptyState({ searchTerm }: { searchTerm?: string }) {

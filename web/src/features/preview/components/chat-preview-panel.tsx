@@ -3,8 +3,9 @@
  * screen uses, so a person watches it change while chatting. "Setting up sandbox..." until the project has
  * a sandbox. It loads the page again when asked (after a restore, after an agent run) and on Refresh.
  */
-import { type SVGProps, useState } from "react";
+import { useState } from "react";
 import { Link } from "wouter";
+import { PanelRightIcon } from "../../../components/ui/icons";
 import { Tooltip } from "../../../components/ui/tooltip";
 import { SandboxGate, type ProjectWithSandbox } from "../../projects/components/sandbox-gate";
 import { withRefreshParam } from "../preview-url";
@@ -82,14 +83,5 @@ function PanelBody({ projectId, project, onCollapse }: { projectId: string; proj
         <SettingUpSandbox testId="chat-preview-setting-up" className="py-0" />
       )}
     </>
-  );
-}
-
-export function PanelRightIcon(props: SVGProps<SVGSVGElement>) {
-  return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden {...props}>
-      <rect width="18" height="18" x="3" y="3" rx="2" />
-      <path d="M15 3v18" />
-    </svg>
   );
 }
