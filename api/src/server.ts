@@ -49,7 +49,11 @@ export type RunningParts = {
 
 const DEFAULT_WEB_DIST = resolve(import.meta.dir, "../../web/dist");
 
-export async function startParts(config: Config, logger: Logger, options: { webDist?: string | null } = {}): Promise<RunningParts> {
+export async function startParts(
+  config: Config,
+  logger: Logger,
+  options: { webDist?: string | null; localSandbox?: { seccomp?: boolean } } = {},
+): Promise<RunningParts> {
   const closers: (() => Promise<unknown>)[] = [];
   try {
     // Traverse-only for others: sandbox users must reach their folders under DATA_DIR/sandboxes, but nobody
@@ -91,7 +95,7 @@ export async function startParts(config: Config, logger: Logger, options: { webD
       logger.warn("web/dist not found: serving the API only. Run `bun run build` to serve the web app too.");
     }
 
-    const provider = createSandboxProvider(config, logger);
+    const provider = createSandboxProvider(config, logger, options.localSandbox);
     const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger, events, provider, config });
     closers.push(() => sandboxes.shutdown());
     const verifyToken = createTokenVerifier(config.auth);

@@ -41,8 +41,11 @@ export type BenchApp = {
   close(): Promise<void>;
 };
 
-/** `env` is laid over the bench defaults (data folder, port, emulator-mode sign-in, LOG_LEVEL=warn). */
-export async function startBenchApp(prefix: string, env: Record<string, string> = {}): Promise<BenchApp> {
+/**
+ * `env` is laid over the bench defaults (data folder, port, emulator-mode sign-in, LOG_LEVEL=warn);
+ * `localSandbox` over the local provider's options (seccomp off, to measure what it costs).
+ */
+export async function startBenchApp(prefix: string, env: Record<string, string> = {}, localSandbox: { seccomp?: boolean } = {}): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   fs.chmodSync(dataDir, 0o711); // sandbox users reach their folders under it
   const port = await freePort();
@@ -54,7 +57,7 @@ export async function startBenchApp(prefix: string, env: Record<string, string> 
     LOG_LEVEL: "warn",
     ...env,
   });
-  const parts = await startParts(config, createLogger("warn"), { webDist: null });
+  const parts = await startParts(config, createLogger("warn"), { webDist: null, localSandbox });
   const server = serveHttp({ port, hostname: "127.0.0.1", fetch: parts.app.fetch, hub: parts.hub, preview: parts.preview, pty: parts.pty, sites: parts.sites });
   const base = `http://127.0.0.1:${port}`;
   const uid = "bench-user";

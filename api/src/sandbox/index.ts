@@ -6,7 +6,8 @@ import { createE2BProvider } from "./e2b";
 import { createLocalProvider } from "./local/local-provider";
 import type { SandboxProvider } from "./types";
 
-export function createSandboxProvider(config: Config, logger: Logger): SandboxProvider {
+/** `local` lays options over the local provider's (a bench turns the seccomp filter off to measure its cost). */
+export function createSandboxProvider(config: Config, logger: Logger, local: { seccomp?: boolean } = {}): SandboxProvider {
   if (config.sandbox.provider === "e2b") return createE2BProvider({ apiKey: config.sandbox.apiKey, logger });
   return createLocalProvider({
     rootDir: join(config.dataDir, "sandboxes"),
@@ -16,5 +17,6 @@ export function createSandboxProvider(config: Config, logger: Logger): SandboxPr
     diskMb: config.sandboxDisk.sizeMb,
     diskReserveMb: config.sandboxDisk.reserveMb,
     logger,
+    ...local,
   });
 }
