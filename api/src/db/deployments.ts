@@ -17,6 +17,8 @@ export type DeploymentRow = {
   buildLog: string;
   createdAt: Date;
   live: boolean;
+  /** The site name this build renames the site to when it goes live (null: it keeps the site's name). */
+  slug: string | null;
 };
 
 export type SiteRow = { projectId: string; slug: string; liveDeploymentId: string | null };
@@ -37,7 +39,7 @@ const toRow = (r: Raw): DeploymentRow => ({ ...r, bytes: Number(r.bytes) });
 
 const columns = (sql: Sql) => sql`
   d.id, d.project_id as "projectId", d.version_id as "versionId", d.state, d.bytes::float8 as bytes,
-  d.build_log as "buildLog", d.created_at as "createdAt", coalesce(s.live_deployment_id = d.id, false) as live`;
+  d.build_log as "buildLog", d.created_at as "createdAt", coalesce(s.live_deployment_id = d.id, false) as live, d.slug`;
 
 /** Newest first. */
 export async function listDeployments(sql: Sql, projectId: string, limit = 50): Promise<DeploymentRow[]> {
@@ -86,14 +88,36 @@ export async function failBuild(sql: Sql, id: string, log: string): Promise<void
   await sql`update deployments set state = 'failed', build_log = ${log}, finished_at = now() where id = ${id} and state = 'building'`;
 }
 
-/** Marks the build ready with its files and makes it the site's live deployment, in one transaction. */
-export async function finishBuild(sql: Sql, d: { id: string; projectId: string; files: Manifest; bytes: number; log: string }): Promise<void> {
-  await sql.begin(async (tx) => {
-    const q = tx as unknown as Sql;
-    await q`update deployments set state = 'ready', files = ${q.json(d.files as never)}, bytes = ${d.bytes}, build_log = ${d.log}, finished_at = now()
-            where id = ${d.id}`;
-    await q`update sites set live_deployment_id = ${d.id}, updated_at = now() where project_id = ${d.projectId}`;
-  });
+/** Records the name a build renames the site to; the site keeps its current one until the build is live. */
+export async function setBuildSlug(sql: Sql, id: string, slug: string): Promise<void> {
+  await sql`update deployments set slug = ${slug} where id = ${id} and state = 'building'`;
+}
+
+export type FinishedBuild = { slug: string | null; previousSlug: string | null } | "slug-taken";
+
+/**
+ * Marks the build ready with its files and makes it the site's live deployment, in one transaction, taking
+ * the build's new site name (`deployments.slug`) in the same step. Answers the site's name before and after
+ * (null when the project has no site), or "slug-taken" when another site took the new name while this one
+ * built: then nothing changed.
+ */
+export async function finishBuild(sql: Sql, d: { id: string; projectId: string; files: Manifest; bytes: number; log: string }): Promise<FinishedBuild> {
+  try {
+    return await sql.begin(async (tx) => {
+      const q = tx as unknown as Sql;
+      const [site] = await q<{ slug: string }[]>`select slug from sites where project_id = ${d.projectId} for update`;
+      const [row] = await q<{ slug: string | null }[]>`
+        update deployments set state = 'ready', files = ${q.json(d.files as never)}, bytes = ${d.bytes}, build_log = ${d.log}, finished_at = now()
+        where id = ${d.id} returning slug`;
+      if (!site) return { slug: null, previousSlug: null };
+      const slug = row?.slug ?? site.slug;
+      await q`update sites set live_deployment_id = ${d.id}, slug = ${slug}, updated_at = now() where project_id = ${d.projectId}`;
+      return { slug, previousSlug: site.slug };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "sites_slug_key")) return "slug-taken";
+    throw error;
+  }
 }
 
 export async function findSite(sql: Sql, projectId: string): Promise<SiteRow | null> {

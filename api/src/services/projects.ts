@@ -1,5 +1,6 @@
 /** Project rules: every project has an owner, and only the owner can see or change it. */
 import type { CreateProject, Project } from "@shared/schemas/project";
+import { findSite } from "../db/deployments";
 import * as projects from "../db/projects";
 import { conflict, notFound } from "../lib/errors";
 import { isUuid, projectPrefix, type ServiceContext } from "./context";
@@ -33,10 +34,16 @@ export async function getOwnedProject(ctx: ServiceContext, ownerId: string, id: 
  */
 export async function deleteProject(ctx: ServiceContext, ownerId: string, id: string): Promise<{ sandboxId: string | null }> {
   await getOwnedProject(ctx, ownerId, id);
-  return ctx.sql.begin(async (tx) => {
-    const deleted = await projects.deleteProject(tx as unknown as typeof ctx.sql, ownerId, id);
+  const { deleted, site } = await ctx.sql.begin(async (tx) => {
+    const q = tx as unknown as typeof ctx.sql;
+    const site = await findSite(q, id);
+    const deleted = await projects.deleteProject(q, ownerId, id);
     if (!deleted) throw notFound("Project");
     await ctx.store.deletePrefix(projectPrefix(id));
-    return deleted;
+    return { deleted, site };
   });
+  // Its published site (the row went with the project) stops answering on every instance now, not when
+  // their caches expire.
+  if (site) await ctx.events.publishSite({ type: "site.changed", slug: site.slug }).catch(() => {});
+  return deleted;
 }

@@ -125,5 +125,6 @@ export async function readOutput(sandbox: Sandbox, dir: string, o: { maxBytes: n
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
-const tooBig = (dir: string, bytes: number, max: number) => `${dir} holds ${mb(bytes)}, over the ${mb(max)} a deployment may hold (MAX_DEPLOYMENT_BYTES).`;
+const size = (n: number) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
+/** The refusal of a deployment over MAX_DEPLOYMENT_BYTES: what holds how much, and the limit. */
+export const tooBig = (what: string, bytes: number, max: number) => `${what} holds ${size(bytes)}, over the ${size(max)} a deployment may hold (MAX_DEPLOYMENT_BYTES).`;

@@ -20,7 +20,7 @@ import { getOwnedProject } from "../projects";
 import type { ProjectSandboxesService } from "../sandboxes";
 import { takeVersion } from "../versions/snapshot";
 import { createBuildLog, type BuildLog } from "./build-log";
-import { OutputError, readOutput } from "./build-output";
+import { OutputError, readOutput, tooBig } from "./build-output";
 import { BuildError, buildScript, runBuild } from "./run-build";
 import { slugFromName, slugProblem, withSuffix } from "./slug";
 import { staticManifest, storeDeploymentFiles } from "./store-files";
@@ -47,7 +47,7 @@ export async function publishProject(deps: PublishDeps, ownerId: string, project
   }
   let slug: string;
   try {
-    slug = await chooseSlug(deps, project.id, project.name, input.slug);
+    slug = await chooseSlug(deps, project.id, project.name, input.slug, deploymentId);
   } catch (error) {
     await rows.dropBuild(deps.sql, deploymentId);
     throw error;
@@ -61,15 +61,22 @@ export async function publishProject(deps: PublishDeps, ownerId: string, project
   return { deploymentId, url, status: "building" };
 }
 
-async function chooseSlug(deps: PublishDeps, projectId: string, projectName: string, wanted: string | undefined): Promise<string> {
+async function chooseSlug(deps: PublishDeps, projectId: string, projectName: string, wanted: string | undefined, deploymentId: string): Promise<string> {
   const current = await rows.findSite(deps.sql, projectId);
+  const taken = () => conflict(`The site name "${wanted}" is taken; choose another.`);
   if (wanted !== undefined) {
     const problem = slugProblem(wanted);
     if (problem) throw badRequest(problem);
     if (current?.slug === wanted) return wanted;
-    if (!(await rows.claimSlug(deps.sql, projectId, wanted))) throw conflict(`The site name "${wanted}" is taken; choose another.`);
-    // The old name stops answering on every instance at once.
-    if (current) await deps.events.publishSite({ type: "site.changed", slug: current.slug }).catch(() => {});
+    if (!current) {
+      // A new site: nothing is served yet, so the name is claimed now.
+      if (!(await rows.claimSlug(deps.sql, projectId, wanted))) throw taken();
+      return wanted;
+    }
+    // A rename: the old name keeps serving the live deployment until this build is live, and the site takes
+    // the new name in that same step (another site claiming it meanwhile fails this build, not the live site).
+    if (await rows.slugTaken(deps.sql, wanted)) throw taken();
+    await rows.setBuildSlug(deps.sql, deploymentId, wanted);
     return wanted;
   }
   if (current) return current.slug;
@@ -96,8 +103,14 @@ async function build(deps: PublishDeps, b: Build): Promise<void> {
     const files = await deploymentFiles(deps, b, version.id, log);
     log.write(`Uploaded ${Object.keys(files.manifest).length} files (${(files.bytes / 1024).toFixed(1)} KB).\n`);
     await log.flush();
-    await rows.finishBuild(deps.sql, { id: b.deploymentId, projectId: b.projectId, files: files.manifest, bytes: files.bytes, log: log.text() });
-    await deps.events.publishSite({ type: "site.changed", slug: b.slug }).catch(() => {});
+    const live = await rows.finishBuild(deps.sql, { id: b.deploymentId, projectId: b.projectId, files: files.manifest, bytes: files.bytes, log: log.text() });
+    if (live === "slug-taken") {
+      throw conflict(`The site name "${b.slug}" was taken by another site while this one was building; the live site keeps its name. Publish again with another name.`);
+    }
+    // Every instance drops what it cached for both names: the new one may be cached as "no site here".
+    for (const slug of new Set([b.slug, live.slug, live.previousSlug])) {
+      if (slug) await deps.events.publishSite({ type: "site.changed", slug }).catch(() => {});
+    }
     await status("live");
     await rows.pruneDeployments(deps.sql, b.projectId, deps.config.sites.keep).catch((error) =>
       deps.logger.warn("old deployments not pruned", { projectId: b.projectId, error: String(error) }),
@@ -120,7 +133,7 @@ async function deploymentFiles(deps: PublishDeps, b: Build, versionId: string, l
     log.write("No build script in package.json: publishing the project's files as they are.\n");
     const version = await findVersion(deps.sql, b.projectId, versionId);
     const files = staticManifest(version?.manifest ?? {});
-    if (files.bytes > max) throw new OutputError(`The project's files add up to ${(files.bytes / 1048576).toFixed(1)} MB, over MAX_DEPLOYMENT_BYTES.`);
+    if (files.bytes > max) throw new OutputError(tooBig("The project", files.bytes, max));
     // Refreshes the blobs' last use, so the sweep's grace period starts again while this row is written.
     await blobs.touchBlobs(deps.sql, Object.values(files.manifest).map(([sha256, size]) => ({ sha256, size })));
     return files;
@@ -143,7 +156,8 @@ const toDeployment = (sites: Config["sites"], slug: string | null, d: rows.Deplo
   id: d.id,
   createdAt: d.createdAt.toISOString(),
   status: rows.statusOf(d),
-  url: slug ? siteUrl(sites, slug) : "",
+  // A build that renames the site is shown under the name it was meant to go live under.
+  url: d.state !== "ready" && d.slug ? siteUrl(sites, d.slug) : slug ? siteUrl(sites, slug) : "",
   versionId: d.versionId,
   bytes: d.bytes,
   ...(withLog || d.state !== "ready" ? { buildLog: d.buildLog } : {}),

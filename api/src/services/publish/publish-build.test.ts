@@ -1,7 +1,8 @@
 /**
  * Publishing projects that build in a real local sandbox: the react template (Vite) built and served with
  * hashed assets, a broken build that leaves the live deployment alone and shows its log, a symlink out of
- * the output folder refused, a second publish refused while one builds, and the build time limit.
+ * the output folder refused, a new site name taken by another site while the build ran, a second publish
+ * refused while one builds, and the size and time limits (the live deployment serving throughout).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
@@ -82,7 +83,7 @@ if (await localSuiteGate("publish build", { sameOnEveryDatabase: true })) {
     );
 
     test(
-      "a symlink out of the output folder refuses the upload; a second publish while one builds answers 409; a build past PUBLISH_BUILD_TIMEOUT_S is stopped",
+      "a symlink out of the output folder refuses the upload; a new name taken during the build fails it; a second publish while one builds answers 409; output over MAX_DEPLOYMENT_BYTES and a build past PUBLISH_BUILD_TIMEOUT_S fail, the live site serving on",
       async () => {
         const projectId = await newProject("Sneaky");
         const build = "mkdir -p dist && echo '<p>hi</p>' > dist/index.html && ln -sf /etc/passwd dist/leak.txt && ln -sf index.html dist/home.html";
@@ -102,19 +103,56 @@ if (await localSuiteGate("publish build", { sameOnEveryDatabase: true })) {
         const slug = new URL(ok.url).hostname.split(".")[0]!;
         expect(await (await a.site(slug, "/home.html")).text()).toBe("<p>hi</p>\n");
 
-        const slow = await publishInstance({ env: { PUBLISH_BUILD_TIMEOUT_S: "2", SANDBOX_DISK_MB: "0" } });
+        // Renamed while another site takes the new name before this build is done: the build fails saying
+        // so, and the site keeps its name and its live deployment.
+        const wanted = `contested-${crypto.randomUUID().slice(0, 8)}`;
+        const slowBuild = "sleep 3 && rm -rf dist && mkdir -p dist && echo '<p>renamed</p>' > dist/index.html";
+        await writeFileAtPath(a.deps, alice.uid, projectId, "package.json", JSON.stringify({ name: "sneaky", scripts: { build: slowBuild } }));
+        expect((await publish(projectId, { slug: wanted })).status).toBe("building");
+        const rival = await newProject("Rival");
+        await writeFileAtPath(a.deps, alice.uid, rival, "index.html", "<p>rival</p>");
+        expect((await publish(rival, { slug: wanted })).status).toBe("building");
+        const [lost, kept] = await deploymentsAfterBuild(alice, projectId);
+        expect(lost!.status).toBe("failed");
+        expect(lost!.buildLog).toContain(`The site name "${wanted}" was taken by another site while this one was building`);
+        expect(kept!.id).toBe(published!.id);
+        expect(kept!.status).toBe("live");
+        expect(await (await a.site(slug, "/home.html")).text()).toBe("<p>hi</p>\n");
+        expect(await (await a.site(wanted, "/")).text()).toBe("<p>rival</p>");
+
+        const slow = await publishInstance({ env: { PUBLISH_BUILD_TIMEOUT_S: "3", MAX_DEPLOYMENT_BYTES: "100000", SANDBOX_DISK_MB: "0" } });
         try {
           const bob = slow.user("bob");
           const p = ((await (await bob.request("POST", "/api/projects", { name: "Slow" })).json()) as { id: string }).id;
-          await writeFileAtPath(slow.deps, bob.uid, p, "package.json", JSON.stringify({ name: "slow", scripts: { build: "sleep 30" } }));
+          const setBuild = (build: string) => writeFileAtPath(slow.deps, bob.uid, p, "package.json", JSON.stringify({ name: "slow", scripts: { build } }));
+          const bobPublish = async () => (await (await bob.request("POST", `/api/projects/${p}/publish`, {})).json()) as PublishResult;
+          await setBuild("mkdir -p dist && echo '<p>first</p>' > dist/index.html");
+          const first = await bobPublish();
+          const [live] = await deploymentsAfterBuild(bob, p);
+          expect(live!.status).toBe("live");
+          const bobSlug = new URL(first.url).hostname.split(".")[0]!;
+          expect(await (await slow.site(bobSlug, "/")).text()).toBe("<p>first</p>\n");
+
+          await setBuild("mkdir -p dist && head -c 200000 /dev/zero > dist/big.bin && echo '<p>big</p>' > dist/index.html");
+          await bobPublish();
+          const [tooBig, liveStill] = await deploymentsAfterBuild(bob, p);
+          expect(tooBig!.status).toBe("failed");
+          expect(tooBig!.buildLog).toContain("dist holds 195.3 KB, over the 97.7 KB a deployment may hold (MAX_DEPLOYMENT_BYTES)");
+          expect(liveStill!.id).toBe(live!.id);
+          expect(await (await slow.site(bobSlug, "/")).text()).toBe("<p>first</p>\n");
+
+          await setBuild("sleep 30");
           expect((await bob.request("POST", `/api/projects/${p}/publish`, {})).status).toBe(200);
-          // Still building (for 2 s at least): a second publish is refused, and says why.
+          // Still building (for 3 s at least): a second publish is refused, and says why.
           const again = await bob.request("POST", `/api/projects/${p}/publish`, {});
           expect(again.status).toBe(409);
           expect(((await again.json()) as { error: string }).error).toContain("already being published");
-          const [timedOut] = await deploymentsAfterBuild(bob, p);
+          const [timedOut, , liveAfter] = await deploymentsAfterBuild(bob, p);
           expect(timedOut!.status).toBe("failed");
           expect(timedOut!.buildLog).toContain("PUBLISH_BUILD_TIMEOUT_S");
+          expect(liveAfter!.id).toBe(live!.id);
+          expect(liveAfter!.status).toBe("live");
+          expect(await (await slow.site(bobSlug, "/")).text()).toBe("<p>first</p>\n");
         } finally {
           await slow.deps.sandboxes.shutdown();
           await slow.close();

@@ -111,6 +111,7 @@ describe("sandbox sync", () => {
     await s.sync.attach(s.uid, s.projectId, s.box.sandbox);
     s.box.inside.write("src/made.txt", "made inside");
     s.box.inside.write("node_modules/x/index.js", "dep");
+    s.box.inside.write("out/index.html", "a build's output, which publishing reads from the sandbox");
     await settle();
     const [made] = await listProjectFiles(ctx, s.uid, s.projectId);
     expect(made?.path).toBe("src/made.txt");
