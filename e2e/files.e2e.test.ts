@@ -298,4 +298,35 @@ describe("Files view", () => {
     expect([...logo]).toEqual([...new TextEncoder().encode(BINARY_TEXT)]);
     await shot("downloaded");
   });
+
+  step("a project over the browser's zip limit downloads the ZIP the server streams", async () => {
+    // The list reports one file as 25 MB, past the 20 MB the browser zips itself; the bytes stay small.
+    await page.route(`**/api/files/${projectId}`, async (route) => {
+      if (route.request().method() !== "GET") return route.fallback();
+      const response = await route.fetch();
+      const list = (await response.json()) as ProjectFile[];
+      await route.fulfill({ response, json: list.map((f) => (f.path === "notes/big.txt" ? { ...f, size: 25 * 1024 * 1024 } : f)) });
+    });
+    const asked: string[] = [];
+    const record = (r: { url(): string }) => void asked.push(new URL(r.url()).pathname);
+    page.on("request", record);
+    try {
+      await openFiles();
+      const downloaded = page.waitForEvent("download");
+      await page.getByRole("button", { name: "Download" }).click();
+      const download = await downloaded;
+      expect(download.suggestedFilename()).toBe("Files E2E-source.zip");
+      await toast("Download complete").filter({ hasText: "Downloaded 6 files as ZIP" }).waitFor();
+      expect(asked).toContain(`/api/files/${projectId}/download.zip`);
+      expect(asked).not.toContain(`/api/files/${projectId}/download`);
+      const zipPath = join(ARTIFACTS, "files-download-streamed.zip");
+      await download.saveAs(zipPath);
+      const zip = await JSZip.loadAsync(readFileSync(zipPath));
+      expect(await zip.file("notes/big.txt")!.async("string")).toBe(SEED["notes/big.txt"]!);
+      expect([...(await zip.file("public/logo.bin")!.async("uint8array"))]).toEqual([...new TextEncoder().encode(BINARY_TEXT)]);
+    } finally {
+      page.off("request", record);
+      await page.unroute(`**/api/files/${projectId}`);
+    }
+  });
 });

@@ -3,7 +3,8 @@
  * serving web/dist with the scripted model server (api/src/test/fake-model-server.ts), a real local sandbox
  * serving the project's index.html where this machine can run one. The agent changes a file; "Undo this
  * run" brings the old content back in Files and in the preview panel; History shows the diff in Monaco and
- * restores after a confirmation; a restore while the agent works shows the API's 409 sentence; the preview
+ * restores after a confirmation; a restore while the agent works shows the API's 409 sentence; "Save version"
+ * with a name puts that version at the top of History; the preview
  * panel shows at 1440 px, not at 1024 px, keeps its width across a reload and collapses.
  * Screenshots go to e2e/artifacts/history-*.png.
  */
@@ -209,6 +210,31 @@ describe("history", () => {
       await idle(page);
     });
   }, 120_000);
+
+  test("'Save version' with a name puts that version at the top of History", async () => {
+    await withDiagnostics("save-version", page, async () => {
+      await page.goto(`${app.url}/project/${projectId}/files`);
+      await fileRow(page, "index.html").waitFor();
+      await page.getByTestId("open-history").click();
+      const history = page.getByTestId("history-panel");
+      await history.getByTestId("version-item").first().waitFor();
+      const save = history.getByRole("button", { name: "Save version" });
+      expect(await save.isDisabled()).toBe(true); // no name yet
+      await history.getByLabel("Version name").fill("  Before the redesign ");
+      await save.click();
+      await toast(page, "Version saved").waitFor();
+      await history.getByTestId("version-label").first().filter({ hasText: "Before the redesign" }).waitFor();
+      expect(await history.getByTestId("version-label").first().textContent()).toBe("Before the redesign");
+      expect(await history.getByTestId("version-item").first().getAttribute("data-source")).toBe("manual");
+      expect(await history.getByTestId("selected-version-label").textContent()).toBe("Before the redesign");
+      expect(await history.getByLabel("Version name").inputValue()).toBe("");
+      const saved = await api<{ label: string }[]>("GET", `/api/projects/${projectId}/versions?limit=1`);
+      expect(saved.map((v) => v.label)).toEqual(["Before the redesign"]);
+      await shot(page, "saved-version");
+      await page.getByRole("dialog", { name: "History" }).getByRole("button", { name: "Close" }).click();
+      await history.waitFor({ state: "hidden" });
+    });
+  }, 60_000);
 });
 
 describe("preview beside the chat", () => {

@@ -1,12 +1,14 @@
 /**
  * /projects: skeletons while loading, the empty state, the New Project dialog with its
  * validation toast, the card grid (1/2/3 columns, one-line name, two-line description, sandbox id, relative
- * time), opening a project, and deleting one behind the browser's confirmation; then the toast system itself:
+ * time), opening a project, deleting one behind the browser's confirmation, and "Import from ZIP" (a refused
+ * zip's reason in the dialog, then a project from a zip with its files); then the toast system itself:
  * one at a time, 5000 ms, swipe right to dismiss, F8. Screenshots go to e2e/artifacts/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+import JSZip from "jszip";
+import type { Locator, Page } from "playwright-core";
 import { unnamedControls } from "./support/a11y";
 import { bearerToken, signInWithGoogle, uniqueEmail } from "./support/sign-in";
 import { ARTIFACTS, type Stack, sharedStack } from "./support/stack";
@@ -231,6 +233,66 @@ describe("the project list", () => {
     await card("Sandboxed").waitFor();
     expect(await target.count()).toBe(0);
   }, 45_000);
+});
+
+describe("Import from ZIP", () => {
+  /** Picks `zip` through the dialog's "Import from ZIP" button and the browser's file chooser. */
+  async function importZip(dialog: Locator, fileName: string, zip: JSZip): Promise<void> {
+    const chooser = page.waitForEvent("filechooser");
+    await dialog.getByRole("button", { name: "Import from ZIP" }).click();
+    const buffer = Buffer.from(await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" }));
+    await (await chooser).setFiles({ name: fileName, mimeType: "application/zip", buffer });
+  }
+
+  test("a refused zip shows the server's reason in the dialog and keeps what was typed; a good one opens the new project with its files", async () => {
+    const before = (await (await fetch(url("/api/projects"), { headers: { Authorization: `Bearer ${token}` } })).json()) as unknown[];
+    await openProjects();
+    await page.getByRole("button", { name: "New Project" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create New Project" });
+    await dialog.getByLabel("Project Name").fill("Zipped App");
+    await dialog.getByLabel("Description (optional)").fill("Brought in from a zip");
+
+    const evil = new JSZip();
+    evil.file("../evil.txt", "escape");
+    await importZip(dialog, "evil.zip", evil);
+    const reason = dialog.getByTestId("import-zip-error");
+    await reason.waitFor();
+    expect(await reason.getAttribute("role")).toBe("alert");
+    expect(await reason.textContent()).toBe("../evil.txt contains '..'; every entry must stay inside the project.");
+    expect(await dialog.getByLabel("Project Name").inputValue()).toBe("Zipped App");
+    expect(await dialog.getByLabel("Description (optional)").inputValue()).toBe("Brought in from a zip");
+    expect(page.url()).toBe(url("/projects"));
+    await transitionsDone(page);
+    await shot("import-refused");
+
+    const logo = Uint8Array.from({ length: 300 }, (_, i) => (i * 37) % 256); // not UTF-8: stored as binary
+    const good = new JSZip();
+    good.file("zipped-app/README.md", "# Zipped\n\nFrom the e2e test.\n");
+    good.file("zipped-app/public/logo.png", logo);
+    await importZip(dialog, "zipped-app.zip", good);
+    await page.waitForURL(/\/project\/[^/]+\/chat$/);
+    await toast("Project imported").filter({ hasText: "Zipped App was created from zipped-app.zip." }).waitFor();
+    await page.getByTestId("breadcrumb-project").filter({ hasText: "Zipped App" }).waitFor();
+    await dialog.waitFor({ state: "detached" });
+
+    const id = decodeURIComponent(page.url().split("/project/")[1]!.split("/")[0]!);
+    await page.goto(url(`/project/${encodeURIComponent(id)}/files`));
+    const row = (path: string) => page.locator(`[data-testid="file-row"][data-path="${path}"]`);
+    await row("README.md").waitFor();
+    expect(await row("public/logo.png").getByTestId("file-size").textContent()).toBe("300 B");
+    expect(await page.getByTestId("file-count").textContent()).toBe("2 files");
+    const stored = (await (await fetch(url(`/api/files/${id}/download`), { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+      files: Record<string, string>;
+      binary?: string[];
+    };
+    expect(stored.binary).toEqual(["public/logo.png"]);
+    expect(new Uint8Array(Buffer.from(stored.files["public/logo.png"]!, "base64"))).toEqual(logo);
+
+    // The list shows the new project (one more than before the refused zip, which created nothing).
+    await page.getByRole("link", { name: "Projects" }).first().click();
+    await card("Zipped App").waitFor();
+    expect(await page.getByTestId("project-card").count()).toBe(before.length + 1);
+  }, 60_000);
 });
 
 describe("toasts", () => {

@@ -18,11 +18,6 @@ const TRANSPORT = new Set([ENDPOINTS, "api/client.ts", "api/sse.ts"]);
 const FIREBASE = "features/auth/firebase.ts";
 /** The files that may draw an `<svg>`: the icon factory and the Google logo. */
 const SVG_ALLOWED = ["components/ui/icons.tsx", "features/auth/components/google-icon.tsx"];
-/**
- * Files still drawing their own `<svg>`, to move into the icon factory.
- * TODO(issue 9): history-icon.tsx becomes `icon(...)` in components/ui/icons.tsx; then empty this list.
- */
-const SVG_KNOWN_EXCEPTIONS = ["features/history/components/history-icon.tsx"];
 
 function sourceFiles(dir = SRC): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -158,8 +153,6 @@ describe("the web's boundaries", () => {
   test("only the icon factory and the Google logo draw an <svg>", () => {
     const drawing = files.filter((file) => svgDrawings(read(file)).length > 0);
     expect(drawing).toEqual(expect.arrayContaining(SVG_ALLOWED));
-    expect(drawing.filter((file) => !SVG_ALLOWED.includes(file) && !SVG_KNOWN_EXCEPTIONS.includes(file))).toEqual([]);
-    // An exception that no longer draws its own <svg> leaves the list, so it cannot hide a new one later.
-    expect(SVG_KNOWN_EXCEPTIONS.filter((file) => !drawing.includes(file))).toEqual([]);
+    expect(drawing.filter((file) => !SVG_ALLOWED.includes(file))).toEqual([]);
   });
 });

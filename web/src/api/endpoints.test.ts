@@ -126,3 +126,34 @@ test("the versions list asks for a full page, and restore posts to the version",
   expect((await api.versions.restore("p1", "v1")).written).toBe(1);
   expect(seen[0]).toMatchObject({ url: "/api/projects/p1/versions/v1/restore", method: "POST" });
 });
+
+test("import sends the zip and the trimmed name as multipart, and a refused zip throws with the server's reason", async () => {
+  const project = { id: "p2", name: "Given", description: null, sandboxId: null, sandboxUrl: null, workflowCommand: null, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+  const sent: { url: string; method?: string; form: FormData; type: string | null }[] = [];
+  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    if (!(init.body instanceof FormData)) throw new Error("expected a multipart body");
+    sent.push({ url: String(input), method: init.method, form: init.body, type: new Headers(init.headers).get("Content-Type") });
+    return json(project, 201);
+  }) as typeof fetch;
+  const zip = new File([new Uint8Array([80, 75, 3, 4])], "app.zip", { type: "application/zip" });
+  expect(await api.projects.import(zip, "  Given ")).toEqual(project);
+  const [named] = sent;
+  expect([named!.url, named!.method, named!.type]).toEqual(["/api/projects/import", "POST", null]); // fetch sets the multipart boundary
+  expect(named!.form.get("name")).toBe("Given");
+  const file = named!.form.get("file");
+  expect(file instanceof File && new Uint8Array(await file.arrayBuffer())).toEqual(new Uint8Array([80, 75, 3, 4]));
+  await api.projects.import(zip);
+  expect(sent[1]!.form.has("name")).toBe(false);
+
+  stubFetch(() => json({ error: "../evil.txt contains '..'; every entry must stay inside the project.", code: "bad_request" }, 400));
+  const err = await api.projects.import(zip).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(ApiError);
+  expect((err as ApiError).error).toContain("contains '..'");
+});
+
+test("the streamed ZIP is read from download.zip as bytes", async () => {
+  const seen = stubFetch(() => new Response(new Uint8Array([80, 75, 5, 6]), { headers: { "content-type": "application/zip" } }));
+  const blob = await api.files.downloadZip("p 1");
+  expect(seen[0]).toMatchObject({ url: "/api/files/p%201/download.zip", method: "GET" });
+  expect(new Uint8Array(await blob.arrayBuffer())).toEqual(new Uint8Array([80, 75, 5, 6]));
+});

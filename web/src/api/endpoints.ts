@@ -135,6 +135,13 @@ export const api = {
     get: (id: string) => get((s) => s.projectSchema, "projects", id),
     create: (input: CreateProject) => send("POST", (s) => s.projectSchema, ["projects"], input),
     remove: (id: string) => send("DELETE", ignored, ["projects", id]),
+    /** A new project from a .zip (named `name`, else after the zip); a refused zip answers 400 or 413 with the reason. */
+    import: (file: File, name?: string) => {
+      const form = new FormData();
+      form.append("file", file);
+      if (name?.trim()) form.append("name", name.trim());
+      return send("POST", (s) => s.projectSchema, ["projects", "import"], form);
+    },
     /** Stores the model the project's runs use; a model the server does not offer answers 400. */
     setModel: (id: string, model: string) => send("PUT", (s) => s.projectModelSchema, ["projects", id, "model"], { model }),
   },
@@ -161,6 +168,11 @@ export const api = {
     rename: (fileId: string, newPath: string) => send("PATCH", (s) => s.projectFileSchema, ["files", fileId, "rename"], { newPath }),
     remove: (fileId: string) => send("DELETE", ignored, ["files", fileId]),
     download: (projectId: string) => get((s) => s.downloadSchema, "files", projectId, "download"),
+    /** The project as a ZIP the server streams (for projects too large to zip in the browser). */
+    downloadZip: async (projectId: string): Promise<Blob> => {
+      const res = await apiRequest(apiPath("files", projectId, "download.zip"), { headers: { Accept: "application/zip" } });
+      return res.blob();
+    },
     /** The WebSocket that pushes file events (api/file-events.ts). */
     eventsSocketUrl: (loc: Pick<Location, "protocol" | "host"> = location) =>
       `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}${apiPath("ws")}`,

@@ -58,7 +58,7 @@ export function FilesPage({ projectId }: { projectId: string }) {
             <div className="flex items-center gap-2">
               <HistoryButton projectId={projectId} className="h-10 px-4" />
               {count > 0 && (
-                <Button variant="outline" onClick={() => download.mutate()} disabled={download.isPending}>
+                <Button variant="outline" onClick={() => download.mutate(files.data ?? [])} disabled={download.isPending}>
                   {download.isPending ? <Spinner className="size-4" /> : <DownloadIcon className="size-4" />}
                   Download
                 </Button>

@@ -1,6 +1,6 @@
 /**
- * The History panel: a sheet from the right with the project's versions, the selected one compared with
- * the current files, and Restore (after a confirmation). Opened from Files and from the chat header.
+ * The History panel: a sheet from the right with "Save version" and the project's versions, the selected one
+ * compared with the current files, and Restore (after a confirmation). Opened from Files and from the chat header.
  */
 import type { VersionSummary } from "@shared/schemas/versions";
 import { useState } from "react";
@@ -11,6 +11,7 @@ import { Spinner } from "../../../components/ui/spinner";
 import { useVersions } from "../use-versions";
 import { formatVersionTime } from "../version-format";
 import { type RestoreTarget, RestoreDialog } from "./restore-dialog";
+import { SaveVersionForm } from "./save-version-form";
 import { VersionDiffView } from "./version-diff-view";
 import { VersionList } from "./version-list";
 
@@ -25,6 +26,7 @@ export function HistoryPanel({ projectId, open, onClose }: { projectId: string; 
     <Sheet open={open} onClose={onClose} side="right" title="History" className="w-[min(72rem,100vw)] max-w-none">
       <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto px-4 pb-4 md:flex-row md:overflow-hidden" data-testid="history-panel">
         <section aria-label="Versions" className="shrink-0 md:w-80 md:overflow-y-auto">
+          <SaveVersionForm projectId={projectId} onSaved={(v) => setSelectedId(v.id)} />
           {versions.isPending ? (
             <div className="flex justify-center py-12 text-muted-foreground"><Spinner className="size-6" /></div>
           ) : versions.isError ? (

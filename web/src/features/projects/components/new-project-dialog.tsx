@@ -1,6 +1,7 @@
 /**
  * The New Project dialog: name and optional description, validated with the shared schema, then created
- * and opened in its chat view.
+ * and opened in its chat view; or "Import from ZIP", which opens the imported project the same way (named
+ * after the name field when it is filled) and shows a refused zip's reason in the dialog.
  */
 import {
   MAX_PROJECT_DESCRIPTION_LENGTH,
@@ -16,23 +17,48 @@ import { Input, Label, Textarea } from "../../../components/ui/field";
 import { toast } from "../../../components/ui/use-toast";
 import { projectPath } from "../project-views";
 import { useCreateProject } from "../use-create-project";
+import { useImportProject } from "../use-import-project";
+import { ImportZipField } from "./import-zip-field";
 
 export function NewProjectDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const createProject = useCreateProject();
+  const importProject = useImportProject();
+  const busy = createProject.isPending || importProject.isPending;
   const [, navigate] = useLocation();
+
+  const reset = () => {
+    setName("");
+    setDescription("");
+    importProject.reset();
+  };
 
   // Cancel, Escape or a click outside: the next open starts blank rather than with the abandoned draft.
   const close = () => {
-    if (createProject.isPending) return;
-    setName("");
-    setDescription("");
+    if (busy) return;
+    reset();
     onClose();
+  };
+
+  const importZip = (file: File) => {
+    importProject.mutate(
+      { file, name: name.trim() || undefined },
+      {
+        // On failure the error shows below the button and the fields keep what was typed.
+        onSuccess: (project) => {
+          toast({ title: "Project imported", description: `${project.name} was created from ${file.name}.` });
+          reset();
+          onClose();
+          navigate(projectPath(project.id, "chat"));
+        },
+      },
+    );
   };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    importProject.reset();
     if (!name.trim()) {
       toast({ title: "Name required", description: "Please enter a project name.", variant: "destructive" });
       return;
@@ -46,8 +72,7 @@ export function NewProjectDialog({ open, onClose }: { open: boolean; onClose: ()
     createProject.mutate(parsed.data, {
       onSuccess: (project) => {
         toast({ title: "Project created", description: "Your new project has been created successfully." });
-        setName("");
-        setDescription("");
+        reset();
         onClose();
         navigate(projectPath(project.id, "chat"));
       },
@@ -83,13 +108,19 @@ export function NewProjectDialog({ open, onClose }: { open: boolean; onClose: ()
           />
         </div>
         <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={close} disabled={createProject.isPending}>
+          <Button variant="outline" onClick={close} disabled={busy}>
             Cancel
           </Button>
-          <Button type="submit" disabled={createProject.isPending}>
+          <Button type="submit" disabled={busy}>
             {createProject.isPending ? "Creating..." : "Create Project"}
           </Button>
         </div>
+        <ImportZipField
+          pending={importProject.isPending}
+          disabled={busy}
+          error={importProject.isError ? describeError(importProject.error) : null}
+          onPick={importZip}
+        />
       </form>
     </Dialog>
   );
