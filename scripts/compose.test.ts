@@ -105,6 +105,8 @@ describe("docker-compose.yml", () => {
     expect(ollama.volumes).toEqual(["ollama-data:/root/.ollama:rw"]);
     expect(ollama.ports).toBeUndefined();
     expect(ollama.healthcheck).toBeDefined();
+    // The window Ollama runs models with is its own setting (its OpenAI API takes none per request).
+    expect(ollama.environment?.OLLAMA_CONTEXT_LENGTH).toBe("16384");
     // Started without the profile, the app must not wait for a service that is not there.
     expect(Object.keys(services.app!.depends_on ?? {})).not.toContain("ollama");
     // Pointed at it as the README says, the app's configuration is valid.
@@ -115,9 +117,11 @@ describe("docker-compose.yml", () => {
       E2B_API_KEY: "e2b",
       OPENAI_BASE_URL: "http://ollama:11434/v1",
       MODELS: "qwen2.5-coder:7b,llama3.1:8b",
-      MODEL_CONTEXT_TOKENS: "16384",
+      // As the README says: the same number as the server's window.
+      MODEL_CONTEXT_TOKENS: ollama.environment!.OLLAMA_CONTEXT_LENGTH!,
     };
     expect(loadConfig(env).model).toMatchObject({ configured: true, baseUrl: "http://ollama:11434/v1", model: "qwen2.5-coder:7b" });
+    expect(loadConfig(env).agent.contextTokens).toBe(16_384);
   });
 
   test("the app's environment, once Firebase and E2B keys are filled in, is a valid production configuration", () => {

@@ -47,7 +47,6 @@ export async function summariseChat(o: {
     tools: [],
     enableReasoning: false,
     maxOutputTokens: Math.min(o.limits.maxOutputTokens, 1_024),
-    contextTokens: o.limits.contextTokens,
     signal: o.signal,
     idleTimeoutMs: o.limits.idleTimeoutMs,
     maxRetries: o.limits.maxRetries,

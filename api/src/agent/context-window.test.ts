@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ChatMessage } from "./chat-message";
-import { shortenOldSteps, summariseOlderSteps, SUMMARY_HEADING, TokenMeter } from "./context-window";
+import { looksCut, shortenOldSteps, summariseOlderSteps, SUMMARY_HEADING, TokenMeter } from "./context-window";
 
 const big = "y".repeat(8_000);
 const steps = (): ChatMessage[] => [
@@ -25,6 +25,17 @@ describe("context window", () => {
     const low = new TokenMeter((t) => t.length);
     low.calibrate(100, 10);
     expect(low.text("abcd")).toBe(4);
+  });
+
+  test("a silent cut is read from usage far below our count, never from small prompts, other tokenizers or a missing count", () => {
+    expect(looksCut(10_000, 4_096)).toBe(true);
+    expect(looksCut(10_000, 8_000)).toBe(false); // a thriftier tokenizer, not a cut
+    expect(looksCut(10_000, 12_000)).toBe(false);
+    expect(looksCut(800, 100)).toBe(false); // too small to tell
+    expect(looksCut(10_000, 0)).toBe(false); // servers that report 0 for a cached prompt
+    // Below what a cut keeps (system prompt, tool schemas, last message): a count of something else.
+    expect(looksCut(10_000, 4_096, 3_000)).toBe(true);
+    expect(looksCut(10_000, 500, 3_000)).toBe(false);
   });
 
   test("old tool results and old write_file contents are shortened first (path and size kept), the latest step kept", () => {

@@ -55,7 +55,11 @@ export class TokenMeter {
     return n;
   }
 
-  /** Learns from the endpoint's own count of a prompt we estimated at `estimated` tokens. */
+  /**
+   * Learns from the endpoint's own count of a prompt we estimated at `estimated` tokens. Never below our own
+   * count: a lower report more often means the endpoint dropped part of the prompt (`looksCut`) than that
+   * its tokenizer is thriftier, and trusting it would make every later prompt too long.
+   */
   calibrate(estimated: number, reported: number): void {
     if (estimated <= 0 || reported <= 0) return;
     const seen = (reported / estimated) * this.ratio;
@@ -66,6 +70,22 @@ export class TokenMeter {
   distrust(): void {
     this.ratio = Math.min(4, this.ratio * 1.25);
   }
+}
+
+/** Prompts we count below this are not checked for a silent cut: no server runs so small a window, and small counts are noisy. */
+const CUT_CHECK_MIN_TOKENS = 1_024;
+
+/**
+ * Did the endpoint take only part of the prompt? Ollama cuts a prompt longer than the window it runs with
+ * (its oldest messages go; the system messages, the tool schemas and the last message stay) and answers 200
+ * as if nothing happened; only the reply's usage shows it, as far fewer prompt tokens than were sent.
+ * `counted` is our count of the prompt and `alwaysKept` of the part such a cut keeps, both without images
+ * (servers count those very differently). Tokenizers differ by far less than the 30% taken as the sign; a
+ * report below even the kept part is no cut but a count of something else (a server that leaves cached
+ * tokens out, a scripted reply).
+ */
+export function looksCut(counted: number, reportedPromptTokens: number, alwaysKept = 0): boolean {
+  return counted >= CUT_CHECK_MIN_TOKENS && reportedPromptTokens >= alwaysKept * 0.7 && reportedPromptTokens > 0 && reportedPromptTokens < counted * 0.7;
 }
 
 const SHORT_TOOL_RESULT = "[Earlier tool output removed to fit the context window; run the tool again if you need it.]";

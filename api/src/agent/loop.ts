@@ -13,7 +13,7 @@ import type { ActionStep } from "@shared/schemas/message";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ChatMessage } from "./chat-message";
-import { shortenOldSteps, summariseOlderSteps, SUMMARY_PROMPT, TokenMeter, type CountTokens } from "./context-window";
+import { IMAGE_TOKENS, looksCut, shortenOldSteps, summariseOlderSteps, SUMMARY_PROMPT, TokenMeter, type CountTokens } from "./context-window";
 import type { ModelClient, ModelTurn } from "./model";
 import { ModelTurnError, runModelTurn } from "./model-stream";
 import { StuckDetector } from "./stuck";
@@ -107,6 +107,9 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   let usage: TokenUsage | null = null;
   let spentTokens = 0;
   let contextTokens = limits.contextTokens;
+  /** The most prompt tokens the endpoint has shown it takes: set when it silently cut a prompt. */
+  let promptCap = Infinity;
+  let warnedCut = false;
 
   const text = (content: string) => {
     // A blank line between step lines and the model's next words keeps them apart in Markdown.
@@ -151,9 +154,9 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
     return { status: "failed", usage, error: message };
   }
 
-  /** Tokens the conversation may take: the window less the answer's room and the tool schemas. */
+  /** Tokens the conversation may take: the window less the answer's room (or what the endpoint showed it takes) and the tool schemas. */
   function budget(): number {
-    return Math.max(1_000, contextTokens - limits.maxOutputTokens - meter.text(toolsText) - 64);
+    return Math.max(1_000, Math.min(contextTokens - limits.maxOutputTokens, promptCap) - meter.text(toolsText) - 64);
   }
 
   /** Shortens old steps, then summarises them, until the conversation fits `room` (or nothing is left to do). */
@@ -180,7 +183,8 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
       onText: () => {},
       onThinking: () => {},
     });
-    count(turn, meter.messages(request));
+    const estimate = meter.messages(request);
+    count(turn, estimate, tokensTaken(turn, estimate, request, 0) !== null);
     return turn.text;
   }
 
@@ -192,7 +196,6 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
       tools: toolSpecs,
       enableReasoning: input.enableReasoning,
       maxOutputTokens: limits.maxOutputTokens,
-      contextTokens,
       signal,
       idleTimeoutMs: limits.idleTimeoutMs,
       maxRetries: limits.maxRetries,
@@ -207,8 +210,9 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   /**
    * Adds a turn's tokens to the run's count; `estimate` is what we counted for its prompt. A turn the
    * endpoint reported no usage for is counted with the tokenizer, and the run's usage says it is estimated.
+   * A reply to a prompt the endpoint cut (`cut`) teaches the meter nothing about its tokenizer.
    */
-  function count(turn: ModelTurn, estimate: number): void {
+  function count(turn: ModelTurn, estimate: number, cut = false): void {
     const reported = turn.usage;
     const promptTokens = reported?.promptTokens ?? estimate;
     const completionTokens = reported?.completionTokens ?? meter.text(turn.reasoning + turn.text + (turn.toolCalls.length ? JSON.stringify(turn.toolCalls) : ""));
@@ -220,21 +224,37 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
       ...(usage?.estimated || !reported ? { estimated: true } : {}),
     };
     spentTokens += totalTokens;
-    if (reported && estimate > 0) meter.calibrate(estimate, reported.promptTokens);
+    if (reported && estimate > 0 && !cut) meter.calibrate(estimate, reported.promptTokens);
   }
 
-  /** One model turn at the current state; a context-length error trims harder and asks once more. */
+  /**
+   * The prompt tokens the endpoint took when it reports far fewer than were sent (a silent cut), else null.
+   * `tools`: what the tool schemas count in `estimate`.
+   */
+  function tokensTaken(turn: ModelTurn, estimate: number, list: ChatMessage[], tools: number): number | null {
+    const reported = turn.usage?.promptTokens;
+    if (reported === undefined) return null;
+    const images = (m: ChatMessage | undefined) => (m?.role === "user" ? (m.images?.length ?? 0) * IMAGE_TOKENS : 0);
+    const last = list.at(-1);
+    const kept = meter.messages(list.filter((m) => m.role === "system")) + (last && last.role !== "system" ? meter.message(last) - images(last) : 0) + tools;
+    const counted = estimate - list.reduce((n, m) => n + images(m), 0);
+    return looksCut(counted, reported, kept) ? reported : null;
+  }
+
+  /**
+   * One model turn at the current state. A context-length error, or a reply showing the endpoint silently
+   * cut the prompt, trims harder and asks once more.
+   */
   async function ask(keepLast: number): Promise<ModelTurn> {
     await fit(budget(), keepLast);
     for (let retried = false; ; retried = true) {
       const estimate = meter.messages(messages) + meter.text(toolsText);
+      let turn: ModelTurn;
       try {
-        const turn = await runModelTurn({
+        turn = await runModelTurn({
           ...turnOptions(messages),
           onRestart: () => text(`${atLineStart ? "" : "\n\n"}_(The connection to the model dropped; asking again.)_\n\n`),
         });
-        count(turn, estimate);
-        return turn;
       } catch (error) {
         if (retried || !(error instanceof ModelTurnError) || error.failure.kind !== "context_length") throw error;
         input.logger?.warn("context length exceeded; trimming harder", { estimate, contextTokens });
@@ -243,7 +263,27 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
         if (stated) contextTokens = Math.min(contextTokens, Number(stated[1]));
         meter.distrust();
         await fit(Math.floor(budget() * 0.7), 1);
+        continue;
       }
+      const taken = tokensTaken(turn, estimate, messages, meter.text(toolsText));
+      count(turn, estimate, taken !== null);
+      if (taken === null) return turn;
+      if (!warnedCut) {
+        warnedCut = true;
+        input.logger?.warn(
+          "the model endpoint silently cut the prompt: it took far fewer tokens than were sent, so its context window is smaller than the run's. " +
+            "For Ollama, set OLLAMA_CONTEXT_LENGTH on its server and MODEL_CONTEXT_TOKENS on this one to the same value",
+          { model: input.model, estimate, promptTokens: taken, contextTokens },
+        );
+      }
+      // The window is taken to be what the endpoint took, less a margin for tokenizers that differ from ours.
+      promptCap = Math.min(promptCap, Math.floor(taken * 0.85));
+      // The one retry is spent (on a context-length error, or on this cut): this answer stands, and the next
+      // turn fits the cap.
+      if (retried) return turn;
+      // Its answer was written without the start of the conversation: it is not used.
+      text(`${atLineStart ? "" : "\n\n"}_(The model's server cut the start of this conversation to fit its context window; asking again with a shorter one.)_\n\n`);
+      await fit(Math.floor(budget() * 0.7), 1);
     }
   }
 

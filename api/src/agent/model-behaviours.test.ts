@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { StreamEvent } from "@shared/events/stream";
+import { silentLogger, type Logger } from "../lib/logger";
 import { memoryWorkspace } from "../test/memory-workspace";
 import { fakePromptTokens, startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
 import type { ChatMessage } from "./chat-message";
@@ -25,7 +26,7 @@ beforeEach(() => model.reset());
 
 const tools = [writeFileTool, readFileTool, editFileTool] as Tool[];
 
-async function run(o: { limits?: Partial<AgentLimits>; enableReasoning?: boolean; messages?: ChatMessage[]; files?: Record<string, string> } = {}) {
+async function run(o: { limits?: Partial<AgentLimits>; enableReasoning?: boolean; messages?: ChatMessage[]; files?: Record<string, string>; logger?: Logger } = {}) {
   const workspace = memoryWorkspace(o.files ?? {});
   const events: StreamEvent[] = [];
   const result = await runAgent({
@@ -41,6 +42,7 @@ async function run(o: { limits?: Partial<AgentLimits>; enableReasoning?: boolean
     signal: new AbortController().signal,
     limits: { ...DEFAULT_AGENT_LIMITS, backoffBaseMs: 5, idleTimeoutMs: 3_000, ...o.limits },
     emit: (e) => events.push(e),
+    logger: o.logger ?? silentLogger,
   });
   const text = events.flatMap((e) => (e.type === "chunk" && !e.step ? [e.content] : [])).join("");
   const thinking = events.flatMap((e) => (e.type === "thinking" ? [e.content] : [])).join("");
@@ -199,6 +201,74 @@ describe("context that fits", () => {
     expect(model.requests[0]!.body.tools?.length).toBeGreaterThan(0);
     expect(model.requests.length).toBeGreaterThanOrEqual(2);
     expect(fakePromptTokens(model.requests.at(-1)!.body) + 500).toBeLessThanOrEqual(4_000);
+  });
+});
+
+describe("a server that silently cuts the prompt (Ollama running a smaller window than the app assumes)", () => {
+  /** A conversation far larger than the server's window: twelve big tool results after the user's task. */
+  const bulky = (): ChatMessage[] => {
+    const list: ChatMessage[] = [{ role: "system", content: "You are a test." }, { role: "user", content: "Build the todo app" }];
+    for (let i = 0; i < 12; i++) {
+      list.push({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, name: "read_file", arguments: `{"path":"f${i}"}` }] });
+      list.push({ role: "tool", toolCallId: `c${i}`, content: "z".repeat(3_000) });
+    }
+    return list;
+  };
+  const warnings = () => {
+    const seen: string[] = [];
+    return { seen, logger: { ...silentLogger, warn: (msg: string) => void seen.push(msg) } };
+  };
+
+  test("the cut is seen in the reply's usage: its answer is set aside, the run trims to what the server took and asks once more", async () => {
+    model.mode({ silentWindow: 4_000 });
+    // The model answers from what it was given: without the start of the conversation it does not know the task.
+    model.respondWith((body) => {
+      const task = body.messages.some((m) => m.role === "user" && m.content === "Build the todo app");
+      return turn.text(task ? "Built the todo app." : "What would you like me to build?");
+    });
+    const log = warnings();
+    const r = await run({ messages: bulky(), limits: { contextTokens: 32_768, maxOutputTokens: 500 }, logger: log.logger });
+    expect(r.errors).toEqual([]);
+    expect(r.result.status).toBe("complete");
+    expect(model.requests).toHaveLength(2);
+    // The first request was cut by the server; the second fits its window whole.
+    expect(model.requests[0]!.seen).toBeDefined();
+    expect(fakePromptTokens(model.requests[1]!.body)).toBeLessThanOrEqual(4_000);
+    expect(model.requests[1]!.seen).toBeUndefined();
+    expect(r.text).toContain("cut the start of this conversation to fit its context window; asking again");
+    expect(r.text).toEndWith("Built the todo app.");
+    // One warning, naming the settings that fix it.
+    const cut = log.seen.filter((w) => w.includes("silently cut"));
+    expect(cut).toHaveLength(1);
+    expect(cut[0]).toContain("OLLAMA_CONTEXT_LENGTH");
+    expect(cut[0]).toContain("MODEL_CONTEXT_TOKENS");
+  });
+
+  test("later steps of the run stay inside what the server took, without asking twice", async () => {
+    model.mode({ silentWindow: 4_000 });
+    let step = 0;
+    model.respondWith((body) => {
+      if (!body.messages.some((m) => m.role === "user" && m.content === "Build the todo app")) return turn.text("What would you like me to build?");
+      step++;
+      return step <= 3 ? turn.toolCalls([{ name: "read_file", arguments: { path: "big.txt" } }]) : turn.text("Built the todo app.");
+    });
+    const r = await run({ messages: bulky(), limits: { contextTokens: 32_768, maxOutputTokens: 500 }, files: { "big.txt": "y".repeat(3_000) } });
+    expect(r.result.status).toBe("complete");
+    // The first request, its retry, then one per step: no step after the first was cut.
+    expect(model.requests).toHaveLength(5);
+    expect(model.requests.slice(1).map((q) => q.seen)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  test("usage below even what a cut keeps (cached tokens left out, a scripted count) is not taken for a cut", async () => {
+    // Every reply reports 50 prompt tokens, however long the prompt.
+    const usage = { usage: { prompt_tokens: 50, completion_tokens: 5 } };
+    model.enqueue(turn.steps({ toolCalls: [{ name: "read_file", arguments: { path: "big.txt" } }] }, usage), turn.steps({ text: "Done." }, usage));
+    const r = await run({ messages: bulky(), limits: { contextTokens: 32_768, maxOutputTokens: 500 }, files: { "big.txt": "y".repeat(3_000) } });
+    expect(r.result.status).toBe("complete");
+    expect(r.text).toBe("Done.");
+    // No retry, and nothing trimmed toward the 50 tokens reported.
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]!.body.messages.filter((m) => m.content === "z".repeat(3_000))).toHaveLength(12);
   });
 });
 

@@ -35,15 +35,14 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
   return {
     classify: classifyModelError,
     async stream(request, signal, on) {
-      const ollama = await metadata.isOllama();
       try {
-        return await streamOnce(sdk, request, { withUsage: !refusesStreamOptions, ollama }, signal, on);
+        return await streamOnce(sdk, request, { withUsage: !refusesStreamOptions }, signal, on);
       } catch (error) {
         if (signal.aborted || refusesStreamOptions) throw error;
         const failure = classifyModelError(error);
         if (failure.kind !== "client" || !/stream_options|include_usage/i.test(failure.message)) throw error;
         refusesStreamOptions = true;
-        return streamOnce(sdk, request, { withUsage: false, ollama }, signal, on);
+        return streamOnce(sdk, request, { withUsage: false }, signal, on);
       }
     },
     contextWindow: (model) => metadata.contextWindow(model),
@@ -91,7 +90,7 @@ export const toOpenAiTools = (tools: ToolSpec[]): ChatCompletionFunctionTool[] =
 async function streamOnce(
   sdk: OpenAI,
   request: ModelRequest,
-  { withUsage, ollama }: { withUsage: boolean; ollama: boolean },
+  { withUsage }: { withUsage: boolean },
   signal: AbortSignal,
   on: Parameters<ModelClient["stream"]>[2],
 ): Promise<ModelTurn> {
@@ -104,8 +103,8 @@ async function streamOnce(
     ...(isOpenAiReasoningModel(request.model)
       ? { reasoning_effort: request.enableReasoning ? "high" : "low", max_completion_tokens: request.maxOutputTokens }
       : { max_tokens: request.maxOutputTokens }),
-    // Ollama answers a prompt longer than its default window (often 2–4k) with a silently cut prompt.
-    ...(ollama ? { options: { num_ctx: request.contextTokens } } : {}),
+    // No window is sent: Ollama's OpenAI-compatible endpoint has no `options` (num_ctx) and ignores it; the
+    // window it runs with is its own setting (OLLAMA_CONTEXT_LENGTH, a Modelfile), read by `contextWindow`.
   } as ChatCompletionCreateParamsStreaming;
 
   let text = "";
@@ -166,7 +165,13 @@ async function streamOnce(
   };
 }
 
-/** What the endpoint says about itself: is it Ollama, and how large is a model's context window. */
+/**
+ * What the endpoint says about itself: is it Ollama, and how large is a model's context window. For Ollama
+ * that is the window it actually runs the model with: `/api/ps` while the model is loaded (its
+ * OLLAMA_CONTEXT_LENGTH, Modelfile or default, often 2–4k), else a Modelfile's `num_ctx` from `/api/show`,
+ * else the trained window, which Ollama may not run; a prompt cut to a smaller window is then caught from
+ * the reply's usage (the loop's silent-truncation check).
+ */
 function endpointMetadata(endpoint: ModelEndpoint, fetchImpl: typeof fetch) {
   const base = (endpoint.baseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "");
   const root = base.replace(/\/v1$/, "");
@@ -188,25 +193,43 @@ function endpointMetadata(endpoint: ModelEndpoint, fetchImpl: typeof fetch) {
     (ollama ??= endpoint.baseUrl
       ? get(`${root}/api/version`).then((v) => typeof (v as { version?: unknown } | null)?.version === "string")
       : Promise.resolve(false));
-  const windows = new Map<string, Promise<number | null>>();
-  const contextWindow = (model: string) => {
-    let known = windows.get(model);
+  // What does not change while the server runs: the /v1/models entry, or Ollama's Modelfile and trained window.
+  const described = new Map<string, Promise<number | null>>();
+  const describedWindow = (model: string) => {
+    let known = described.get(model);
     if (!known) {
       known = (async () => {
-        if (!endpoint.baseUrl) return null;
         const list = (await get(`${base}/models`)) as { data?: Record<string, unknown>[] } | null;
         const entry = list?.data?.find((m) => m.id === model);
         const fromList = windowOf(entry) ?? windowOf(entry?.meta as Record<string, unknown> | undefined);
         if (fromList) return fromList;
         if (!(await isOllama())) return null;
-        const show = (await get(`${root}/api/show`, { method: "POST", body: JSON.stringify({ model }) })) as { model_info?: Record<string, unknown> } | null;
+        const show = (await get(`${root}/api/show`, { method: "POST", body: JSON.stringify({ model }) })) as { parameters?: unknown; model_info?: Record<string, unknown> } | null;
+        const modelfile = typeof show?.parameters === "string" ? Number(/^num_ctx\s+(\d+)\s*$/m.exec(show.parameters)?.[1]) : NaN;
+        if (Number.isInteger(modelfile) && modelfile > 0) return modelfile;
         const key = Object.keys(show?.model_info ?? {}).find((k) => k.endsWith(".context_length"));
         const n = key ? Number(show!.model_info![key]) : NaN;
         return Number.isInteger(n) && n > 0 ? n : null;
       })();
-      windows.set(model, known);
+      described.set(model, known);
     }
     return known;
+  };
+  /** The window a loaded Ollama model runs with; null when it is not loaded (or the server does not say). */
+  const runningWindow = async (model: string): Promise<number | null> => {
+    const ps = (await get(`${root}/api/ps`)) as { models?: { name?: unknown; model?: unknown; context_length?: unknown }[] } | null;
+    const tagged = (name: unknown) => (typeof name === "string" && !name.includes(":") ? `${name}:latest` : name);
+    const entry = ps?.models?.find((m) => [m.name, m.model].some((name) => tagged(name) === tagged(model)));
+    const n = Number(entry?.context_length);
+    return Number.isInteger(n) && n > 0 ? n : null;
+  };
+  const contextWindow = async (model: string): Promise<number | null> => {
+    if (!endpoint.baseUrl) return null;
+    if (await isOllama()) {
+      const running = await runningWindow(model);
+      if (running) return running;
+    }
+    return describedWindow(model);
   };
   return { isOllama, contextWindow };
 }

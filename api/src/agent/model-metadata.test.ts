@@ -1,4 +1,4 @@
-/** The context window and Ollama's num_ctx, learned from what the endpoint says about itself. */
+/** The context window, learned from what the endpoint says about itself. */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { silentLogger } from "../lib/logger";
 import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => model.close());
 beforeEach(() => model.reset());
 
-const ask = (client: ReturnType<typeof createModelClient>, contextTokens: number) =>
+const ask = (client: ReturnType<typeof createModelClient>) =>
   runModelTurn({
     client,
     model: "fake-model",
@@ -22,7 +22,6 @@ const ask = (client: ReturnType<typeof createModelClient>, contextTokens: number
     tools: [],
     enableReasoning: false,
     maxOutputTokens: 512,
-    contextTokens,
     signal: new AbortController().signal,
     idleTimeoutMs: 2_000,
     maxRetries: 0,
@@ -48,25 +47,31 @@ describe("endpoint metadata", () => {
     expect(asked).toBe(0);
   });
 
-  test("Ollama: the window from /api/show, and num_ctx sent in options with every request; others get no options", async () => {
-    model.mode({ ollama: { contextLength: 40_960 } });
+  test("Ollama: the window it runs the loaded model with (/api/ps), else a Modelfile's num_ctx, else the trained window", async () => {
     const ollama = createModelClient({ baseUrl: model.baseUrl, apiKey: "k" });
+    model.mode({ ollama: { contextLength: 40_960 } });
     expect(await ollama.contextWindow!("fake-model")).toBe(40_960);
-    model.enqueue(turn.text("ok"));
-    await ask(ollama, 16_384);
-    expect(model.requests[0]!.body.options).toEqual({ num_ctx: 16_384 });
-    expect(model.requests[0]!.body.max_tokens).toBe(512);
+    // Loaded later with OLLAMA_CONTEXT_LENGTH=8192: asked again, not remembered from before.
+    model.mode({ ollama: { contextLength: 40_960, running: 8_192 } });
+    expect(await ollama.contextWindow!("fake-model")).toBe(8_192);
+    expect(await ollama.contextWindow!("fake-model:latest")).toBe(8_192);
+    expect(await ollama.contextWindow!("other-model")).toBe(40_960);
+    model.mode({ ollama: { contextLength: 40_960, numCtx: 12_288 } });
+    expect(await createModelClient({ baseUrl: model.baseUrl, apiKey: "k" }).contextWindow!("fake-model")).toBe(12_288);
+  });
 
-    model.reset();
+  test("no window goes with the request: Ollama's OpenAI-compatible endpoint ignores `options`, so none is sent", async () => {
+    model.mode({ ollama: { contextLength: 40_960 } });
     model.enqueue(turn.text("ok"));
-    await ask(createModelClient({ baseUrl: model.baseUrl, apiKey: "k" }), 16_384);
+    await ask(createModelClient({ baseUrl: model.baseUrl, apiKey: "k" }));
     expect(model.requests[0]!.body.options).toBeUndefined();
+    expect(model.requests[0]!.body.max_tokens).toBe(512);
   });
 
   test("a run uses the endpoint's window unless MODEL_CONTEXT_TOKENS was set", async () => {
-    for (const [configured, expected] of [[false, 40_960], [true, 12_000]] as const) {
+    for (const [configured, expected] of [[false, 16_384], [true, 12_000]] as const) {
       model.reset();
-      model.mode({ ollama: { contextLength: 40_960 } });
+      model.mode({ ollama: { contextLength: 40_960, running: 16_384 } });
       model.enqueue(turn.text("ok"));
       const runs = memoryRunStore({ p1: { ownerId: "alice", name: "Todo" } });
       const manager = createRunManager({
@@ -80,7 +85,7 @@ describe("endpoint metadata", () => {
       });
       const run = await manager.start("alice", { projectId: "p1", content: "hello" });
       expect(await run.finished).toBe("complete");
-      expect(model.requests[0]!.body.options).toEqual({ num_ctx: expected });
+      expect((await manager.contextUsage("alice", "p1")).contextTokens).toBe(expected);
     }
   });
 });

@@ -17,8 +17,6 @@ export type ModelTurnOptions = {
   enableReasoning: boolean;
   /** Sent as the request's output limit, always (some servers default to a few hundred tokens). */
   maxOutputTokens: number;
-  /** The context window, for servers that must be told it (Ollama's num_ctx). */
-  contextTokens: number;
   signal: AbortSignal;
   idleTimeoutMs: number;
   maxRetries: number;
@@ -132,7 +130,7 @@ async function streamOnce(o: ModelTurnOptions, markShown: () => void): Promise<M
   });
   try {
     const turn = await o.client.stream(
-      { model: o.model, messages: o.messages, tools: o.tools, enableReasoning: o.enableReasoning, maxOutputTokens: o.maxOutputTokens, contextTokens: o.contextTokens },
+      { model: o.model, messages: o.messages, tools: o.tools, enableReasoning: o.enableReasoning, maxOutputTokens: o.maxOutputTokens },
       signal,
       {
         data: () => void (lastData = performance.now()),

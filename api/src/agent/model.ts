@@ -12,8 +12,6 @@ export type ModelRequest = {
   enableReasoning: boolean;
   /** The answer's token limit, always sent. */
   maxOutputTokens: number;
-  /** The context window the agent fits the conversation to (Ollama must be told, or it silently truncates). */
-  contextTokens: number;
 };
 
 export type ModelTurn = {
@@ -50,7 +48,10 @@ export interface ModelClient {
   ): Promise<ModelTurn>;
   /** How a rejection of `stream` reads to a person, and whether it is worth retrying. */
   classify(error: unknown): ModelFailure;
-  /** The model's context window as the endpoint reports it (model metadata), or null when it does not say. */
+  /**
+   * The model's context window as the endpoint reports it, or null when it does not say: for Ollama the
+   * window it runs the model with (only known while the model is loaded, so this is asked on every run).
+   */
   contextWindow?(model: string): Promise<number | null>;
 }
 

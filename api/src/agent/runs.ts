@@ -125,7 +125,7 @@ export function createRunManager(deps: RunDeps): RunManager {
 
   const visionOf = (model: string) => (typeof options.vision === "function" ? options.vision(model) : (options.vision ?? true));
 
-  /** The configured window, else what the endpoint reports for the model (asked once), else the default. */
+  /** The configured window, else what the endpoint reports for the model (at each run: Ollama's can change), else the default. */
   async function contextWindow(model: { client: ModelClient; name: string }): Promise<number> {
     if (options.contextTokensConfigured || !model.client.contextWindow) return limits.contextTokens;
     try {

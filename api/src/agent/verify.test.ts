@@ -6,7 +6,7 @@ import { memoryApp } from "../test/memory-app";
 import { chunksOf, memoryRunStore, memoryWorkspace } from "../test/memory-workspace";
 import { createModelClient } from "./model-client";
 import { createRunManager, type Run } from "./runs";
-import type { AppProblem, AppRuntime } from "./ports";
+import type { AppProblem, AppRuntime, ProjectSandbox } from "./ports";
 import { checkApp, dedupeProblems, formatProblem } from "./verify";
 
 // Verify, then repair, through the run manager on in-memory ports: the scripted model server plays the
@@ -21,11 +21,31 @@ beforeEach(() => model.reset());
 const PROJECT = "p1";
 const BROKEN_APP = 'import { Header } from "./missing";\nexport default function App() {\n  return <Header />;\n}\n';
 
-function setup(o: { repairRounds?: number; files?: Record<string, string>; configured?: boolean } = {}) {
+/**
+ * A sandbox whose commands change the workspace's files as the scripted `effects` say, each keyed by text
+ * the command contains (a stand-in for `sed -i`, `cat >`, `npm install`: changes the run sees only through
+ * the command).
+ */
+function scriptedShell(fileMap: Map<string, string>, effects: Record<string, (files: Map<string, string>) => void>): ProjectSandbox {
+  return {
+    run: async (command) => {
+      for (const [text, effect] of Object.entries(effects)) if (command.includes(text)) effect(fileMap);
+      return { exitCode: 0, stdout: "", stderr: "", timedOut: false, truncated: false };
+    },
+    start: async () => {},
+    applyTemplate: async () => {
+      throw new Error("no templates in this test");
+    },
+  };
+}
+
+function setup(
+  o: { repairRounds?: number; files?: Record<string, string>; configured?: boolean; shell?: Record<string, (files: Map<string, string>) => void> } = {},
+) {
   const runs = memoryRunStore({ [PROJECT]: { ownerId: "alice", name: "Todo" } });
   const workspace = memoryWorkspace(o.files ?? { "src/main.tsx": 'import App from "./App";\n' });
   const app = memoryApp(workspace.fileMap, { configured: o.configured });
-  const withApp = { ...workspace, app: app.runtime };
+  const withApp = { ...workspace, app: app.runtime, sandbox: o.shell ? scriptedShell(workspace.fileMap, o.shell) : null };
   const manager = createRunManager({
     store: runs.store,
     conversations: runs.store,
@@ -103,6 +123,35 @@ describe("verify, then repair", () => {
       "completed: App still has 1 problem after 2 repair rounds",
     ]);
     expect(runs.saved.get(r.run.messageId)).toMatchObject({ status: "failed", content: expect.stringContaining("**Error:** The app still has problems") });
+  });
+
+  test("files changed only by commands (run_shell, run_code) are checked too: the break is found and repaired", async () => {
+    const sed = "sed -i 's|<h1>Hi</h1>|<Header />|' src/App.tsx";
+    const code = 'require("fs").writeFileSync("src/missing.tsx", "export const Header = () => <h1>Hi</h1>;\\n");';
+    const { manager, workspace } = setup({
+      files: { "src/main.tsx": 'import App from "./App";\n', "src/App.tsx": "export default function App() {\n  return <h1>Hi</h1>;\n}\n" },
+      shell: {
+        [sed]: (files) => files.set("src/App.tsx", BROKEN_APP),
+        [code]: (files) => files.set("src/missing.tsx", "export const Header = () => <h1>Hi</h1>;\n"),
+      },
+    });
+    model.enqueue(
+      turn.toolCalls([{ id: "s1", name: "run_shell", arguments: { command: sed } }]),
+      turn.text("Swapped in the header."),
+      turn.toolCalls([{ id: "s2", name: "run_code", arguments: { language: "javascript", code } }]),
+      turn.text("Added the missing header."),
+    );
+    const r = await runToEnd(manager, "Use a Header component");
+    expect(r.events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+    expect(model.requests).toHaveLength(4);
+    expect(userMessages(2).at(-1)).toContain('[build] src/App.tsx:1 — Failed to resolve import "./missing" from "src/App.tsx"');
+    expect(r.steps.filter((s) => /Checking|Found|App runs/.test(s))).toEqual([
+      "in_progress: Checking the app…",
+      "completed: Found 1 problem, fixing (1/3)",
+      "in_progress: Checking the app…",
+      "completed: App runs without errors",
+    ]);
+    expect(workspace.fileMap.has("src/missing.tsx")).toBe(true);
   });
 
   test("a run that changed no files does no verification", async () => {

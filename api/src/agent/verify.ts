@@ -33,10 +33,15 @@ const MAX_PROBLEMS = 8;
 const MAX_PROBLEM_CHARS = 700;
 const LOG_LINES_CHARS = 1_500;
 
-/** Wraps a workspace so the run knows when it first changed a file (writes, edits, templates). */
+/**
+ * Wraps a workspace so the run knows when it first changed a file: writes and edits, templates, and any
+ * command (run_shell, run_code), since `sed -i`, `cat >` or `npm install` change files the run never sees.
+ * A command counts from just before it starts, so what the dev server logs while it runs is in the check.
+ */
 export function trackChanges(workspace: Workspace): { workspace: Workspace; changedSince(): Date | null } {
   let first: Date | null = null;
   const mark = () => void (first ??= new Date());
+  type Sandbox = NonNullable<Workspace["sandbox"]>;
   const files = { ...workspace.files, write: async (path: string, content: string) => {
     const written = await workspace.files.write(path, content);
     mark();
@@ -44,10 +49,18 @@ export function trackChanges(workspace: Workspace): { workspace: Workspace; chan
   } };
   const sandbox = workspace.sandbox && {
     ...workspace.sandbox,
-    applyTemplate: async (template: Parameters<NonNullable<Workspace["sandbox"]>["applyTemplate"]>[0]) => {
+    applyTemplate: async (template: Parameters<Sandbox["applyTemplate"]>[0]) => {
       const applied = await workspace.sandbox!.applyTemplate(template);
       mark();
       return applied;
+    },
+    run: (command: string, options: Parameters<Sandbox["run"]>[1]) => {
+      mark();
+      return workspace.sandbox!.run(command, options);
+    },
+    start: (command: string, onOutput: (chunk: string) => void) => {
+      mark();
+      return workspace.sandbox!.start(command, onOutput);
     },
   };
   return { workspace: { ...workspace, files, sandbox }, changedSince: () => first };

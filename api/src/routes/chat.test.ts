@@ -83,6 +83,33 @@ describe("POST /api/messages/stream", () => {
     ]);
   });
 
+  test("inline <think> in the answer's text: the saved answer has none of it; the thinking is streamed and saved only with enableReasoning", async () => {
+    const dora = t.user("dora");
+    const projectId = await dora.project();
+    model.enqueue(turn.inlineThink("The user wants a greeting.", "Hello there!"));
+    const on = await readEvents(await send(dora, { projectId, content: "Q1", enableReasoning: true }));
+    expect(on.filter((e) => e.type === "thinking").map((e) => (e as { content: string }).content).join("")).toBe("The user wants a greeting.");
+    expect(textOf(on)).toBe("Hello there!");
+    model.enqueue(turn.inlineThink("Hidden reasoning.", "Hello again!"));
+    const off = await readEvents(await send(dora, { projectId, content: "Q2" }));
+    expect(off.some((e) => e.type === "thinking")).toBe(false);
+    expect(textOf(off)).toBe("Hello again!");
+
+    const saved = await messages(dora, projectId);
+    expect(saved.map((m) => [m.role, m.content, m.thinking ?? null])).toEqual([
+      ["user", "Q1", null],
+      ["assistant", "Hello there!", "The user wants a greeting."],
+      ["user", "Q2", null],
+      ["assistant", "Hello again!", null],
+    ]);
+    expect(JSON.stringify(saved)).not.toMatch(/<\/?think>|Hidden reasoning/);
+    // The history the model gets back holds the answer alone.
+    expect(model.requests[1]!.body.messages.slice(1, 3)).toEqual([
+      { role: "user", content: "Q1" },
+      { role: "assistant", content: "Hello there!" },
+    ]);
+  });
+
   test("tool calls (several in one reply, arguments split): files written, steps streamed, badges saved; failures go to the model", async () => {
     const carol = t.user("carol");
     const projectId = await carol.project();

@@ -41,7 +41,8 @@ export type FakeTurn =
   | { kind: "stream"; steps: FakeStep[]; finishReason?: string }
   | { kind: "http"; status: number; body?: unknown; headers?: Record<string, string> };
 
-export type RecordedRequest = { body: ChatRequestBody; headers: Record<string, string>; at: number };
+/** `seen`: the messages the model answered from, when `silentWindow` cut the oldest ones away. */
+export type RecordedRequest = { body: ChatRequestBody; headers: Record<string, string>; at: number; seen?: ChatRequestBody["messages"] };
 
 /** The parts of a chat-completions request tests look at. */
 export type ChatRequestBody = {
@@ -61,6 +62,8 @@ export const turn = {
     kind: "stream",
     steps: [...(text ? [{ text }] : []), { toolCalls: calls }],
   }),
+  /** Reasoning written inline in the answer's text, as DeepSeek-R1 and Qwen3 on Ollama or vLLM send it. */
+  inlineThink: (thinking: string, answer: string): FakeTurn => ({ kind: "stream", steps: [{ text: `<think>\n${thinking}</think>\n${answer}`, chunkSize: 4 }] }),
   http: (status: number, body?: unknown, headers?: Record<string, string>): FakeTurn => ({ kind: "http", status, body, headers }),
   rateLimited: (retryAfterSeconds: number): FakeTurn => ({
     kind: "http",
@@ -77,10 +80,19 @@ export const turn = {
  * - `contextWindow`: a small window; a prompt that does not fit (its tokens counted as characters / 3, plus
  *   `max_tokens`) gets the 400 context-length error OpenAI and vLLM send, and replies report the prompt's
  *   tokens as usage (so the client can calibrate). `/v1/models` reports the window as `context_length`.
- * - `ollama`: answers Ollama's own `GET /api/version` and `POST /api/show` (its window in `model_info`),
- *   and reports no window on `/v1/models`, as Ollama does.
+ * - `silentWindow`: Ollama's behaviour with a prompt longer than the window it runs: no error, the oldest
+ *   messages are dropped (system messages and the last message kept) until the rest fits, the reply's usage
+ *   reports the tokens of what was kept, and a responder sees only that (as the model would).
+ * - `ollama`: answers Ollama's own `GET /api/version`, `POST /api/show` (the trained window in `model_info`;
+ *   `numCtx` as a Modelfile's `num_ctx` in `parameters`) and `GET /api/ps` (the model loaded with `running`
+ *   as its `context_length`, or nothing loaded), and reports no window on `/v1/models`, as Ollama does.
  */
-export type FakeServerMode = { requireReasoningContent?: boolean; contextWindow?: number; ollama?: { contextLength: number } };
+export type FakeServerMode = {
+  requireReasoningContent?: boolean;
+  contextWindow?: number;
+  silentWindow?: number;
+  ollama?: { contextLength: number; numCtx?: number; running?: number };
+};
 
 /** How the fake server counts a prompt's tokens in `contextWindow` mode (deliberately not the client's way). */
 export const fakePromptTokens = (body: ChatRequestBody) => Math.ceil(JSON.stringify(body.messages).length / 3 + JSON.stringify(body.tools ?? []).length / 3);
@@ -127,7 +139,12 @@ export async function startFakeModelServer(options: { port?: number; hostname?: 
     };
     if (mode.ollama && req.method === "GET" && url.pathname === "/api/version") return json(200, { version: "0.12.0" });
     if (mode.ollama && req.method === "POST" && url.pathname === "/api/show") {
-      return json(200, { details: { family: "qwen2" }, model_info: { "general.architecture": "qwen2", "qwen2.context_length": mode.ollama.contextLength } });
+      const parameters = mode.ollama.numCtx ? `num_ctx                        ${mode.ollama.numCtx}\nstop                           "<|im_end|>"` : `stop                           "<|im_end|>"`;
+      return json(200, { parameters, details: { family: "qwen2" }, model_info: { "general.architecture": "qwen2", "qwen2.context_length": mode.ollama.contextLength } });
+    }
+    if (mode.ollama && req.method === "GET" && url.pathname === "/api/ps") {
+      const loaded = mode.ollama.running ? [{ name: "fake-model:latest", model: "fake-model:latest", size: 1, details: { family: "qwen2" }, size_vram: 0, context_length: mode.ollama.running }] : [];
+      return json(200, { models: loaded });
     }
     if (req.method === "GET" && url.pathname === "/v1/models") {
       const window = mode.contextWindow ? { context_length: mode.contextWindow } : {};
@@ -140,18 +157,22 @@ export async function startFakeModelServer(options: { port?: number; hostname?: 
     for await (const part of req) raw += part;
     const body = JSON.parse(raw) as ChatRequestBody;
     const index = requests.length;
-    requests.push({ body, headers: req.headers as Record<string, string>, at: Date.now() });
+    const recorded: RecordedRequest = { body, headers: req.headers as Record<string, string>, at: Date.now() };
+    requests.push(recorded);
     const refusal = refuse(body, mode);
     if (refusal) return json(400, refusal);
-    const next = queue.shift() ?? responder?.(body, index);
+    const seen = mode.silentWindow ? cutToWindow(body, mode.silentWindow) : body;
+    if (seen !== body) recorded.seen = seen.messages;
+    const next = queue.shift() ?? responder?.(seen, index);
     if (!next) return json(500, { error: { message: "fake model: no scripted turn left", type: "server_error" } });
     if (next.kind === "http") {
       return json(next.status, next.body ?? { error: { message: `Scripted HTTP ${next.status}`, type: "server_error" } }, next.headers);
     }
     const id = `chatcmpl-fake-${++counter}`;
+    const reportsUsage = mode.contextWindow || mode.silentWindow;
     const played: FakeTurn =
-      mode.contextWindow && next.kind === "stream" && !next.steps.some((st) => "usage" in st)
-        ? { ...next, steps: [...next.steps, { usage: { prompt_tokens: fakePromptTokens(body), completion_tokens: 10 } }] }
+      reportsUsage && next.kind === "stream" && !next.steps.some((st) => "usage" in st)
+        ? { ...next, steps: [...next.steps, { usage: { prompt_tokens: Math.min(fakePromptTokens(seen), mode.silentWindow ?? Infinity), completion_tokens: 10 } }] }
         : next;
     if (body.stream) await streamTurn(res, id, body.model, played);
     else json(200, await wholeTurn(id, body.model, played));
@@ -201,6 +222,20 @@ function refuse(body: ChatRequestBody, mode: FakeServerMode): unknown {
     }
   }
   return null;
+}
+
+/**
+ * The request as a server that silently truncates sees it: its oldest messages dropped (system messages and
+ * the last message always kept) until the prompt fits `window`. The same body when it already fits.
+ */
+function cutToWindow(body: ChatRequestBody, window: number): ChatRequestBody {
+  if (fakePromptTokens(body) <= window) return body;
+  const messages = [...body.messages];
+  for (let i = 0; i < messages.length - 1 && fakePromptTokens({ ...body, messages }) > window; ) {
+    if (messages[i]!.role === "system") i++;
+    else messages.splice(i, 1);
+  }
+  return { ...body, messages };
 }
 
 type Delta = Record<string, unknown>;
