@@ -57,10 +57,11 @@ export function createApp(deps: AppDeps) {
     .use("/sites", auth)
     .use("/messages/stream", limits.chat)
     .use("/sandbox/:projectId/shell", limits.shell)
-    // Every route that starts or restarts a sandbox, and every new project (each may get one).
-    .use("/sandbox/:projectId/recreate", limits.sandbox)
+    // Every sandbox made (a recreate, or a first start by any route, the terminal and agent runs included) is
+    // counted by the sandbox lifecycle where it is made; these two also count when the sandbox already runs.
     .use("/sandbox/:projectId/template", limits.sandbox)
     .use("/sandbox/:projectId/run-workflow", limits.sandbox)
+    // Every new project (each may get a sandbox).
     .use("/projects", limits.projects)
     .use("/files/:projectId/download", limits.downloads)
     .use("/files/:projectId/download.zip", limits.downloads)
@@ -100,5 +101,3 @@ export function createApp(deps: AppDeps) {
   });
   return app;
 }
-
-export type AppType = ReturnType<typeof createApp>;

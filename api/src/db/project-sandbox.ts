@@ -16,6 +16,13 @@ export async function setPreviewPort(sql: Sql, projectId: string, port: number):
   await sql`update projects set preview_port = ${port} where id = ${projectId}`;
 }
 
+/** The project's recorded sandbox and workflow command (for callers that checked its owner), or null when it is gone. */
+export async function findSandboxRecord(sql: Sql, projectId: string): Promise<{ sandboxId: string | null; workflowCommand: string | null } | null> {
+  const [row] = await sql<{ sandboxId: string | null; workflowCommand: string | null }[]>`
+    select sandbox_id as "sandboxId", workflow_command as "workflowCommand" from projects where id = ${projectId}`;
+  return row ?? null;
+}
+
 /** Who owns a project (for work already scoped to the project, such as the agent's), or null. */
 export async function projectOwner(sql: Sql, projectId: string): Promise<string | null> {
   const [row] = await sql<{ ownerId: string }[]>`select owner_id as "ownerId" from projects where id = ${projectId}`;

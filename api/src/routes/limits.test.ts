@@ -7,7 +7,11 @@ import postgres from "postgres";
 import { createApp } from "../app";
 import type { Sql } from "../db/client";
 import { pruneCounters } from "../db/rate-limits";
+import { silentLogger } from "../lib/logger";
+import { createSandboxProvider } from "../sandbox/index";
+import { checkLocalSandboxSupport } from "../sandbox/local/check";
 import { writeFileAtPath } from "../services/files";
+import { createProjectSandboxes, type ProjectSandboxesService } from "../services/sandboxes";
 import { testApp, type TestUser } from "../test/test-app";
 
 const PNG = Uint8Array.from(
@@ -15,10 +19,12 @@ const PNG = Uint8Array.from(
   (c) => c.charCodeAt(0),
 );
 
+const sandboxSupport = await checkLocalSandboxSupport();
 let t: Awaited<ReturnType<typeof testApp>>;
 /** Two instances: separate apps on separate connection pools to the same database (one on PGlite). */
 let instances: ReturnType<typeof createApp>[];
 let secondPool: Sql | null = null;
+let sandboxes: ProjectSandboxesService | null = null;
 
 beforeAll(async () => {
   t = await testApp({
@@ -36,19 +42,22 @@ beforeAll(async () => {
   });
   // An hour-long window: a test that straddled a minute boundary would otherwise see its count reset.
   const config = { ...t.deps.config, rateLimits: { ...t.deps.config.rateLimits, windowSeconds: 3600 } };
-  const first = createApp({ ...t.deps, config });
+  // The sandbox service counts the sandboxes it makes in the same window.
+  sandboxes = createProjectSandboxes({ ...t.deps, provider: createSandboxProvider(config, silentLogger), config });
+  const first = createApp({ ...t.deps, config, sandboxes, sandboxSync: sandboxes.sync });
   if ("unix" in t.db.target) {
     instances = [first]; // PGlite is one process's database: one instance
   } else {
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${t.db.target.database}`;
     secondPool = postgres(url.toString(), { max: 2, onnotice: () => {} }) as unknown as Sql;
-    instances = [first, createApp({ ...t.deps, config, sql: secondPool })];
+    instances = [first, createApp({ ...t.deps, config, sandboxes, sandboxSync: sandboxes.sync, sql: secondPool })];
   }
 }, 60_000);
 afterAll(async () => {
   await secondPool?.end({ timeout: 1 });
-});
+  await sandboxes?.shutdown();
+}, 30_000);
 
 /** The i-th request goes to instance i mod n, as a round-robin load balancer sends them. */
 const via = (user: TestUser, i: number, path: string, init: { body?: BodyInit; json?: unknown; method?: string } = {}) =>
@@ -122,6 +131,37 @@ describe("rate limits shared across instances", () => {
     await expectRateLimited(await via(ivan, 3, `/api/sandbox/${id}/template`, { json: { template: "react" } }), "sandbox starts \\(recreate, template, run workflow\\)");
     expect((await t.db.sql`select sandbox_id from projects where id = ${id}`)[0]!.sandbox_id).toBeNull();
   });
+
+  test.skipIf(!sandboxSupport.ok)(
+    "a sandbox made by any route counts: polling processes across projects gets 429 at the next new sandbox, a running one stays free",
+    async () => {
+      const nina = t.user("nina");
+      const [a, b, c] = [await project(nina), await project(nina), await project(nina)];
+      const poll = (id: string, i: number) => via(nina, i, `/api/sandbox/${id}/processes`, { method: "GET" });
+      expect((await poll(a, 0)).status).toBe(200); // a new sandbox: one start
+      expect((await poll(b, 1)).status).toBe(200); // another: two
+      for (let i = 2; i < 5; i++) expect((await poll(i % 2 ? a : b, i)).status).toBe(200); // running ones: free
+      await expectRateLimited(await poll(c, 5), "sandbox starts \\(recreate, template, run workflow\\)");
+      expect((await t.db.sql`select sandbox_id from projects where id = ${c}`)[0]!.sandbox_id).toBeNull();
+      // Starting a process there needs the same new sandbox: refused the same way.
+      await expectRateLimited(await via(nina, 6, `/api/sandbox/${c}/processes`, { json: { name: "web", command: "sleep 1" } }), "sandbox starts \\(recreate, template, run workflow\\)");
+      expect((await poll(a, 7)).status).toBe(200);
+    },
+    60_000,
+  );
+
+  test.skipIf(!sandboxSupport.ok)(
+    "a run-workflow that makes a sandbox is counted once (by its route), not again where the sandbox is made",
+    async () => {
+      const olga = t.user("olga");
+      const [a, b] = [await project(olga), await project(olga)];
+      await t.db.sql`update projects set workflow_command = 'sleep 100' where id in ${t.db.sql([a, b])}`;
+      expect((await via(olga, 0, `/api/sandbox/${a}/run-workflow`)).status).toBe(200); // one start, one new sandbox
+      expect((await via(olga, 1, `/api/sandbox/${b}/run-workflow`)).status).toBe(200); // two
+      await expectRateLimited(await via(olga, 2, `/api/sandbox/${a}/run-workflow`), "sandbox starts \\(recreate, template, run workflow\\)");
+    },
+    60_000,
+  );
 
   test("project creations are limited, and so is the number of projects one account may hold (409 past it)", async () => {
     const judy = t.user("judy");

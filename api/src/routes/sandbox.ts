@@ -17,12 +17,13 @@ export const sandboxRoutes = (deps: AppDeps) =>
     )
     .post("/:projectId/recreate", async (c) => c.json(await deps.sandboxes.recreate(c.var.caller.uid, c.req.param("projectId"))))
     .post("/:projectId/run-workflow", async (c) =>
-      c.json({ ok: true, ...(await deps.sandboxes.runWorkflow(c.var.caller.uid, c.req.param("projectId"))) }),
+      // Counted by the route's rate limit (app.ts) already, whether or not a sandbox is made.
+      c.json({ ok: true, ...(await deps.sandboxes.runWorkflow(c.var.caller.uid, c.req.param("projectId"), { startCounted: true })) }),
     )
     // The agent's create_boilerplate, as a route: files written, dependencies installed, the dev server started.
     .post("/:projectId/template", validate("json", applyTemplateSchema), async (c) => {
       const { template } = c.req.valid("json");
-      const applied = await deps.sandboxes.applyTemplate(c.var.caller.uid, c.req.param("projectId"), template);
+      const applied = await deps.sandboxes.applyTemplate(c.var.caller.uid, c.req.param("projectId"), template, { startCounted: true });
       const body: ApplyTemplateResult = { filesWritten: applied.filesWritten, workflowCommand: applied.workflowCommand, url: applied.url };
       return c.json(body);
     })

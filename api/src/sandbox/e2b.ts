@@ -5,6 +5,7 @@
  */
 import { CommandExitError, FilesystemEventType, Sandbox as E2BSandbox, SandboxNotFoundError } from "e2b";
 import type { Logger } from "../lib/logger";
+import { FileSignatures } from "./file-signatures";
 import { isIgnoredPath } from "./ignored-paths";
 import { createProcessTable, type ProcessLauncher } from "./process-table";
 import {
@@ -27,16 +28,23 @@ const OUTPUT_CAP = 1024 * 1024;
 const PROCS_DIR = "/tmp/.sandbox-procs";
 
 const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+/** Ends every process group recorded in PROCS_DIR (each file holds a session id) and forgets them. */
+const KILL_RECORDED =
+  `for f in ${PROCS_DIR}/*; do [ -f "$f" ] || continue; case "$f" in *.inodes) ;; ` +
+  `*) s=$(cat "$f" 2>/dev/null); [ -n "$s" ] && kill -KILL -- -"$s" 2>/dev/null;; esac; rm -f "$f"; done; true`;
+/** Watch events of one path are gathered this long before the file is looked at (one write makes several). */
+const WATCH_BATCH_MS = 20;
 
 /**
  * Named processes on E2B: each runs in its own session (`setsid`), whose id it writes to a file, so a signal
  * to the session's process group reaches everything it started, and its listening ports are found by
  * matching the session's socket inodes against /proc/net/tcp{,6}, inside the sandbox.
  */
-function e2bLauncher(sbx: E2BSandbox, touch: () => void, abs: (path: string) => string): ProcessLauncher {
+function e2bLauncher(sbx: E2BSandbox, touch: () => void, abs: (path: string) => string, beforeFirst: () => Promise<unknown>): ProcessLauncher {
   const quiet = (command: string) => sbx.commands.run(command, { timeoutMs: 15_000 }).catch((error: unknown) => error);
   return async (command, { cwd, env, onOutput }) => {
     touch();
+    await beforeFirst();
     const pidFile = `${PROCS_DIR}/${crypto.randomUUID()}`;
     const inner = `mkdir -p ${PROCS_DIR}; echo $$ > ${pidFile}; exec bash -c ${shellQuote(command)}`;
     const handle = await sbx.commands.run(`setsid -w bash -c ${shellQuote(inner)}`, {
@@ -130,7 +138,8 @@ export function createE2BProvider(options: { apiKey: string; logger: Logger; tem
   const live = new Map<string, Sandbox>();
   const opts = { apiKey: options.apiKey };
 
-  const wrap = (sbx: E2BSandbox): Sandbox => {
+  /** `connected`: an existing sandbox, which processes started before this API process (or by another instance) may run in. */
+  const wrap = (sbx: E2BSandbox, connected: boolean): Sandbox => {
     let lastExtend = 0;
     const touch = () => {
       if (Date.now() - lastExtend < 60_000) return;
@@ -138,14 +147,44 @@ export function createE2BProvider(options: { apiKey: string; logger: Logger; tem
       sbx.setTimeout(KEEP_ALIVE_MS).catch((e) => options.logger.warn("e2b setTimeout failed", { error: String(e) }));
     };
     const abs = (path: string) => `${ROOT}/${path}`;
+    // The process table lives in this API process's memory. In a sandbox it connected to, processes an
+    // earlier API process or another instance started run on untracked: before this table starts one (its
+    // `app` again) every recorded process group ends, so there is never a second copy beside an untracked one.
+    let orphansEnded: Promise<unknown> | null = connected ? null : Promise.resolve();
+    const endOrphans = () =>
+      (orphansEnded ??= sbx.commands
+        .run(KILL_RECORDED, { timeoutMs: 15_000 })
+        .catch((error: unknown) => options.logger.warn("could not end the processes an earlier API process left in a sandbox", { sandboxId: sbx.sandboxId, error: String(error) })));
+
+    // While watched: each file's size and modification time as last known, so the echo of our own write is
+    // dropped here rather than read back by the sync. Writes under way are waited for before an event of
+    // their path is judged, so their signature is recorded first.
+    const watched = new Set<FileSignatures>();
+    const writing = new Map<string, Promise<unknown>>();
+    const signatureOf = async (path: string): Promise<string | null> => {
+      const info = await sbx.files.getInfo(abs(path)).catch(() => null);
+      return info?.modifiedTime ? `${info.size}:${info.modifiedTime.getTime()}` : null;
+    };
+
     const sandbox: Sandbox = {
       id: sbx.sandboxId,
-      processes: createProcessTable(e2bLauncher(sbx, touch, abs)),
+      processes: createProcessTable(e2bLauncher(sbx, touch, abs, endOrphans)),
       files: {
         async write(path, content) {
           touch();
           const data = typeof content === "string" ? content : (content.buffer.slice(content.byteOffset, content.byteOffset + content.byteLength) as ArrayBuffer);
-          await sbx.files.write(abs(path), data);
+          const done = (async () => {
+            await sbx.files.write(abs(path), data);
+            if (!watched.size) return;
+            const sig = await signatureOf(path);
+            if (sig) for (const known of watched) known.set(path, sig);
+          })();
+          writing.set(path, done);
+          try {
+            await done;
+          } finally {
+            if (writing.get(path) === done) writing.delete(path);
+          }
         },
         async read(path, options) {
           try {
@@ -161,10 +200,12 @@ export function createE2BProvider(options: { apiKey: string; logger: Logger; tem
         },
         async remove(path) {
           await sbx.files.remove(abs(path));
+          for (const known of watched) known.forgetUnder(path);
         },
         async rename(from, to) {
           await sbx.files.makeDir(abs(to).split("/").slice(0, -1).join("/"));
           await sbx.files.rename(abs(from), abs(to));
+          for (const known of watched) known.move(from, to, (moved) => !isIgnoredPath(moved));
         },
         async list() {
           const entries = await sbx.files.list(ROOT, { depth: 20 });
@@ -174,19 +215,46 @@ export function createE2BProvider(options: { apiKey: string; logger: Logger; tem
             .filter((e) => !isIgnoredPath(e.path));
         },
         async watch(onChange) {
+          const known = new FileSignatures();
+          const batching = new Map<string, ReturnType<typeof setTimeout>>();
+          const judge = async (path: string) => {
+            await writing.get(path)?.catch(() => {});
+            const sig = await signatureOf(path);
+            if (!watched.has(known)) return; // the watch stopped meanwhile
+            if (sig && !known.isNews(path, sig)) return; // our own write, or already reported
+            onChange({ type: "write", path });
+          };
+          watched.add(known);
           const handle = await sbx.files.watchDir(
             ROOT,
             (event) => {
-              if (isIgnoredPath(event.name)) return;
+              const path = event.name;
+              if (isIgnoredPath(path)) return;
               if (event.type === FilesystemEventType.REMOVE || event.type === FilesystemEventType.RENAME) {
-                onChange({ type: "remove", path: event.name });
+                known.forgetUnder(path);
+                onChange({ type: "remove", path });
               } else if (event.type === FilesystemEventType.WRITE || event.type === FilesystemEventType.CREATE) {
-                onChange({ type: "write", path: event.name });
+                clearTimeout(batching.get(path));
+                batching.set(
+                  path,
+                  setTimeout(() => {
+                    batching.delete(path);
+                    void judge(path);
+                  }, WATCH_BATCH_MS),
+                );
               }
             },
             { recursive: true, timeoutMs: 0 },
-          );
-          return () => void handle.stop();
+          ).catch((error: unknown) => {
+            watched.delete(known);
+            throw error;
+          });
+          return () => {
+            watched.delete(known);
+            for (const timer of batching.values()) clearTimeout(timer);
+            batching.clear();
+            void handle.stop();
+          };
         },
       },
       async run(command, runOptions: RunOptions = {}): Promise<RunResult> {
@@ -247,7 +315,7 @@ export function createE2BProvider(options: { apiKey: string; logger: Logger; tem
     async create() {
       const sbx = await E2BSandbox.create(options.template ?? "base", { ...opts, timeoutMs: KEEP_ALIVE_MS });
       await sbx.files.makeDir(ROOT);
-      const sandbox = wrap(sbx);
+      const sandbox = wrap(sbx, false);
       live.set(sandbox.id, sandbox);
       return sandbox;
     },
@@ -255,7 +323,7 @@ export function createE2BProvider(options: { apiKey: string; logger: Logger; tem
       const known = live.get(sandboxId);
       if (known && (await known.isAlive())) return known;
       try {
-        const sandbox = wrap(await E2BSandbox.connect(sandboxId, opts));
+        const sandbox = wrap(await E2BSandbox.connect(sandboxId, opts), true);
         live.set(sandboxId, sandbox);
         return sandbox;
       } catch (error) {

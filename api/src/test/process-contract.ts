@@ -109,12 +109,34 @@ export function processContract(name: string, makeProvider: () => Promise<Sandbo
     );
 
     test(
+      "a process tree that ignores SIGTERM is killed after the grace period: exited, 137, nothing of it left",
+      async () => {
+        // Parent and child both ignore SIGTERM and keep touching a file each, so a survivor shows.
+        const beat = (file: string) => `while true; do date +%s%N > ${file}; sleep 0.1; done`;
+        const stubborn = `trap '' TERM; (${beat(".stubborn-child")}) & ${beat(".stubborn")}`;
+        await sandbox.processes.start("stubborn", stubborn);
+        const beats = async () => (await sandbox.run("cat .stubborn .stubborn-child 2>/dev/null")).stdout;
+        await waitFor("both to beat", async () => (await beats()).split("\n").filter(Boolean).length === 2);
+        const startedAt = Date.now();
+        const stopped = (await sandbox.processes.stop("stubborn")) as ProcessInfo;
+        expect(Date.now() - startedAt).toBeGreaterThanOrEqual(2_500); // SIGTERM was tried first, and ignored
+        expect(stopped).toMatchObject({ name: "stubborn", status: "exited", exitCode: 137, ports: [] });
+        const after = await beats();
+        await Bun.sleep(1_000);
+        expect(await beats()).toBe(after); // neither beats on
+        await Bun.sleep(500);
+        expect((await find("stubborn"))?.status).toBe("exited"); // and it is not restarted
+      },
+      TEST_MS,
+    );
+
+    test(
       `at most ${MAX_PROCESSES} named processes; a name is replaced, not added`,
       async () => {
         const before = (await sandbox.processes.list()).length;
         for (let i = before; i < MAX_PROCESSES; i++) await sandbox.processes.start(`idle${i}`, "sleep 1000");
         expect((await sandbox.processes.list()).length).toBe(MAX_PROCESSES);
-        expect(sandbox.processes.start("one-too-many", "sleep 1000")).rejects.toBeInstanceOf(TooManyProcessesError);
+        await expect(sandbox.processes.start("one-too-many", "sleep 1000")).rejects.toBeInstanceOf(TooManyProcessesError);
         const replaced = await sandbox.processes.start("crashy", "sleep 1000");
         expect(replaced).toMatchObject({ command: "sleep 1000", restarts: 0, status: "starting" });
       },

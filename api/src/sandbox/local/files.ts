@@ -11,6 +11,7 @@
  * const stop = await files.watch((c) => console.log(c.type, c.path));
  */
 import fs from "node:fs";
+import { FileSignatures } from "../file-signatures.ts";
 import { MAX_SANDBOX_READ_BYTES, type FileChange, type SandboxFiles } from "../types.ts";
 import { listAt, readAt, removeAt, renameAt, signature, statAt, writeAt, type Owner } from "./safe-fs.ts";
 
@@ -29,7 +30,7 @@ const BATCH_MS = 5;
 export function createLocalFiles(projectDir: string, owner: Owner): SandboxFiles & { close(): void } {
   const listeners = new Set<(change: FileChange) => void>();
   /** path → signature, while anyone watches. */
-  let known: Map<string, string> | null = null;
+  let known: FileSignatures | null = null;
   let watcher: fs.FSWatcher | null = null;
   let pending = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -46,27 +47,19 @@ export function createLocalFiles(projectDir: string, owner: Owner): SandboxFiles
 
   function forgetUnder(rel: string, report: boolean) {
     if (!known) return;
-    for (const p of [...known.keys()]) {
-      if (p === rel || p.startsWith(`${rel}/`)) {
-        known.delete(p);
-        if (report) emit({ type: "remove", path: p });
-      }
-    }
+    for (const p of known.forgetUnder(rel)) if (report) emit({ type: "remove", path: p });
   }
 
   function look(rel: string) {
     if (!known) return;
     const st = statAt(projectDir, rel);
     if (st?.isFile()) {
-      const sig = signature(st);
-      if (known.get(rel) === sig) return; // our own write, or already reported
-      known.set(rel, sig);
+      if (!known.isNews(rel, signature(st))) return; // our own write, or already reported
       emit({ type: "write", path: rel });
     } else if (st?.isDirectory()) {
       // A folder made or moved in: its files may predate the watch on it.
       for (const f of listAt(projectDir, isIgnoredName, rel)) {
-        if (known.get(f.path) === f.sig) continue;
-        known.set(f.path, f.sig);
+        if (!known.isNews(f.path, f.sig)) continue;
         emit({ type: "write", path: f.path });
       }
     } else {
@@ -88,7 +81,7 @@ export function createLocalFiles(projectDir: string, owner: Owner): SandboxFiles
   }
 
   function startWatching() {
-    known = new Map(listAt(projectDir, isIgnoredName).map((f) => [f.path, f.sig]));
+    known = new FileSignatures(listAt(projectDir, isIgnoredName).map((f) => [f.path, f.sig] as const));
     watcher = fs.watch(projectDir, { recursive: true }, (_event, filename) => {
       if (!filename) return;
       const rel = String(filename);
@@ -123,13 +116,7 @@ export function createLocalFiles(projectDir: string, owner: Owner): SandboxFiles
     },
     async rename(from, to) {
       renameAt(projectDir, from, to, owner);
-      if (!known) return;
-      for (const [p, sig] of [...known]) {
-        if (p !== from && !p.startsWith(`${from}/`)) continue;
-        known.delete(p);
-        const moved = to + p.slice(from.length);
-        if (!isIgnoredPath(moved)) known.set(moved, sig);
-      }
+      known?.move(from, to, (moved) => !isIgnoredPath(moved));
     },
     async list() {
       return listAt(projectDir, isIgnoredName).map(({ path, size }) => ({ path, size }));

@@ -7,17 +7,16 @@
  * previews reported from the problems service; `createAppRuntime` takes another set for tests.
  *
  * @example
- * const app = createAppRuntime({ ctx, ownerId, projectId, sandbox: () => sandboxes.ensure(ownerId, projectId), lastChangeAt });
+ * const app = createAppRuntime({ ctx, ownerId, projectId, sandbox: () => sandboxes.ensureChecked(ownerId, projectId), lastChangeAt });
  * await app.status(); // { status: "running", exitCode: null, ports: [5173] }
  */
 import type { AppProblem, AppRuntime, AppStatus } from "../../agent/ports";
-import { getPreviewPort } from "../../db/project-sandbox";
-import { findProject } from "../../db/projects";
+import { findSandboxRecord, getPreviewPort } from "../../db/project-sandbox";
 import { NothingListeningError, type Sandbox } from "../../sandbox/types";
 import type { ServiceContext } from "../context";
 import { readFileInProject } from "../files";
 import { APP_PROCESS } from "@shared/schemas/processes";
-import { listProblems } from "../problems";
+import { listProblemsInProject } from "../problems";
 import { logProblems } from "./log-problems";
 import { crawlPage } from "./page-check";
 import { runTypeCheck, typeCheckCommand } from "./type-check";
@@ -52,9 +51,9 @@ export function createAppRuntime(deps: AppRuntimeDeps): AppRuntime {
   const services = deps.services ?? processAppServices(deps.ctx, deps.lastChangeAt);
   let typeCheckTooSlow = false;
 
-  /** The app to look at, or null when the project has no workflow command. */
+  /** The app to look at, or null when the project has no workflow command (the run checked its owner at its start). */
   async function target(): Promise<AppTarget | null> {
-    const project = await findProject(deps.ctx.sql, deps.ownerId, deps.projectId);
+    const project = await findSandboxRecord(deps.ctx.sql, deps.projectId);
     if (!project?.workflowCommand) return null;
     const [sandbox, port] = await Promise.all([deps.sandbox(), getPreviewPort(deps.ctx.sql, deps.projectId)]);
     return { ownerId: deps.ownerId, projectId: deps.projectId, sandbox, command: project.workflowCommand, port };
@@ -151,7 +150,7 @@ export function processAppServices(ctx: ServiceContext, lastChangeAt: () => numb
       const from = Math.max(since, lastChangeAt());
       const logged = logProblems(((await appLines(app)) ?? []).filter((l) => Date.parse(l.t) >= from).map((l) => l.text));
       // The dev server's lines are read from its log above; what pages threw comes from open previews.
-      const reported = (await listProblems(ctx, app.ownerId, app.projectId))
+      const reported = (await listProblemsInProject(ctx, app.projectId))
         .filter((p) => p.source === "browser" && Date.parse(p.firstSeen) >= from)
         .map((p) => ({ source: p.source, message: p.message, file: p.file, line: p.line }));
       return [...logged, ...reported];

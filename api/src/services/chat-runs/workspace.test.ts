@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Sql } from "../../db/client";
+import { silentLogger } from "../../lib/logger";
+import { createSandboxProvider } from "../../sandbox/index";
+import { checkLocalSandboxSupport } from "../../sandbox/local/check";
 import { testApp } from "../../test/test-app";
 import { listProjectFiles, readFileContent, writeFileAtPath } from "../files";
-import { deleteProject } from "../projects";
+import { deleteProject, getOwnedProject } from "../projects";
+import { createProjectSandboxes } from "../sandboxes";
 import { createRunWorkspace } from "./workspace";
+
+const support = await checkLocalSandboxSupport();
 
 // The workspace adapter over the real file service (no sandbox here: run-shell.test.ts covers commands).
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -41,4 +48,51 @@ describe("run workspace", () => {
     await deleteProject(t.deps, ownerId, projectId);
     await expect(w.workflow.set("npm start")).rejects.toMatchObject({ status: 404 });
   });
+});
+
+/** `sql` that counts the project ownership lookups made through it (a query on `projects` scoped by `owner_id`). */
+function countingOwnerLookups(sql: Sql) {
+  const counter = { lookups: 0 };
+  const counted = new Proxy(sql, {
+    apply(target, self, args: unknown[]) {
+      const strings = args[0];
+      if (Array.isArray(strings) && /\bprojects\b[\s\S]*\bowner_id\b/.test(strings.join("$"))) counter.lookups++;
+      return Reflect.apply(target, self, args);
+    },
+  });
+  return { sql: counted, counter };
+}
+
+describe.skipIf(!support.ok)("run workspace in a real local sandbox", () => {
+  test(
+    "ownership is looked up once per run (at its start), not again by the sandbox tools, the template or the app checks",
+    async () => {
+      const { sql, counter } = countingOwnerLookups(t.db.sql);
+      const ctx = { ...t.deps, sql };
+      const sandboxes = createProjectSandboxes({ ...ctx, provider: createSandboxProvider(t.deps.config, silentLogger), config: t.deps.config });
+      try {
+        const user = t.user("owner-once");
+        const projectId = ((await (await user.request("POST", "/api/projects", { name: "Once" })).json()) as { id: string }).id;
+        const before = counter.lookups;
+        await getOwnedProject(ctx, user.uid, projectId); // the run's own check, at its start
+        const w = createRunWorkspace({ ...ctx, sandboxSync: sandboxes.sync }, sandboxes, user.uid, projectId);
+        expect((await w.sandbox!.run("echo hi", { timeoutMs: 10_000, signal: AbortSignal.timeout(10_000) })).stdout).toBe("hi\n");
+        await w.files.write("notes.txt", "one");
+        expect((await w.sandbox!.run("cat notes.txt", { timeoutMs: 10_000, signal: AbortSignal.timeout(10_000) })).stdout).toBe("one");
+        const applied = await w.sandbox!.applyTemplate("node"); // writes each of the template's files
+        expect(applied.filesWritten).toBeGreaterThan(1);
+        expect((await w.app!.status()).status).not.toBe("not_configured");
+        await w.app!.logTail(1000);
+        await w.app!.problemsSince(new Date(0));
+        await w.app!.restart();
+        expect(counter.lookups - before).toBe(1);
+        // The checked paths stay checked: the same calls through the owner-checked service look the owner up.
+        await sandboxes.ensure(user.uid, projectId);
+        expect(counter.lookups - before).toBe(2);
+      } finally {
+        await sandboxes.shutdown();
+      }
+    },
+    90_000,
+  );
 });

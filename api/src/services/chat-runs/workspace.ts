@@ -32,7 +32,7 @@ export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandbo
   async function sandbox(): Promise<Sandbox> {
     if (ready && (await ready.isAlive().catch(() => false))) return ready;
     ready = null;
-    pending ??= sandboxes!.ensure(ownerId, projectId);
+    pending ??= sandboxes!.ensureChecked(ownerId, projectId);
     try {
       ready = await pending;
       return ready;
@@ -57,7 +57,7 @@ export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandbo
         await (await sandbox()).run(command, { background: true, onStdout: onOutput, onStderr: onOutput });
       },
       async applyTemplate(template: TemplateName) {
-        const applied = await sandboxes.applyTemplate(ownerId, projectId, template);
+        const applied = await sandboxes.applyTemplateChecked(ownerId, projectId, template);
         lastChangeAt = Date.now();
         return applied;
       },

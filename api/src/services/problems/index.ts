@@ -15,6 +15,7 @@ import * as rows from "../../db/problems";
 import type { ServiceContext } from "../context";
 import { getOwnedProject } from "../projects";
 import { browserReportToProblem, viteErrorSchema, viteErrorToProblem, type BrowserReport } from "./browser-report";
+import { recordPreviewPings } from "./preview-loads";
 import { announceChanged, recordProblems } from "./store";
 import { DEFAULT_SETTLE_MS, type ProblemInput, type ProblemsOptions } from "./types";
 
@@ -22,10 +23,16 @@ export { browserReportBatchSchema, MAX_REPORTS_PER_REQUEST } from "./browser-rep
 export { classifyOutput } from "./classify-output";
 export { ingestServerOutput } from "./server-output";
 export { startProblemsWatch } from "./watch";
+export { openPreviewLoad, PREVIEW_OPEN_MS } from "./preview-loads";
 export { DEFAULT_SETTLE_MS, type OutputLine, type ProblemsOptions } from "./types";
 
 export async function listProblems(ctx: ServiceContext, ownerId: string, projectId: string, options: ProblemsOptions = {}): Promise<Problem[]> {
   await getOwnedProject(ctx, ownerId, projectId);
+  return listProblemsInProject(ctx, projectId, options);
+}
+
+/** `listProblems` for callers that checked the project's owner already (an agent run, at its start). */
+export async function listProblemsInProject(ctx: ServiceContext, projectId: string, options: ProblemsOptions = {}): Promise<Problem[]> {
   // The sweep timer lives in one instance; whoever reads first after the window drops what it left.
   await rows.deleteStaleProblems(ctx.sql, projectId, new Date(Date.now() - (options.settleMs ?? DEFAULT_SETTLE_MS)));
   return rows.listProblemRows(ctx.sql, projectId, MAX_PROBLEMS);
@@ -36,17 +43,24 @@ export async function clearProblems(ctx: ServiceContext, ownerId: string, projec
   if ((await rows.deleteAllProblems(ctx.sql, projectId)) > 0) announceChanged(ctx, projectId, ownerId);
 }
 
-async function recordForSandbox(ctx: ServiceContext, sandboxId: string, problems: (ProblemInput | null)[]): Promise<boolean> {
+async function recordForSandbox(
+  ctx: ServiceContext,
+  sandboxId: string,
+  problems: (ProblemInput | null)[],
+  then?: (projectId: string) => Promise<void>,
+): Promise<boolean> {
   const found = await rows.findProjectBySandbox(ctx.sql, sandboxId);
   if (!found) return false;
   await recordProblems(ctx, found.projectId, found.ownerId, problems.filter((p): p is ProblemInput => p !== null));
+  await then?.(found.projectId);
   return true;
 }
 
 /** Reports from a preview page of this sandbox. False when no project has the sandbox (a stale page). */
 export function reportFromPreview(ctx: ServiceContext, sandboxId: string, reports: BrowserReport[]): Promise<boolean> {
   const now = new Date();
-  return recordForSandbox(ctx, sandboxId, reports.map((r) => browserReportToProblem(r, now)));
+  // The page's `loaded` ping goes in after the problems it sent with it: whoever sees the load sees those too.
+  return recordForSandbox(ctx, sandboxId, reports.map((r) => browserReportToProblem(r, now)), (projectId) => recordPreviewPings(ctx, projectId, reports, now));
 }
 
 /** Vite's HMR `error` payload (`err`), seen by the preview proxy on its way to the page. */

@@ -8,13 +8,14 @@ import { setPreviewPort, setProjectSandbox } from "../../db/project-sandbox";
 import type { Config } from "../../lib/config";
 import { AppError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
-import { writeFileAtPath } from "../files";
+import { writeFileInProject } from "../files";
+import { getOwnedProject } from "../projects";
 import { installDependencies, type DependencyDeps } from "./dependencies";
 import type { SandboxLifecycle } from "./lifecycle";
 import { previewUrlFor } from "./preview-url";
 import type { SandboxSyncService } from "./sync";
 import { loadTemplate } from "./templates";
-import type { AppliedTemplate, TemplateName } from "./types";
+import type { AppliedTemplate, StartOptions, TemplateName } from "./types";
 import { startWorkflow, waitForServer } from "./workflow";
 
 /** How long an apply waits for the template's dev server to accept connections before answering anyway. */
@@ -22,13 +23,22 @@ const SERVER_START_WAIT_MS = 20_000;
 
 export type ApplyTemplateDeps = ServiceContext & { config: Config; lifecycle: SandboxLifecycle; sync: SandboxSyncService } & DependencyDeps;
 
-export async function applyTemplate(deps: ApplyTemplateDeps, ownerId: string, projectId: string, name: TemplateName): Promise<AppliedTemplate> {
+/** `ownerChecked`: the caller checked the project is the owner's (an agent run, at its start); else it is checked here, once. */
+export async function applyTemplate(
+  deps: ApplyTemplateDeps,
+  ownerId: string,
+  projectId: string,
+  name: TemplateName,
+  ownerChecked: boolean,
+  options: StartOptions = {},
+): Promise<AppliedTemplate> {
+  if (!ownerChecked) await getOwnedProject(deps, ownerId, projectId);
   const template = await loadTemplate(name);
-  const sandbox = await deps.lifecycle.ensure(ownerId, projectId);
+  const sandbox = await deps.lifecycle.ensureChecked(ownerId, projectId, options);
   // Written through the sync's hook (into the sandbox just ensured, bytes in hand); origin "sandbox" because
   // the sandbox already has them, so no instance pushes them in again.
   const writer: ServiceContext = { ...deps, origin: "sandbox", sandboxSync: deps.sync };
-  for (const file of template.files) await writeFileAtPath(writer, ownerId, projectId, file.path, file.content);
+  for (const file of template.files) await writeFileInProject(writer, ownerId, projectId, file.path, file.content);
   const installed = await installDependencies(deps, sandbox, template, template.install);
   if (installed.exitCode !== 0) {
     throw new AppError(500, "internal", `Installing the ${name} template's dependencies failed: ${installed.output}`);

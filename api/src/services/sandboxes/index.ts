@@ -64,16 +64,18 @@ export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesServ
 
   return {
     ensure: lifecycle.ensure,
+    ensureChecked: lifecycle.ensureChecked,
     recreate: lifecycle.recreate,
     stop: lifecycle.stop,
     isProjectSandbox: (sandboxId) => isProjectSandbox(ctx.sql, sandboxId),
     validate: lifecycle.validate,
-    applyTemplate: (ownerId, projectId, name) => applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name),
+    applyTemplate: (ownerId, projectId, name, options) => applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name, false, options),
+    applyTemplateChecked: (ownerId, projectId, name) => applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name, true),
 
-    async runWorkflow(ownerId, projectId) {
+    async runWorkflow(ownerId, projectId, options) {
       const project = await getOwnedProject(ctx, ownerId, projectId);
       if (!project.workflowCommand) throw badRequest("The AI hasn't configured a run command yet");
-      const sandbox = await lifecycle.ensure(ownerId, projectId);
+      const sandbox = await lifecycle.ensureChecked(ownerId, projectId, options);
       await startWorkflow(sandbox, project.workflowCommand);
       return { workflowCommand: project.workflowCommand };
     },

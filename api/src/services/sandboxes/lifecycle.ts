@@ -8,19 +8,24 @@
  * others wait, then use the sandbox it made). Filling and watching a sandbox is the sync's job (sync.ts);
  * this file decides which sandbox is the project's.
  *
+ * Each sandbox it creates (a first start, one after the old expired, a recreate) counts toward its owner's
+ * sandbox-start rate limit, whichever route or run asked for it; using or reconnecting a running one is free.
+ *
  * @example
  * const lifecycle = createSandboxLifecycle({ ...ctx, provider, config }, sync, dependencies);
  * const sandbox = await lifecycle.ensure(ownerId, projectId);
  */
 import * as fileRows from "../../db/files";
-import { getPreviewPort, setProjectSandbox } from "../../db/project-sandbox";
+import { findSandboxRecord, getPreviewPort, setProjectSandbox } from "../../db/project-sandbox";
 import { isFileEvent } from "../../events/types";
 import type { Config } from "../../lib/config";
 import { AppError, notFound } from "../../lib/errors";
 import { APP_PROCESS } from "@shared/schemas/processes";
 import type { Sandbox, SandboxProvider } from "../../sandbox/types";
+import type { StartOptions } from "./types";
 import type { ServiceContext } from "../context";
 import { getOwnedProject } from "../projects";
+import { createRateLimiter } from "../rate-limits";
 import { installDependencies, templateWithPackageJson, type DependencyDeps } from "./dependencies";
 import { previewUrlFor } from "./preview-url";
 import type { SandboxSyncService } from "./sync";
@@ -46,6 +51,9 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
   const inflight = new Map<string, Promise<Sandbox>>();
   const recreating = new Map<string, Promise<RecreateResult>>();
   const slots = createSandboxSlots(ctx);
+  const limiter = createRateLimiter(ctx);
+  /** A new sandbox is about to be made for the owner: a 429 past their sandbox starts, before anything is stopped or made. */
+  const countStart = (ownerId: string) => limiter.hit("sandbox", ownerId);
 
   /** Kills the sandbox if it runs on this instance (attached to its project or not); never rejects. */
   async function killHere(projectId: string, sandboxId: string): Promise<void> {
@@ -137,10 +145,15 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
    * The project's running sandbox. Created on first need (or when the old one expired), filled with every
    * stored file, watched so changes made inside flow back to storage, and recorded on the project.
    */
-  async function ensure(ownerId: string, projectId: string): Promise<Sandbox> {
+  async function ensure(ownerId: string, projectId: string, options: StartOptions = {}): Promise<Sandbox> {
+    await getOwnedProject(ctx, ownerId, projectId);
+    return ensureChecked(ownerId, projectId, options);
+  }
+
+  /** `ensure` for callers that checked the project is the owner's already (an agent run checks once, at its start). */
+  async function ensureChecked(ownerId: string, projectId: string, options: StartOptions = {}): Promise<Sandbox> {
     // A recreate under way makes the project's next sandbox: wait for it rather than start a second one.
     await recreating.get(projectId)?.catch(() => {});
-    await getOwnedProject(ctx, ownerId, projectId);
     const current = sync.get(projectId);
     if (current && (await current.sandbox.isAlive())) {
       slots.used(projectId);
@@ -149,7 +162,7 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     sync.detach(projectId);
     const running = inflight.get(projectId);
     if (running) return running;
-    const work = withStartClaim(ownerId, projectId, () => connectOrCreate(ownerId, projectId));
+    const work = withStartClaim(ownerId, projectId, () => connectOrCreate(ownerId, projectId, options));
     inflight.set(projectId, work);
     try {
       return await work;
@@ -159,8 +172,10 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
   }
 
   /** Under the start claim: the project's recorded sandbox if it still runs (made by another start, or before a restart), else a new one. */
-  async function connectOrCreate(ownerId: string, projectId: string): Promise<Sandbox> {
-    const project = await getOwnedProject(ctx, ownerId, projectId);
+  async function connectOrCreate(ownerId: string, projectId: string, options: StartOptions): Promise<Sandbox> {
+    // Read again under the claim (another start may have recorded a sandbox); the owner was checked by the caller.
+    const project = await findSandboxRecord(ctx.sql, projectId);
+    if (!project) throw notFound("Project");
     if (project.sandboxId) {
       const existing = await ctx.provider.connect(project.sandboxId).catch(() => null);
       if (existing && (await existing.isAlive().catch(() => false))) {
@@ -171,6 +186,7 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
         return existing;
       }
     }
+    if (!options.startCounted) await countStart(ownerId);
     // Recorded but not reachable from here: if it still runs on another instance, it stops there (it would
     // otherwise run on, counted by nobody).
     if (project.sandboxId) await stop(ownerId, projectId, project.sandboxId);
@@ -226,6 +242,7 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
 
   async function replaceSandbox(ownerId: string, projectId: string): Promise<RecreateResult> {
     const project = await getOwnedProject(ctx, ownerId, projectId);
+    await countStart(ownerId); // before the old sandbox is stopped: a refused recreate leaves it running
     const old = sync.get(projectId)?.sandbox ?? (project.sandboxId ? await ctx.provider.connect(project.sandboxId).catch(() => null) : null);
     sync.detach(projectId);
     await old?.kill().catch(() => {});
@@ -272,5 +289,5 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     clearInterval(heartbeat);
   }
 
-  return { ensure, recreate, validate, stop, close };
+  return { ensure, ensureChecked, recreate, validate, stop, close };
 }

@@ -1,6 +1,8 @@
 /**
  * Carries a sandbox's named-process events to the event bus (so every instance's WebSocket clients, and
- * services such as problem capture, get them) and keeps the project's preview on the port `app` listens on.
+ * services such as problem capture, get them) and keeps the project's preview on the first port `app` listens on
+ * that answers HTTP (a dev server may also hold a socket for HMR, a debugger or a database, and one poll lists
+ * ports in the kernel's order).
  * Live output is bounded: events stay under PostgreSQL NOTIFY's 8000-byte payload limit, and a process
  * writing faster than a person can read has its excess summarised live (the logs endpoint keeps every line).
  */
@@ -11,6 +13,7 @@ import type { Config } from "../../lib/config";
 import type { Sandbox } from "../../sandbox/types";
 import type { ServiceContext } from "../context";
 import { previewUrlFor } from "./preview-url";
+import { firstHttpPort } from "./workflow";
 
 /** Bytes of line text (as JSON, UTF-8) per published output event: with the envelope, well under NOTIFY's 8000. */
 const EVENT_TEXT_BYTES = 4_000;
@@ -70,10 +73,21 @@ export function publishProcessEvents(deps: ProcessEventDeps, ownerId: string, pr
     return out;
   };
 
-  let lastAppPort: number | null = null;
-  const followAppPort = async (port: number) => {
-    if (port === lastAppPort) return;
-    lastAppPort = port;
+  /** The port set `app` was last seen with, and the HTTP port found for each set probed. */
+  let followed = "";
+  const httpPorts = new Map<string, number>();
+  const followAppPort = async (ports: number[]) => {
+    const key = ports.join(",");
+    if (key === followed) return;
+    followed = key;
+    // One port leaves nothing to choose: no request is made (it would show in the app's log).
+    let port = ports.length === 1 ? ports[0] : httpPorts.get(key);
+    if (port === undefined) {
+      const found = await firstHttpPort(sandbox, ports);
+      if (found !== null) httpPorts.set(key, found);
+      port = found ?? ports[0]!; // none answers yet: the first is the best guess
+    }
+    if (followed !== key) return; // the ports changed while these were probed: the newer set decides
     if ((await getPreviewPort(deps.sql, projectId)) === port) return;
     await setPreviewPort(deps.sql, projectId, port);
     await setProjectSandbox(deps.sql, projectId, sandbox.id, previewUrlFor(deps.config.preview, sandbox, port));
@@ -87,9 +101,9 @@ export function publishProcessEvents(deps: ProcessEventDeps, ownerId: string, pr
       return;
     }
     publish({ type: PROCESS_STATUS, projectId, process: event.process, ownerId, origin: "sandbox" });
-    const port = event.process.ports[0];
-    if (event.process.name === APP_PROCESS && port) {
-      followAppPort(port).catch((error) => deps.logger.warn("could not point the preview at the app's port", { projectId, port, error: String(error) }));
+    const { ports } = event.process;
+    if (event.process.name === APP_PROCESS && ports.length) {
+      followAppPort(ports).catch((error) => deps.logger.warn("could not point the preview at the app's port", { projectId, ports, error: String(error) }));
     }
   });
 }

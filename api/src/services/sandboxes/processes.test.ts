@@ -23,6 +23,30 @@ const server = (port: number, word: string) =>
 
 describe.skipIf(!support.ok)("the app process", () => {
   test(
+    "the preview follows the first of app's ports that answers HTTP, not a lower one that never answers",
+    async () => {
+      const alice = t.user("alice");
+      const p = (await (await alice.request("POST", "/api/projects", { name: "Two ports" })).json()) as { id: string };
+      const { sandboxes } = t.deps;
+      // A raw TCP listener that accepts nothing (as an HMR or debugger socket may), opened first and on the
+      // lower port, then the HTTP server.
+      const twoPorts =
+        `exec python3 -c "import socket,time,http.server;s=socket.socket();s.bind(('0.0.0.0',8140));s.listen();time.sleep(1.5);` +
+        `http.server.HTTPServer(('0.0.0.0',8141),http.server.SimpleHTTPRequestHandler).serve_forever()"`;
+      await setWorkflowCommand(t.db.sql, p.id, twoPorts);
+      await sandboxes.runWorkflow(alice.uid, p.id);
+      const both = await waitFor("both ports", async () => {
+        const s = await sandboxes.processes.appStatus(p.id);
+        return s.ports.length === 2 ? s : null;
+      }, 15_000);
+      expect(both.ports).toEqual([8140, 8141]);
+      const sandbox = await sandboxes.ensure(alice.uid, p.id);
+      await waitFor("the preview URL on 8141", async () => (await sandboxes.url(alice.uid, p.id))?.startsWith(`http://8141-${sandbox.id}.`), 15_000);
+    },
+    60_000,
+  );
+
+  test(
     "app is started again from the workflow command after its sandbox stopped and after a recreate; the preview follows its port",
     async () => {
       const alice = t.user("alice");
@@ -66,7 +90,7 @@ describe.skipIf(!support.ok)("the app process", () => {
       expect(restarted).toMatchObject({ name: "app", restarts: 1 });
       expect(await sandboxes.processes.restart(p.id, "nope")).toBeNull();
       await waitFor("app running after the restart", async () => (await sandboxes.processes.appStatus(p.id)).ports.includes(8132));
-      expect(sandboxes.processes.appStatus(crypto.randomUUID())).rejects.toThrow("Project not found");
+      await expect(sandboxes.processes.appStatus(crypto.randomUUID())).rejects.toThrow("Project not found");
     },
     90_000,
   );

@@ -7,6 +7,9 @@ import type { Sandbox } from "../../sandbox/types";
 
 export type { TemplateName };
 
+/** `startCounted`: the request was counted against the sandbox-start limit already (by its route), so a sandbox it makes is not counted twice. */
+export type StartOptions = { startCounted?: boolean };
+
 /** Where a template's dependencies came from: a copy of the shared cache, its install command, or none needed. */
 export type DependencySource = "template-cache" | "install" | "none";
 
@@ -24,13 +27,17 @@ export interface ProjectSandboxes {
    * stored file, watched so changes made inside flow back to storage, and recorded on the project.
    */
   ensure(ownerId: string, projectId: string): Promise<Sandbox>;
+  /** `ensure` without the ownership check, for callers that made it already (an agent run, once at its start). */
+  ensureChecked(ownerId: string, projectId: string): Promise<Sandbox>;
   /**
    * Writes a template's files to storage and sandbox, installs its dependencies, and sets the project's
    * workflowCommand, then starts it in the background and waits (bounded) until its port accepts connections,
    * so the preview answers at once. Returns how many files were written, the command, the preview URL and
    * where the dependencies came from.
    */
-  applyTemplate(ownerId: string, projectId: string, template: TemplateName): Promise<AppliedTemplate>;
+  applyTemplate(ownerId: string, projectId: string, template: TemplateName, options?: StartOptions): Promise<AppliedTemplate>;
+  /** `applyTemplate` without the ownership check, for callers that made it already. */
+  applyTemplateChecked(ownerId: string, projectId: string, template: TemplateName): Promise<AppliedTemplate>;
   /** Starts the project's workflowCommand as its supervised `app` process (restarting it if it runs). */
-  runWorkflow(ownerId: string, projectId: string): Promise<{ workflowCommand: string }>;
+  runWorkflow(ownerId: string, projectId: string, options?: StartOptions): Promise<{ workflowCommand: string }>;
 }

@@ -24,3 +24,28 @@ export async function waitForServer(sandbox: Sandbox, port: number, timeoutMs: n
   const result = await sandbox.run(script, { timeoutMs: timeoutMs + 5_000 }).catch(() => null);
   return result?.exitCode === 0;
 }
+
+/** Ports probed at most per call, and how long each may take to start an HTTP answer. */
+const MAX_PROBED_PORTS = 8;
+const HTTP_PROBE_SECONDS = 2;
+
+/**
+ * The first of `ports` (in order) that answers HTTP, probed inside the sandbox like `waitForServer`: a HEAD
+ * request is sent and the answer must start with "HTTP/". Null when none does (yet). Never throws.
+ */
+export async function firstHttpPort(sandbox: Sandbox, ports: number[]): Promise<number | null> {
+  const candidates = ports.filter((p) => Number.isInteger(p) && p > 0 && p < 65536).slice(0, MAX_PROBED_PORTS);
+  if (!candidates.length) return null;
+  // Builtins only (bash's /dev/tcp and read -t), so it works in any image with bash.
+  // HEAD, and the answer read to its end before closing: closing on unread bytes resets the connection, which
+  // servers log as an error in the app's own log.
+  const probe =
+    `drain() { while read -r -t 1 _ <&3; do :; done; true; }; ` +
+    `for p in ${candidates.join(" ")}; do ` +
+    `if (exec 3<>/dev/tcp/127.0.0.1/$p && printf "HEAD / HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n" >&3 && read -r -t ${HTTP_PROBE_SECONDS} -n 5 h <&3 && [ "$h" = HTTP/ ] && drain) 2>/dev/null; ` +
+    `then echo $p; exit 0; fi; done; exit 1`;
+  const timeoutMs = candidates.length * (HTTP_PROBE_SECONDS + 1) * 1000 + 5_000;
+  const result = await sandbox.run(`bash -c '${probe}'`, { timeoutMs }).catch(() => null);
+  const port = result?.exitCode === 0 ? Number(result.stdout.trim()) : NaN;
+  return candidates.includes(port) ? port : null;
+}
