@@ -35,3 +35,9 @@ bun install --frozen-lockfile
 if command -v pg_ctlcluster >/dev/null 2>&1 && ! pg_isready -q -h 127.0.0.1 2>/dev/null; then
   pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
 fi
+# TLS on that cluster (Debian's snakeoil certificate, as a new Debian cluster has) for the sslmode=require cases.
+if command -v pg_ctlcluster >/dev/null 2>&1 && command -v make-ssl-cert >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ "$(psql -U postgres -h 127.0.0.1 -Atc 'show ssl' 2>/dev/null)" = off ]; then
+  [ -f /etc/ssl/private/ssl-cert-snakeoil.key ] || make-ssl-cert generate-default-snakeoil
+  printf "ssl = on\nssl_cert_file = '/etc/ssl/certs/ssl-cert-snakeoil.pem'\nssl_key_file = '/etc/ssl/private/ssl-cert-snakeoil.key'\n" >"/etc/postgresql/$(ls /etc/postgresql | head -1)/main/conf.d/tls.conf"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main reload || true
+fi

@@ -2,19 +2,23 @@
  * A bounded wait per query. postgres.js only has a connect time-out: when the server keeps its TCP
  * connections open but stops answering (a partition, a stalled server) every query waits forever, and every
  * route with it. This hands postgres.js its sockets and watches the wire: while a reply is owed (a Query or
- * Sync sent, its ReadyForQuery not yet back) and no byte has moved either way for `timeoutMs()`, the socket
- * is destroyed. postgres.js then fails that connection's queries with `QUERY_TIMEOUT` (turned into a 503
- * naming the database) and opens a fresh connection for the next query, so the app recovers on its own.
+ * Sync sent and its ReadyForQuery not yet back, or a Flush sent and nothing back yet) and no byte has moved
+ * either way for `timeoutMs()`, the socket is destroyed. postgres.js then fails that connection's queries
+ * with `QUERY_TIMEOUT` (turned into a 503 naming the database) and opens a fresh connection for the next
+ * query, so the app recovers on its own.
  *
- * Idle connections and LISTEN connections owe no reply, so they are never cut. Only plain connections are
- * watched (Unix socket or TCP without TLS): with TLS the messages cannot be read on the socket.
+ * Idle connections and LISTEN connections owe no reply, so they are never cut. With TLS the messages cannot
+ * be read on the TCP socket, so this sets up TLS itself (start-tls.ts) and watches the decrypted stream;
+ * postgres.js must then be told `ssl: false`, as createSql does.
  *
  * @example
- * postgres(url, { socket: watchedSocket(() => 5000) });
+ * postgres(url, { ssl: false, socket: watchedSocket(() => 5000, "require") });
  */
 import net from "node:net";
+import { Duplex } from "node:stream";
 
 import { QUERY_TIMEOUT } from "../lib/classify-error";
+import { startTls, type SslSetting } from "./start-tls";
 
 export { QUERY_TIMEOUT };
 
@@ -22,17 +26,48 @@ export { QUERY_TIMEOUT };
 const QUERY = 0x51;
 const SYNC = 0x53;
 const READY_FOR_QUERY = 0x5a;
+// Flush: answered by whatever the server has pending, with no ReadyForQuery. postgres.js sends Parse,
+// Describe, Flush to learn a new statement's parameter types, and only binds (and Syncs) once that is back.
+const FLUSH = 0x48;
+// Backend messages the server may send at any time, which answer nothing.
+const UNSOLICITED = new Set([0x41, 0x4e, 0x53]); // NotificationResponse, NoticeResponse, ParameterStatus
 const SSL_REQUEST_CODE = 80877103;
 const CANCEL_REQUEST_CODE = 80877102;
 
-type SocketOptions = { host: string[]; port: number[]; path?: string };
+// What postgres.js passes to the `socket` option: its parsed settings (connect_timeout in seconds).
+type SocketOptions = { host: string[]; port: number[]; path?: string; connect_timeout?: number };
 
-export function watchedSocket(timeoutMs: () => number) {
-  return (options: SocketOptions): net.Socket => {
-    const socket = options.path ? net.connect(options.path) : net.connect(options.port[0]!, options.host[0]!);
-    watch(socket, timeoutMs);
-    return socket;
+/** `ssl` is the connection's TLS setting (as postgres.js reads `sslmode`); false = a plain connection. */
+export function watchedSocket(timeoutMs: () => number, ssl: SslSetting = false) {
+  return (options: SocketOptions): net.Socket | Promise<net.Socket> => {
+    const host = options.host[0]!;
+    const raw = options.path ? net.connect(options.path) : net.connect(options.port[0]!, host);
+    if (!ssl || options.path) {
+      watch(raw, timeoutMs);
+      return raw;
+    }
+    // The SSLRequest is owed an answer like any query: bounded by the query bound too, not only the connect one.
+    const connectMs = (options.connect_timeout ?? 30) * 1000;
+    const queryMs = timeoutMs();
+    return startTls(raw, ssl, { host, timeoutMs: queryMs > 0 ? Math.min(queryMs, connectMs) : connectMs }).then(
+      (socket) => (watch(socket, timeoutMs), socket),
+      failedSocket,
+    );
   };
+}
+
+/**
+ * A socket that reports `error` as soon as postgres.js listens. A rejected promise would instead leave that
+ * pool connection "connecting" for good, and every later query waiting on it (seen with postgres.js 3.4).
+ */
+function failedSocket(error: Error): net.Socket {
+  const socket = new Duplex({ read() {}, write: (_chunk, _encoding, done) => done() });
+  // After the microtasks in which postgres.js attaches its listeners; 'error' then 'close' at once, as below.
+  setTimeout(() => {
+    socket.emit("error", error);
+    socket.emit("close", true);
+  }, 0);
+  return socket as unknown as net.Socket;
 }
 
 /** Splits a byte stream into protocol messages (type byte, then a length that counts itself). */
@@ -69,7 +104,8 @@ class MessageReader {
 }
 
 function watch(socket: net.Socket, timeoutMs: () => number) {
-  let owed = 0;
+  // What the server owes, in order: a ReadyForQuery, or (after a Flush) any answer at all.
+  const owed: ("ready" | "answer")[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let watching = true;
 
@@ -80,7 +116,7 @@ function watch(socket: net.Socket, timeoutMs: () => number) {
   const rearm = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (!watching || owed <= 0) return;
+    if (!watching || owed.length === 0) return;
     const ms = timeoutMs();
     if (ms <= 0) return;
     timer = setTimeout(() => {
@@ -98,17 +134,18 @@ function watch(socket: net.Socket, timeoutMs: () => number) {
   const outgoing = new MessageReader(false, (type, first) => {
     if (type === 0) {
       const code = new DataView(first.buffer).getInt32(4);
-      // TLS follows an SSL request: from here on the bytes are encrypted and cannot be read.
+      // TLS follows an SSL request (when postgres.js secures the socket itself): the rest cannot be read.
       if (code === SSL_REQUEST_CODE) return stop();
       if (code === CANCEL_REQUEST_CODE) return;
-      owed++; // the start-up message: answered by ReadyForQuery once signed in
+      owed.push("ready"); // the start-up message: answered by ReadyForQuery once signed in
       outgoing.expectTyped();
       return;
     }
-    if (type === QUERY || type === SYNC) owed++;
+    if (type === QUERY || type === SYNC) owed.push("ready");
+    else if (type === FLUSH) owed.push("answer");
   });
   const incoming = new MessageReader(true, (type) => {
-    if (type === READY_FOR_QUERY) owed = Math.max(0, owed - 1);
+    if (owed[0] === "ready" ? type === READY_FOR_QUERY : owed[0] === "answer" && !UNSOLICITED.has(type)) owed.shift();
   });
 
   const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
