@@ -255,6 +255,8 @@ describe("preview beside the chat", () => {
         await page.goto(`${app.url}/project/${projectId}/chat`);
         await page.getByTestId("chat-header").waitFor();
         await page.getByTestId("open-history").waitFor();
+        // Publish sits in the chat's own header at every width.
+        await page.getByTestId("chat-header").getByTestId("publish-button").waitFor();
         expect(await panel(page).count()).toBe(0);
         expect(await page.getByTestId("show-preview-panel").count()).toBe(0);
         await shot(page, "panel-1024");

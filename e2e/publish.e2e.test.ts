@@ -73,7 +73,7 @@ describe("publish from the Preview view", () => {
       try {
         await page.goto(`${app.url}/project/${projectId}/preview`);
         await page.getByRole("heading", { name: "Preview", exact: true }).waitFor();
-        await page.getByTestId("publish-button").first().click();
+        await page.getByRole("toolbar", { name: "Preview actions" }).getByTestId("publish-button").click();
         const dialog = page.getByTestId("publish-dialog");
         await dialog.waitFor();
         const slug = `e2e-${crypto.randomUUID().slice(0, 8)}`;

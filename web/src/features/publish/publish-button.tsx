@@ -1,4 +1,4 @@
-/** The Publish button (Preview toolbar, project header): opens the Publish dialog. */
+/** The Publish button (Preview toolbar, chat header): opens the Publish dialog. */
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { RocketIcon } from "../../components/ui/icons";

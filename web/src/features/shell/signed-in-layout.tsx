@@ -3,7 +3,6 @@
  * 768 px), a header with the sidebar toggle and the theme toggle, the page, and inside a project on mobile a
  * bottom bar with the four views.
  */
-import { PublishButton } from "../publish/publish-button";
 import { type ReactNode, Suspense, useEffect } from "react";
 import { Link, useLocation } from "wouter";
 import { projectViewLabels } from "../projects/project-views";
@@ -84,7 +83,6 @@ function LayoutHeader({ project }: { project: ProjectLocation }) {
       <span aria-hidden className="h-4 w-px shrink-0 bg-border" />
       <Breadcrumb project={project} />
       <div className="ml-auto flex shrink-0 items-center">
-        {project?.view === "chat" && <PublishButton projectId={project.id} />}
         <ThemeToggle />
       </div>
     </header>

@@ -1,9 +1,10 @@
 /**
- * The Agent Chat's header: the project's History, and on wide screens the button that shows or hides the
- * preview beside the chat.
+ * The Agent Chat's header: the project's History, Publish, and on wide screens the button that shows or hides
+ * the preview beside the chat.
  */
 import { Button } from "../../../components/ui/button";
 import { HistoryButton } from "../../history/components/history-button";
+import { PublishButton } from "../../publish/publish-button";
 import { PanelRightIcon } from "../../../components/ui/icons";
 
 export function ChatHeader({
@@ -17,6 +18,7 @@ export function ChatHeader({
   return (
     <div className="sticky top-14 z-20 flex items-center justify-end gap-2 border-b bg-background/80 px-4 py-2 backdrop-blur md:px-6" data-testid="chat-header">
       <HistoryButton projectId={projectId} />
+      <PublishButton projectId={projectId} />
       {preview && !preview.open && (
         <Button variant="outline" size="sm" onClick={preview.onToggle} data-testid="show-preview-panel">
           <PanelRightIcon className="size-4" />

@@ -23,6 +23,8 @@ export type PreviewToolbarProps = {
   onCopyUrl: () => void;
   onRefresh: () => void;
   onDownload: () => void;
+  /** The Publish button, last in the toolbar (it opens its own dialog). */
+  publish?: ReactElement;
 };
 
 export function PreviewToolbar(p: PreviewToolbarProps) {
@@ -77,6 +79,7 @@ export function PreviewToolbar(p: PreviewToolbarProps) {
           <ExternalLinkIcon />
         </IconButton>
       )}
+      {p.publish}
     </div>
   );
 }

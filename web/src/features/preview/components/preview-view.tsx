@@ -100,7 +100,6 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
         <div className="flex min-w-0 items-center gap-3">
           <h1 className={cn("font-bold tracking-tight", fullscreen ? "text-lg" : "text-2xl")}>Preview</h1>
           <SandboxStatusBadge expired={expired} />
-          <PublishButton projectId={project.id} />
         </div>
         <PreviewToolbar
           expired={expired}
@@ -116,6 +115,7 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
           onCopyUrl={() => void copyUrl()}
           onRefresh={refresh}
           onDownload={() => download.mutate()}
+          publish={<PublishButton projectId={project.id} />}
         />
       </header>
       <AppProcessArea projectId={project.id}>
