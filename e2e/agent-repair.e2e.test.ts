@@ -4,12 +4,14 @@
  * App.tsx importing a file that does not exist does not end as done: the import error reaches the model as
  * a repair step, the model's fix is applied, the chat says "App runs without errors" and the preview renders
  * the fixed app. A model that never fixes it stops after AGENT_REPAIR_ROUNDS (2 here, to keep it short) with
- * a message naming the remaining problem; the same failing tool call three times stops the run as stuck.
+ * a message naming the remaining problem; the same failing tool call three times stops the run as stuck. An
+ * App that compiles but throws at render is seen by the preview open beside the chat (1440 px): the check
+ * waits for that page to run the change, and the thrown error reaches the model.
  * Screenshots go to e2e/artifacts/agent-repair-*.png.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Frame, Page } from "playwright-core";
+import type { Frame, Page, Request } from "playwright-core";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
 import { type ChatRequestBody, type FakeModelServer, type FakeTurn, turn } from "../api/src/test/fake-model-server";
 import { callApi, runCleanups } from "./support/api";
@@ -28,6 +30,8 @@ const FIXED_TEXT = "Repaired by the agent";
 // Line 2 imports a file that does not exist.
 const importing = (name: string) =>
   `import { useState } from "react";\nimport ${name} from "./${name}";\nexport default function App() {\n  const [n] = useState(0);\n  return <main><${name} n={n} /></main>;\n}\n`;
+// Compiles and type-checks; only a page that runs it sees it fail.
+const THROWING_APP = 'export default function App() {\n  if (Date.now() > 0) throw new Error("Render failed: no items loaded");\n  return <main>never</main>;\n}\n';
 const MISSING_FILE = `export default function Missing({ n }: { n: number }) {\n  return <h1>${FIXED_TEXT} {n}</h1>;\n}\n`;
 
 let model: FakeModelServer;
@@ -156,6 +160,42 @@ describe("the agent verifies and repairs its work", () => {
     );
     expect(await frame!.locator("h1").innerText()).toBe(`${FIXED_TEXT} 0`);
     await shot(page, "fixed-preview");
+  });
+
+  step("an App that throws at render (compiles fine) is caught by the open preview and the error reaches the model", async () => {
+    model.reset();
+    // What the preview's reporter pings: when it was sent and how long ago the code the page runs started loading.
+    const pings: { at: number; loadAgeMs: number }[] = [];
+    const onRequest = (req: Request) => {
+      if (!req.url().endsWith("/__appbuilder/problems")) return;
+      const reports = (JSON.parse(req.postData() ?? "{}") as { reports?: { kind: string; loadAgeMs?: number }[] }).reports ?? [];
+      for (const r of reports) if (r.kind === "loaded") pings.push({ at: Date.now(), loadAgeMs: r.loadAgeMs ?? 0 });
+    };
+    page.on("request", onRequest);
+    let writtenAt = 0;
+    model.respondWith((req): FakeTurn => {
+      const m = last(req);
+      if (isRepairStep(m)) return turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: importing("Missing") } }], "I will fix the render.");
+      if (m.role === "tool") return turn.text("Done.");
+      writtenAt = Date.now();
+      return turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: THROWING_APP } }]);
+    });
+    try {
+      await sendAndWait("Show the items");
+    } finally {
+      page.off("request", onRequest);
+    }
+
+    const repairs = model.requests.map((r) => last(r.body)).filter(isRepairStep);
+    expect(repairs.length).toBe(1);
+    expect(repairs[0]!.text).toContain("[browser]");
+    expect(repairs[0]!.text).toContain("Render failed: no items loaded");
+    // The preview ran the written App as a hot update and said so (a ping for code loaded after the write).
+    expect(pings.some((p) => p.at - p.loadAgeMs >= writtenAt - 50)).toBe(true);
+    await stepLine(page, /Found \d+ problems?, fixing \(1\/2\)/).waitFor();
+    await stepLine(page, "App runs without errors").waitFor();
+    expect(await lastAssistant(page).getAttribute("data-status")).not.toBe("failed");
+    await shot(page, "render-error-fixed");
   });
 
   step("a model that never fixes the app stops after AGENT_REPAIR_ROUNDS, naming the remaining problem", async () => {

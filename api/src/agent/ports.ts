@@ -68,6 +68,11 @@ export interface AppRuntime {
    * returns those it saw itself (absent where an open preview is relied on instead).
    */
   loadPage?(): Promise<AppProblem[]>;
+  /**
+   * When the newest code an open preview of the app runs started loading (a page load or a hot update), by
+   * the server's clock; null when no preview is open (absent where previews cannot say).
+   */
+  previewLoad?(): Promise<{ loadedAt: Date } | null>;
   /** The project's type-check, when it has one that finishes in reasonable time; null when there is none (or it is too slow). */
   typeCheck(signal: AbortSignal): Promise<{ command: string; problems: AppProblem[] } | null>;
 }

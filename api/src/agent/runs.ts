@@ -278,7 +278,7 @@ export function createRunManager(deps: RunDeps): RunManager {
         const toolContext = { ...tracked.workspace, search: deps.search, fetch: options.fetch ?? fetch };
         const app = tracked.workspace.app;
         const beforeFinish = app
-          ? createVerifier({ app, rounds: runLimits.repairRounds, settleMs: runLimits.verifySettleMs, changedSince: tracked.changedSince })
+          ? createVerifier({ app, rounds: runLimits.repairRounds, settleMs: runLimits.verifySettleMs, changedSince: tracked.changedSince, lastChangedAt: tracked.lastChangedAt })
           : undefined;
         const result = await runAgent({
           client: model.client,

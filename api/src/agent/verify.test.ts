@@ -7,7 +7,7 @@ import { chunksOf, memoryRunStore, memoryWorkspace } from "../test/memory-worksp
 import { createModelClient } from "./model-client";
 import { createRunManager, type Run } from "./runs";
 import type { AppProblem, AppRuntime, ProjectSandbox } from "./ports";
-import { checkApp, dedupeProblems, formatProblem } from "./verify";
+import { AFTER_PREVIEW_LOAD_MS, checkApp, dedupeProblems, formatProblem } from "./verify";
 
 // Verify, then repair, through the run manager on in-memory ports: the scripted model server plays the
 // model, and an in-memory app judges the workspace's files the way a dev server would.
@@ -40,12 +40,19 @@ function scriptedShell(fileMap: Map<string, string>, effects: Record<string, (fi
 }
 
 function setup(
-  o: { repairRounds?: number; files?: Record<string, string>; configured?: boolean; shell?: Record<string, (files: Map<string, string>) => void> } = {},
+  o: {
+    repairRounds?: number;
+    files?: Record<string, string>;
+    configured?: boolean;
+    shell?: Record<string, (files: Map<string, string>) => void>;
+    /** Wraps the in-memory app (an open preview beside it, say). */
+    app?: (runtime: AppRuntime, fileMap: Map<string, string>) => AppRuntime;
+  } = {},
 ) {
   const runs = memoryRunStore({ [PROJECT]: { ownerId: "alice", name: "Todo" } });
   const workspace = memoryWorkspace(o.files ?? { "src/main.tsx": 'import App from "./App";\n' });
   const app = memoryApp(workspace.fileMap, { configured: o.configured });
-  const withApp = { ...workspace, app: app.runtime, sandbox: o.shell ? scriptedShell(workspace.fileMap, o.shell) : null };
+  const withApp = { ...workspace, app: o.app ? o.app(app.runtime, workspace.fileMap) : app.runtime, sandbox: o.shell ? scriptedShell(workspace.fileMap, o.shell) : null };
   const manager = createRunManager({
     store: runs.store,
     conversations: runs.store,
@@ -209,6 +216,108 @@ describe("verify, then repair", () => {
     expect(app.calls.status).toBe(0);
   });
 });
+
+/**
+ * A preview open beside the chat: `delayMs` after the check first asks about it following a change of
+ * src/App.tsx, the page has loaded that App and reported what it threw while rendering it (an App that
+ * compiles but throws at render, which no server-side page load can see).
+ */
+function previewBeside(delayMs = 400) {
+  const thrown: AppProblem[] = [];
+  let loadedAt = new Date(Date.now() - 60_000);
+  let loading: string | undefined;
+  const polls = { count: 0 };
+  const wrap = (runtime: AppRuntime, fileMap: Map<string, string>): AppRuntime => ({
+    ...runtime,
+    problemsSince: async (since) => [...(await runtime.problemsSince(since)), ...thrown],
+    previewLoad: async () => {
+      polls.count++;
+      const app = fileMap.get("src/App.tsx");
+      if (app !== loading) {
+        loading = app;
+        setTimeout(() => {
+          thrown.length = 0;
+          const error = /throw new Error\("([^"]+)"\)/.exec(app ?? "")?.[1];
+          if (error) thrown.push({ source: "browser", file: "src/App.tsx", line: 2, message: `Uncaught Error: ${error}` });
+          loadedAt = new Date();
+        }, delayMs);
+      }
+      return { loadedAt };
+    },
+  });
+  return { wrap, polls };
+}
+const THROWING_APP = 'export default function App() {\n  throw new Error("items is not defined");\n}\n';
+const FIXED_APP = "export default function App() {\n  return <h1>Items</h1>;\n}\n";
+
+describe("an open preview", () => {
+  test("the check waits for the preview to load the change: what the page threw at render reaches the model, and the fix passes", async () => {
+    const preview = previewBeside(400);
+    const { manager } = setup({ app: preview.wrap });
+    model.enqueue(
+      turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "src/App.tsx", content: THROWING_APP } }]),
+      turn.text("Your app is ready."),
+      turn.toolCalls([{ id: "w2", name: "write_file", arguments: { path: "src/App.tsx", content: FIXED_APP } }]),
+      turn.text("Fixed."),
+    );
+    const r = await runToEnd(manager, "List the items");
+    expect(model.requests).toHaveLength(4);
+    const repair = userMessages(2).at(-1)!;
+    expect(repair).toContain("repair round 1 of 3");
+    expect(repair).toContain("[browser] src/App.tsx:2 — Uncaught Error: items is not defined");
+    expect(r.steps.filter((s) => s.startsWith("completed: Found") || s.startsWith("completed: App"))).toEqual([
+      "completed: Found 1 problem, fixing (1/3)",
+      "completed: App runs without errors",
+    ]);
+    expect(r.events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+  });
+
+  test("with no preview open the check does not wait", async () => {
+    const runtime = memoryAppRuntime();
+    let polls = 0;
+    const app: AppRuntime = { ...runtime, previewLoad: async () => (polls++, null) };
+    const started = performance.now();
+    const since = new Date();
+    expect(await checkApp({ app, settleMs: 0, lastChangedAt: () => since }, since, new AbortController().signal)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(150);
+    expect(polls).toBe(1);
+  });
+
+  test("a preview that already loaded the change is not waited for; one that never loads it is waited for at most previewWaitMs", async () => {
+    const runtime = memoryAppRuntime();
+    const since = new Date(Date.now() - 1_000);
+    const signal = new AbortController().signal;
+    let started = performance.now();
+    const loaded: AppRuntime = { ...runtime, previewLoad: async () => ({ loadedAt: new Date(since.getTime() + 10) }) };
+    await checkApp({ app: loaded, settleMs: 0, lastChangedAt: () => since }, since, signal);
+    expect(performance.now() - started).toBeLessThan(AFTER_PREVIEW_LOAD_MS + 150);
+
+    started = performance.now();
+    const stuck: AppRuntime = { ...runtime, previewLoad: async () => ({ loadedAt: new Date(since.getTime() - 10) }) };
+    await checkApp({ app: stuck, settleMs: 0, lastChangedAt: () => since, previewWaitMs: 400 }, since, signal);
+    const took = performance.now() - started;
+    expect(took).toBeGreaterThanOrEqual(390);
+    expect(took).toBeLessThan(400 + 300);
+  });
+
+  test("a change that does not compile is not waited for: the page has nothing new to run", async () => {
+    const since = new Date();
+    const unresolved: AppProblem = { source: "build", file: "src/App.tsx", line: 1, message: 'Failed to resolve import "./Gone" from "src/App.tsx". Does the file exist?' };
+    const app: AppRuntime = {
+      ...memoryAppRuntime(),
+      loadPage: async () => [unresolved],
+      previewLoad: async () => ({ loadedAt: new Date(since.getTime() - 10) }),
+    };
+    const started = performance.now();
+    expect(await checkApp({ app, settleMs: 0, lastChangedAt: () => since, previewWaitMs: 2_000 }, since, new AbortController().signal)).toEqual([unresolved]);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+/** A running app with nothing wrong. */
+function memoryAppRuntime(): AppRuntime {
+  return memoryApp(new Map([["src/App.tsx", FIXED_APP]])).runtime;
+}
 
 describe("problems as the model reads them", () => {
   test("the same error from the page and from the dev server log counts once; long messages are cut", () => {

@@ -1,12 +1,14 @@
 /**
  * Verify, then repair: when a run changed files, before it ends the app is checked (is `app` running, does
- * its port answer, which problems appeared since the run's first change, what does the type-check say). What
+ * its port answer, which problems appeared since the run's first change, what does the type-check say). When
+ * a preview of the app is open, the check also waits (at most PREVIEW_LOAD_WAIT_MS) for it to load the run's
+ * last change, so what that page throws as it runs is in the check too. What
  * is wrong goes back to the model as a new step, deduplicated and trimmed; after `rounds` such repair rounds
  * the run ends saying what still fails. It works only through the `AppRuntime` port.
  *
  * @example
  * const tracked = trackChanges(workspace);
- * const beforeFinish = createVerifier({ app: workspace.app, rounds: 3, settleMs: 500, changedSince: tracked.changedSince });
+ * const beforeFinish = createVerifier({ app: workspace.app, rounds: 3, settleMs: 500, changedSince: tracked.changedSince, lastChangedAt: tracked.lastChangedAt });
  * await runAgent({ ...input, toolContext: { ...tracked.workspace, … }, beforeFinish });
  */
 import { sleep } from "./model-stream";
@@ -27,7 +29,23 @@ export type VerifyOptions = {
   changedSince(): Date | null;
   /** How long an app that is starting is waited for. */
   startWaitMs?: number;
+  /** When the run last changed a file: an open preview's load older than this runs code from before it. */
+  lastChangedAt?(): Date | null;
+  /** Up to how long an open preview is waited for (PREVIEW_LOAD_WAIT_MS). */
+  previewWaitMs?: number;
 };
+
+/**
+ * Up to how long the check waits for an open preview to run the run's last change: Vite sees the change, the
+ * page fetches and runs the new code, and its reporter pings (report.js waits 100–200 ms for errors thrown as
+ * the new code first renders). That takes well under a second; the bound is for a change no open page picks
+ * up (a file no page imports, a server-rendered page that does not reload), which would otherwise hold the
+ * check up. With no preview open nothing is waited for.
+ */
+export const PREVIEW_LOAD_WAIT_MS = 3_000;
+/** After that load is seen, for errors of its first moments that went out in a request of their own. */
+export const AFTER_PREVIEW_LOAD_MS = 300;
+const PREVIEW_POLL_MS = 100;
 
 const MAX_PROBLEMS = 8;
 const MAX_PROBLEM_CHARS = 700;
@@ -38,9 +56,13 @@ const LOG_LINES_CHARS = 1_500;
  * command (run_shell, run_code), since `sed -i`, `cat >` or `npm install` change files the run never sees.
  * A command counts from just before it starts, so what the dev server logs while it runs is in the check.
  */
-export function trackChanges(workspace: Workspace): { workspace: Workspace; changedSince(): Date | null } {
+export function trackChanges(workspace: Workspace): { workspace: Workspace; changedSince(): Date | null; lastChangedAt(): Date | null } {
   let first: Date | null = null;
-  const mark = () => void (first ??= new Date());
+  let last: Date | null = null;
+  const mark = () => {
+    last = new Date();
+    first ??= last;
+  };
   type Sandbox = NonNullable<Workspace["sandbox"]>;
   const files = { ...workspace.files, write: async (path: string, content: string) => {
     const written = await workspace.files.write(path, content);
@@ -63,7 +85,7 @@ export function trackChanges(workspace: Workspace): { workspace: Workspace; chan
       return workspace.sandbox!.start(command, onOutput);
     },
   };
-  return { workspace: { ...workspace, files, sandbox }, changedSince: () => first };
+  return { workspace: { ...workspace, files, sandbox }, changedSince: () => first, lastChangedAt: () => last };
 }
 
 export function createVerifier(o: VerifyOptions): (ctx: FinishContext) => Promise<FinishCheck> {
@@ -91,8 +113,16 @@ export function createVerifier(o: VerifyOptions): (ctx: FinishContext) => Promis
 }
 
 /** Every problem the app shows now, deduplicated; null when there is nothing to check (no app, no type-check). */
-export async function checkApp(o: Pick<VerifyOptions, "app" | "settleMs" | "startWaitMs">, since: Date, signal: AbortSignal): Promise<AppProblem[] | null> {
+export async function checkApp(
+  o: Pick<VerifyOptions, "app" | "settleMs" | "startWaitMs" | "lastChangedAt" | "previewWaitMs">,
+  since: Date,
+  signal: AbortSignal,
+): Promise<AppProblem[] | null> {
   const { app } = o;
+  // Started first: an open preview loads the change while the server looks at the app itself.
+  const notWaiting = new AbortController();
+  const waitSignal = AbortSignal.any([signal, notWaiting.signal]);
+  const previewLoaded = waitForPreviewLoad(app, o.lastChangedAt?.() ?? since, o.previewWaitMs ?? PREVIEW_LOAD_WAIT_MS, waitSignal);
   if (o.settleMs > 0) await sleep(o.settleMs, signal);
   const problems: AppProblem[] = [];
   let status = await waitWhileStarting(app, await app.status(), o.startWaitMs ?? 15_000, signal);
@@ -115,8 +145,11 @@ export async function checkApp(o: Pick<VerifyOptions, "app" | "settleMs" | "star
       }
     }
   }
+  // An app that is down, answers 5xx or does not compile gives a page nothing new to run: the check has
+  // enough to send back without waiting for the preview (which often never reports a failed hot update).
+  if (!configured || problems.length > 0) notWaiting.abort();
+  const [typeCheck] = await Promise.all([app.typeCheck(signal), previewLoaded]);
   problems.push(...(await problemsStillTrue(app, since, crawledAt)));
-  const typeCheck = await app.typeCheck(signal);
   if (typeCheck) problems.push(...typeCheck.problems);
   if (!configured && !typeCheck && problems.length === 0) return null;
   return dedupeProblems(problems);
@@ -133,6 +166,26 @@ async function problemsStillTrue(app: AppRuntime, since: Date, crawledAt: Date |
   if (!crawledAt || !reported.some((p) => p.source === "build")) return reported;
   const again = new Set((await app.problemsSince(crawledAt)).map(problemKey));
   return reported.filter((p) => p.source !== "build" || again.has(problemKey(p)));
+}
+
+/**
+ * Waits until an open preview has loaded code newer than `after` (then AFTER_PREVIEW_LOAD_MS more), or
+ * `waitMs` passed; returns at once when no preview is open. Never rejects: the check goes on without it.
+ */
+async function waitForPreviewLoad(app: AppRuntime, after: Date, waitMs: number, signal: AbortSignal): Promise<void> {
+  if (!app.previewLoad || waitMs <= 0) return;
+  const deadline = Date.now() + waitMs;
+  try {
+    for (;;) {
+      const load = await app.previewLoad();
+      if (!load) return;
+      if (load.loadedAt.getTime() >= after.getTime()) return await sleep(AFTER_PREVIEW_LOAD_MS, signal);
+      if (Date.now() >= deadline) return;
+      await sleep(PREVIEW_POLL_MS, signal);
+    }
+  } catch {
+    // Aborted, or the load could not be read: the check reads what has been reported so far.
+  }
 }
 
 async function waitWhileStarting(app: AppRuntime, status: AppStatus, waitMs: number, signal: AbortSignal): Promise<AppStatus> {

@@ -4,6 +4,9 @@
  * Vite's error overlay, scripts and stylesheets that failed to load, and a page that rendered nothing.
  * It posts them to the preview host itself (same origin; the proxy answers). It only listens: one IIFE, no
  * globals, nothing the app can see except a console.error that still does what it did.
+ * It also pings (`loaded`) once the page has loaded, once a hot update has run, and every PING_EVERY_MS
+ * while open, saying how long ago the code it runs started loading: an agent run's check then knows a
+ * preview is open and waits for it to load the run's last change before reading what it reported.
  */
 (function () {
   "use strict";
@@ -13,6 +16,11 @@
   var MAX_REPORTS = 100;
   var MAX_REPEATS = 5;
   var MAX_TEXT = 2000;
+  // Kept in step with PING_EVERY_MS in services/problems/preview-loads.ts.
+  var PING_EVERY_MS = 10000;
+  // After load or a hot update, errors thrown as the new code first renders are queued before the ping.
+  var LOADED_AFTER_MS = 100;
+  var UPDATE_SETTLE_MS = 200;
   // Taken before the app runs, so an app that replaces them (mocks, wrappers) neither sees nor breaks reports.
   var send = window.fetch ? window.fetch.bind(window) : null;
   var stringify = JSON.stringify;
@@ -27,6 +35,11 @@
   var reporting = false;
   // When this page started loading: a report from a page older than a file change says nothing about that change.
   var loadedAt = window.performance && performance.timeOrigin ? Math.round(performance.timeOrigin) : null;
+  // Where on performance.now() the newest code this page runs started loading: 0 for the page itself, later
+  // after a hot update. Pings send its age, a duration, so the browser's wall clock does not matter.
+  var clock = window.performance && performance.now ? performance : null;
+  var codeLoadedAt = 0;
+  var pingTimer = 0;
 
   function cut(text, max) {
     text = String(text == null ? "" : text);
@@ -89,6 +102,36 @@
     sent++;
     queue.push({ kind: kind, message: message, stack: stack ? cut(stack, 8000) : null, file: file ? cut(file, 1000) : null, line: typeof line === "number" ? line : null, loadedAt: loadedAt });
     if (!timer) timer = setTimeout(flush, 30);
+  }
+
+  function ping() {
+    if (!clock) return;
+    queue.push({ kind: "loaded", message: "", loadAgeMs: Math.max(0, Math.round(clock.now() - codeLoadedAt)) });
+    if (!timer) timer = setTimeout(flush, 30);
+  }
+
+  function pingSoon(ms) {
+    clearTimeout(pingTimer);
+    pingTimer = setTimeout(ping, ms);
+  }
+
+  // Vite runs a hot update by importing the changed module (or stylesheet) again with a fresh `?t=` stamp.
+  function watchUpdates() {
+    if (!clock || !window.PerformanceObserver) return;
+    try {
+      new PerformanceObserver(function (list) {
+        var entries = list.getEntries();
+        for (var i = 0; i < entries.length; i++) {
+          var e = entries[i];
+          if (/^(fetch|xmlhttprequest|beacon)$/.test(e.initiatorType) || String(e.name).indexOf(location.origin + "/") !== 0) continue;
+          if (!/[?&]t=\d{10,}/.test(e.name)) continue;
+          codeLoadedAt = Math.max(codeLoadedAt, e.startTime);
+          pingSoon(UPDATE_SETTLE_MS);
+        }
+      }).observe({ type: "resource" });
+    } catch (_) {
+      // An old browser: full page loads still ping.
+    }
   }
 
   function releaseHeld() {
@@ -192,8 +235,11 @@
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watchOverlay);
   else watchOverlay();
+  watchUpdates();
   window.addEventListener("load", function () {
     setTimeout(checkBlank, BLANK_AFTER_MS);
+    pingSoon(LOADED_AFTER_MS);
+    setInterval(ping, PING_EVERY_MS);
   });
   window.addEventListener("pagehide", function () {
     releaseHeld();

@@ -16,7 +16,7 @@ import { NothingListeningError, type Sandbox } from "../../sandbox/types";
 import type { ServiceContext } from "../context";
 import { readFileInProject } from "../files";
 import { APP_PROCESS } from "@shared/schemas/processes";
-import { listProblemsInProject } from "../problems";
+import { listProblemsInProject, openPreviewLoad } from "../problems";
 import { logProblems } from "./log-problems";
 import { crawlPage } from "./page-check";
 import { runTypeCheck, typeCheckCommand } from "./type-check";
@@ -98,6 +98,8 @@ export function createAppRuntime(deps: AppRuntimeDeps): AppRuntime {
         return [{ source: "server", message: `Loading the app's page failed: ${error instanceof Error ? error.message : String(error)}` }];
       }
     },
+    // What the reporter in open previews pinged (services/problems/preview-loads.ts).
+    previewLoad: () => openPreviewLoad(deps.ctx, deps.projectId),
     async typeCheck(signal) {
       if (typeCheckTooSlow) return null;
       const [pkg, tsconfig] = await Promise.all([

@@ -8,7 +8,8 @@ import { headline } from "./headline";
 import { firstProjectFrame, isForeignPath, projectRelativePath } from "./source-path";
 import type { ProblemInput } from "./types";
 
-export const REPORT_KINDS = ["error", "rejection", "console", "resource", "vite", "blank"] as const;
+/** `loaded` is no problem: an open page saying it is there and how long ago the code it runs started loading. */
+export const REPORT_KINDS = ["error", "rejection", "console", "resource", "vite", "blank", "loaded"] as const;
 
 const text = (max: number) => z.string().transform((s) => s.slice(0, max));
 
@@ -21,6 +22,11 @@ export const browserReportSchema = z.object({
   line: z.number().int().min(0).max(10_000_000).nullish(),
   /** When the reporting page started loading (ms since the epoch, the browser's clock). */
   loadedAt: z.number().int().min(0).max(8.64e15).nullish(),
+  /**
+   * For `loaded`: how long ago (ms, by the page's own monotonic clock, so the browser's wall clock does not
+   * matter) the newest code the page runs started loading, a page load or a hot update.
+   */
+  loadAgeMs: z.number().int().min(0).max(8.64e7).nullish(),
 });
 export type BrowserReport = z.infer<typeof browserReportSchema>;
 
@@ -36,6 +42,7 @@ function splitPosition(raw: string | null | undefined, line: number | null | und
 }
 
 export function browserReportToProblem(report: BrowserReport, seenAt: Date): ProblemInput | null {
+  if (report.kind === "loaded") return null;
   const message = headline(report.message);
   if (!message) return null;
   const given = splitPosition(report.file, report.line);

@@ -1,14 +1,15 @@
 /**
  * The problems service on the test database (PGlite, or PostgreSQL with TEST_DATABASE_URL): reports from a
  * preview and from the dev server's output, deduplicated and counted, capped at 100, made stale by a file
- * change and gone unless reported again, cleared, owner-checked, and announced on the bus.
+ * change and gone unless reported again, cleared, owner-checked, and announced on the bus; what open previews
+ * say of their loads.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { setProjectSandbox } from "../../db/project-sandbox";
 import { serviceContext } from "../../test/service-context";
 import { writeFileAtPath } from "../files";
 import { createProject } from "../projects";
-import { clearProblems, ingestServerOutput, listProblems, reportFromPreview, reportViteError, startProblemsWatch } from "./index";
+import { clearProblems, ingestServerOutput, listProblems, openPreviewLoad, PREVIEW_OPEN_MS, reportFromPreview, reportViteError, startProblemsWatch } from "./index";
 
 const ctx = await serviceContext();
 const SETTLE_MS = 300;
@@ -133,6 +134,24 @@ describe("problems", () => {
     await reportFromPreview(ctx, p.sandboxId, [{ ...boom("old page"), loadedAt: loadedBefore }, { ...boom("new page"), loadedAt: Date.now() }]);
     const after = await eventually(() => list(p), (l) => l.length === 1);
     expect(after.map((x) => x.message)).toEqual(["Uncaught Error: new page"]);
+  });
+
+  test("a page's `loaded` ping says a preview is open and when its newest code started loading, by the server's clock; it lists no problem", async () => {
+    const p = await projectWithSandbox();
+    expect(await openPreviewLoad(ctx, p.projectId)).toBeNull();
+    const before = Date.now();
+    // An error thrown as the hot-updated code rendered, and the ping after it: the code started loading 250 ms ago.
+    expect(await reportFromPreview(ctx, p.sandboxId, [boom("at render"), { kind: "loaded", message: "", loadAgeMs: 250 }])).toBe(true);
+    const load = (await openPreviewLoad(ctx, p.projectId))!;
+    expect(load.loadedAt.getTime()).toBeGreaterThanOrEqual(before - 250);
+    expect(load.loadedAt.getTime()).toBeLessThanOrEqual(Date.now() - 250);
+    expect((await list(p)).map((x) => x.message)).toEqual(["Uncaught Error: at render"]);
+    // A later ping of the same page (its code loaded long ago) moves neither the load back nor the list.
+    await reportFromPreview(ctx, p.sandboxId, [{ kind: "loaded", message: "", loadAgeMs: 60_000 }]);
+    expect((await openPreviewLoad(ctx, p.projectId))!.loadedAt).toEqual(load.loadedAt);
+    expect(await list(p)).toHaveLength(1);
+    // A page that stopped pinging was closed.
+    expect(await openPreviewLoad(ctx, p.projectId, new Date(Date.now() + PREVIEW_OPEN_MS + 1_000))).toBeNull();
   });
 
   test("clear empties the list; another user's project is not found", async () => {
