@@ -1,9 +1,9 @@
 /**
  * What a chat run leaves behind elsewhere, and the image tray's failures (issue 15 items 1 and 9): after a
- * run the project list shows the fresh "Updated" time and the sandbox the run created without a reload
- *, and an image whose upload failed leaves a note on the tray instead of vanishing
- * unexplained. Runs the real app against the scripted model server
- * (api/src/test/fake-model-server.ts). Screenshots go to e2e/screenshots/.
+ * run the project list shows the fresh "Updated" time and the sandbox the run created without a reload, as it
+ * does after a file event (seen by the Files view) and after a recreate from the Preview; and an image whose
+ * upload failed leaves a note on the tray instead of vanishing unexplained. Runs the real app against the
+ * scripted model server (api/src/test/fake-model-server.ts). Screenshots go to e2e/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 
@@ -30,8 +30,11 @@ let app: AppServer;
 let page: Page;
 let token: string;
 const cleanups: Array<() => unknown> = [];
+/** The project of the first test, whose run created a sandbox (the recreate test recreates it). */
+let runProjectId: string | undefined;
 
 const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+const sidebarLink = (name: string) => page.getByRole("complementary", { name: "Sidebar" }).getByRole("link", { name, exact: true });
 const card = (name: string) => page.getByTestId("project-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
 
 beforeAll(async () => {
@@ -45,6 +48,7 @@ afterAll(async () => {
 describe("the project list after a run (/projects)", () => {
   test("back on /projects without a reload, the card shows the new time and the sandbox the run created", async () => {
     const { id } = await callApi<{ id: string }>(app.url, token, "POST", "/api/projects", { name: "Fresh After Run" });
+    runProjectId = id;
     // The list as it was cached before the run: three hours old, no sandbox.
     let first = true;
     await page.route("**/api/projects", async (route) => {
@@ -79,6 +83,90 @@ describe("the project list after a run (/projects)", () => {
       console.warn(`[chat-gaps e2e] sandbox id not checked: the local sandbox cannot run here (${sandboxSupport.missing.join("; ")})`);
     }
     await shot("projects-after-run");
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+  }, 120_000);
+});
+
+describe("the project list after a file event or a recreate (/projects)", () => {
+  test("a file written while the Files view is open: back on /projects without a reload, the card shows the new time", async () => {
+    const { id } = await callApi<{ id: string }>(app.url, token, "POST", "/api/projects", { name: "Fresh After File" });
+    // The list and the project as cached before the write: three hours old.
+    let stale = true;
+    const aged = (p: { id: string; updatedAt: string }) => (p.id === id && stale ? { ...p, updatedAt: new Date(Date.now() - THREE_HOURS_MS).toISOString() } : p);
+    await page.route("**/api/projects", async (route) => {
+      if (route.request().method() !== "GET") return route.fallback();
+      const res = await route.fetch();
+      await route.fulfill({ response: res, json: ((await res.json()) as Array<{ id: string; updatedAt: string }>).map(aged) });
+    });
+    await page.route(`**/api/projects/${id}`, async (route) => {
+      if (route.request().method() !== "GET") return route.fallback();
+      const res = await route.fetch();
+      await route.fulfill({ response: res, json: aged((await res.json()) as { id: string; updatedAt: string }) });
+    });
+    await page.goto(`${app.url}/projects`);
+    await card("Fresh After File").locator("time").filter({ hasText: "Updated 3 hours ago" }).waitFor();
+
+    await card("Fresh After File").getByRole("link").click();
+    await page.getByTestId("chat-composer").waitFor();
+    await sidebarLink("Files").click();
+    await page.getByRole("heading", { name: "Files", exact: true }).waitFor();
+    stale = false;
+    await callApi(app.url, token, "POST", `/api/files/${id}`, { path: "notes.txt", content: "written by another client\n" });
+    await page.locator('[data-testid="file-row"][data-path="notes.txt"]').waitFor({ timeout: 10_000 });
+
+    await sidebarLink("Projects").click();
+    await page.waitForURL("**/projects");
+    await card("Fresh After File").locator("time").filter({ hasText: /Updated (just now|now|\d+ seconds? ago)/ }).waitFor({ timeout: 5_000 });
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+  }, 60_000);
+
+  test("with /projects open, a change made elsewhere (another client's file write) shows on its card without a reload", async () => {
+    const { id } = await callApi<{ id: string }>(app.url, token, "POST", "/api/projects", { name: "Fresh While Open" });
+    let stale = true;
+    await page.route("**/api/projects", async (route) => {
+      if (route.request().method() !== "GET") return route.fallback();
+      const res = await route.fetch();
+      const list = (await res.json()) as Array<{ id: string; updatedAt: string }>;
+      const old = new Date(Date.now() - THREE_HOURS_MS).toISOString();
+      await route.fulfill({ response: res, json: list.map((p) => (p.id === id && stale ? { ...p, updatedAt: old } : p)) });
+    });
+    try {
+      await page.goto(`${app.url}/projects`);
+      await card("Fresh While Open").locator("time").filter({ hasText: "Updated 3 hours ago" }).waitFor();
+      stale = false;
+      await callApi(app.url, token, "POST", `/api/files/${id}`, { path: "elsewhere.txt", content: "written by another client\n" });
+      // The open list polls every 5 s: the card catches up within a poll or two, with no navigation.
+      await card("Fresh While Open").locator("time").filter({ hasText: /Updated (just now|now|\d+ seconds? ago)/ }).waitFor({ timeout: 12_000 });
+      expect(page.url()).toEndWith("/projects");
+    } finally {
+      await page.unrouteAll({ behavior: "ignoreErrors" });
+    }
+  }, 60_000);
+
+  test.skipIf(!sandboxSupport.ok)("after a recreate from Preview, /projects shows the new sandbox id without a reload", async () => {
+    expect(runProjectId).toBeTruthy();
+    const before = await callApi<{ sandboxId: string | null }>(app.url, token, "GET", `/api/projects/${runProjectId}`);
+    expect(before.sandboxId).toBeTruthy();
+    await page.goto(`${app.url}/projects`);
+    await card("Fresh After Run").getByTestId("project-sandbox").filter({ hasText: before.sandboxId! }).waitFor();
+    // The sandbox reads as expired, so the Preview offers "Recreate sandbox"; the recreate itself is real.
+    await page.route(`**/api/sandbox/${runProjectId}/validate`, (route) => route.fulfill({ json: { isValid: false } }));
+    await card("Fresh After Run").getByRole("link").click();
+    await page.getByTestId("chat-composer").waitFor();
+    await sidebarLink("Preview").click();
+    await page.getByRole("heading", { name: "Preview", exact: true }).waitFor();
+    const answered = page.waitForResponse((r) => r.url().endsWith(`/api/sandbox/${runProjectId}/recreate`), { timeout: 90_000 });
+    await page.getByRole("button", { name: "Recreate sandbox", exact: true }).click();
+    expect((await answered).status()).toBe(200);
+    await page.unroute(`**/api/sandbox/${runProjectId}/validate`);
+    const after = await callApi<{ sandboxId: string | null }>(app.url, token, "GET", `/api/projects/${runProjectId}`);
+    expect(after.sandboxId).toBeTruthy();
+    expect(after.sandboxId).not.toBe(before.sandboxId);
+
+    await sidebarLink("Projects").click();
+    await page.waitForURL("**/projects");
+    await card("Fresh After Run").getByTestId("project-sandbox").filter({ hasText: after.sandboxId! }).waitFor({ timeout: 5_000 });
+    await shot("projects-after-recreate");
     await page.unrouteAll({ behavior: "ignoreErrors" });
   }, 120_000);
 });

@@ -1,8 +1,8 @@
 /**
  * The Preview and Terminal behaviours beyond the happy path that issue 15 found missing (items
- * 2, 3, 5 and 8): the recreate toasts in order and on time, a frame whose sandbox is gone marking it Expired,
- * the badge re-checked at once on a revisit, Ctrl+C ending a running command, and polling that goes on in a
- * hidden tab. The project's sandbox is stubbed in the browser (support/stubs.ts), except where the real
+ * 2, 3, 5 and 8): the recreate toasts in order and on time, the recreate's URL override clearing after ~3 s,
+ * a frame whose sandbox is gone marking it Expired, the badge re-checked at once on a revisit, Ctrl+C ending
+ * a running command, and polling that goes on in a hidden tab. The project's sandbox is stubbed in the browser (support/stubs.ts), except where the real
  * preview proxy answers for a sandbox that does not exist. Screenshots go to e2e/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -38,6 +38,24 @@ async function badgeStates(ms: number): Promise<string[]> {
     await Bun.sleep(100);
   }
   return states;
+}
+
+/** Starts recording each new src of the preview frame, with performance.now() when it was seen. */
+async function recordFrameSources(p: Page) {
+  await p.evaluate(() => {
+    const w = window as unknown as { frameSources?: Array<{ src: string; at: number }>; frameSampler?: ReturnType<typeof setInterval> };
+    clearInterval(w.frameSampler);
+    const seen: Array<{ src: string; at: number }> = [];
+    w.frameSources = seen;
+    w.frameSampler = setInterval(() => {
+      const src = document.querySelector<HTMLIFrameElement>("iframe[title^='Preview of']")?.src ?? "";
+      if (seen.at(-1)?.src !== src) seen.push({ src, at: performance.now() });
+    }, 25);
+  });
+}
+
+function frameSources(p: Page): Promise<Array<{ src: string; at: number }>> {
+  return p.evaluate(() => (window as unknown as { frameSources: Array<{ src: string; at: number }> }).frameSources);
 }
 
 beforeAll(async () => {
@@ -84,14 +102,29 @@ describe("recreate", () => {
     await page.unrouteAll({ behavior: "ignoreErrors" });
   }, 60_000);
 
-  test("without a workflow: 'Sandbox recreated' with the file count, then 'App is starting' 1 s later", async () => {
+  test("without a workflow: 'Sandbox recreated' with the file count, then 'App is starting' 1 s later; the URL override clears after ~3 s", async () => {
     const id = await newProject("Recreate without workflow");
     const sandbox = await stubSandboxProject(page, stack.app.url, id, { sandboxId: "stubsandbox0003", valid: false });
-    sandbox.recreate = { sandboxId: "stubsandbox0004", url: previewUrlFor("stubsandbox0004", stack.app.url), filesSynced: 2, workflowCommand: null };
+    const recreatedUrl = previewUrlFor("stubsandbox0004", stack.app.url);
+    sandbox.recreate = { sandboxId: "stubsandbox0004", url: recreatedUrl, filesSynced: 2, workflowCommand: null };
+    // The server's answer for the project's URL, asked when the page opened, lands only after the recreate, and
+    // names another URL than the recreate's answer (its app listens on port 3000): the URL query then holds it,
+    // while the override keeps the frame on the recreate's URL for about 3 s.
+    const storedUrl = `http://3000-stubsandbox0004.localhost:${new URL(stack.app.url).port}`;
+    let releaseUrl = () => {};
+    const urlHeld = new Promise<void>((resolve) => (releaseUrl = resolve));
+    await page.route(`**/api/sandbox/${id}/url`, async (route) => {
+      await urlHeld;
+      await route.fulfill({ json: { url: storedUrl } });
+    });
     await openPreview(id);
     await badge().filter({ hasText: "Expired" }).waitFor();
     await recordToasts(page);
+    await recordFrameSources(page);
+    const answered = page.waitForResponse((r) => r.url().endsWith(`/api/sandbox/${id}/recreate`));
     await button("Recreate sandbox").click();
+    await answered;
+    releaseUrl();
     await page.getByTestId("toast").filter({ hasText: "App is starting" }).waitFor({ timeout: 5_000 });
     const toasts = await seenToasts(page);
     const recreated = toasts.find((t) => t.text.includes("Sandbox recreated"));
@@ -100,6 +133,16 @@ describe("recreate", () => {
     expect(toasts.some((t) => t.text.includes("Running workflow"))).toBe(false);
     expect(starting!.at - recreated!.at).toBeGreaterThan(850);
     expect(starting!.at - recreated!.at).toBeLessThan(1_600);
+    // The frame shows the recreate's URL at once, and the stored one when the override clears.
+    await page.frameLocator(`iframe[src^='${storedUrl}']`).getByText("Stub app").waitFor({ timeout: 5_000 });
+    const sources = await frameSources(page);
+    const overrideFrom = sources.find((f) => f.src.startsWith(recreatedUrl))?.at;
+    const storedFrom = sources.find((f) => f.src.startsWith(storedUrl))?.at;
+    expect(overrideFrom).toBeDefined();
+    expect(storedFrom).toBeDefined();
+    console.log(`[preview-gaps e2e] the URL override held the frame for ${Math.round(storedFrom! - overrideFrom!)} ms`);
+    expect(storedFrom! - overrideFrom!).toBeGreaterThan(2_700);
+    expect(storedFrom! - overrideFrom!).toBeLessThan(3_600);
     await page.unrouteAll({ behavior: "ignoreErrors" });
   }, 60_000);
 });

@@ -2,8 +2,9 @@
  * Preview problems end to end: real Chromium, the real app (web/dist) with a real local sandbox running the
  * react template's Vite, and the scripted model server behind the chat. An app that throws at start shows
  * its error in the Problems panel within 5 s; an import of a missing file shows as a build problem with file
- * and line; "Fix with AI" puts the problem into the chat and the model receives it; and the injected
- * reporter leaves a React page and a plain page working, with no globals of its own.
+ * and line within 5 s of a refresh; "Fix with AI" puts the problem into the chat and the model receives it;
+ * "Fix all with AI" sends every listed problem in one message; and the injected reporter leaves a React page
+ * and a plain page working, with no globals of its own.
  * Screenshots go to e2e/artifacts/preview-problems-*.png.
  */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
@@ -36,6 +37,8 @@ const PLAIN_PAGE = `<!doctype html><html><head><title>Plain</title></head><body>
 // console.error, an unhandled rejection and a script that is not there, each reported on its own.
 const NOISY_PAGE = `<!doctype html><html><head><title>Noisy</title><script src="/no-such-script.js"></script></head><body><p>noisy</p>
 <script>console.error("noisy %s said", "page", { n: 1 }); Promise.reject(new Error("noisy rejection"));</script></body></html>`;
+const THROWS_PAGE = `<!doctype html><html><head><title>Throws</title></head><body><p>throws</p>
+<script>throw new Error("thrown on load")</script></body></html>`;
 const BLANK_PAGE = `<!doctype html><html><head><title>Blank</title></head><body><div id="root"></div></body></html>`;
 
 let model: FakeModelServer;
@@ -52,6 +55,9 @@ const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `pr
 const writeFile = (path: string, content: string) => api("POST", `/api/files/${projectId}`, { path, content });
 const problems = () => api<Problem[]>("GET", `/api/sandbox/${projectId}/problems`);
 const rows = (p: Page) => p.getByTestId("problem-row");
+/** A chat message's text, whether the model server got it as a string or as parts. */
+const textOf = (content: unknown): string =>
+  typeof content === "string" ? content : Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? "").join("") : "";
 
 function previewFrame(p: Page): Frame | null {
   return p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.localhost:`)) ?? null;
@@ -110,11 +116,17 @@ describe("preview problems", () => {
   });
 
   step("an import of a missing file shows as a build problem with file and line; the fixed error goes away", async () => {
+    const written = Date.now();
     await writeFile("src/App.tsx", MISSING_IMPORT_APP);
     await servedWith("/src/main.tsx", "App");
+    const refreshed = Date.now();
     await page.getByRole("button", { name: "Refresh preview" }).click();
     const row = rows(page).filter({ hasText: 'Failed to resolve import "./Missing" from "src/App.tsx"' });
-    await row.waitFor({ timeout: 20_000 });
+    await row.waitFor({ timeout: 5_000 });
+    const listedAfter = Date.now() - refreshed;
+    // Vite's client usually reports it on the hot update already, before the refresh: both times are logged.
+    console.log(`[preview-problems e2e] the compile error was listed ${listedAfter} ms after Refresh preview was clicked, ${Date.now() - written} ms after the file was written`);
+    expect(listedAfter).toBeLessThan(5_000);
     expect(await row.getAttribute("data-source")).toBe("build");
     expect(await row.getByTestId("problem-place").innerText()).toBe("src/App.tsx:2");
     // The error at start is not reported any more since App.tsx changed: it leaves the list.
@@ -136,6 +148,33 @@ describe("preview problems", () => {
     expect(JSON.stringify(lastUser.content)).toContain("Fix this problem in the app's preview");
     expect(JSON.stringify(lastUser.content)).toContain("src/App.tsx:2");
     await shot(page, "fix-with-ai");
+  });
+
+  step("Fix all with AI sends every listed problem in one chat message, and the agent receives it", async () => {
+    await page.goto(`${app.url}/project/${projectId}/preview`);
+    // Two problems at least: the missing import's, and one from a page that throws at once.
+    await writeFile("public/throws.html", THROWS_PAGE);
+    await servedWith("/throws.html", "thrown on load");
+    const thrower = await page.context().newPage();
+    await thrower.goto(`http://5173-${sandboxId}.localhost:${new URL(app.url).port}/throws.html`);
+    await rows(page).filter({ hasText: "thrown on load" }).waitFor({ timeout: 20_000 });
+    await thrower.close();
+    await rows(page).filter({ hasText: 'Failed to resolve import "./Missing"' }).waitFor();
+    const listed = await rows(page).evaluateAll((els) => els.map((el) => el.querySelector("p")!.textContent!));
+    expect(listed.length).toBeGreaterThanOrEqual(2);
+    model.enqueue(turn.text("I will fix all of them."));
+    await page.getByRole("button", { name: "Fix all with AI", exact: true }).click();
+    await page.waitForURL(`**/project/${projectId}/chat`);
+    const intro = `Fix these ${listed.length} problems in the app's preview:`;
+    const sent = page.locator('[data-testid="message"][data-role="user"]').filter({ hasText: intro });
+    await sent.waitFor({ timeout: 20_000 });
+    const shown = (await sent.textContent()) ?? "";
+    for (const message of listed) expect(shown).toContain(message);
+    await page.getByText("I will fix all of them.").waitFor({ timeout: 30_000 });
+    const received = textOf(model.requests.at(-1)!.body.messages.filter((m) => m.role === "user").at(-1)!.content);
+    expect(received).toContain(intro);
+    for (const message of listed) expect(received).toContain(message);
+    await shot(page, "fix-all-with-ai");
   });
 
   step("the reporter leaves a React page working, with no globals of its own", async () => {

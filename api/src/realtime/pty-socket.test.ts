@@ -1,9 +1,10 @@
 /**
  * The interactive terminal's WebSocket through a real server and a real local sandbox: an interactive
- * python3, Ctrl+C as SIGINT, resize, the 64 KB message limit, the idle close, what survives a closed page,
- * token refresh, and the owner check (404 before the upgrade).
+ * python3, Ctrl+C as SIGINT, resize, a full-screen program (vi), the 64 KB message limit, the idle close,
+ * what survives a closed page, token refresh, and the owner check (404 before the upgrade).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { MAX_PTY_MESSAGE_BYTES, MAX_TERMINALS_PER_PROJECT, PTY_CLOSE, PTY_INPUT, PTY_PROTOCOL, encodePtyFrame } from "@shared/events/pty-frames";
 import { serveHttp } from "../http-server";
 import { silentLogger } from "../lib/logger";
@@ -90,6 +91,27 @@ if (await localSuiteGate("terminal socket", { sameOnEveryDatabase: true })) {
       term.resize(140, 50);
       term.type("stty size\r");
       await term.waitFor(/\r50 140\r\n/);
+      term.ws.close();
+    }, 60_000);
+
+    // vi is vim on most hosts (the local sandbox sees the host's /usr); a host without it has nothing to run.
+    test.skipIf(!existsSync("/usr/bin/vi"))("a full-screen program (vi) draws at the resized size on the alternate screen; :q returns to the prompt", async () => {
+      const term = await connectPty(main.base, projectId, alice.token, { cols: 80, rows: 24 });
+      await term.waitFor(PROMPT, 30_000);
+      term.resize(120, 40);
+      term.clear();
+      term.type("vi\r");
+      // The alternate screen, then cursor positioning on row 40, the last row of the resized terminal.
+      await term.waitFor(/\x1b\[\?1049h[\s\S]*\x1b\[40;\d+H/);
+      expect(term.text()).not.toMatch(/\x1b\[(4[1-9]|[5-9]\d|\d{3,});\d+H/);
+      term.type(":echo &lines &columns\r");
+      await term.waitFor(/40 120/);
+      term.clear();
+      term.type(":q\r");
+      // Back off the alternate screen to the shell, which takes the next command.
+      await term.waitFor(/\x1b\[\?1049l[\s\S]*\$ $/);
+      term.type("echo back-$((1+1))\r");
+      await term.waitFor(/\rback-2\r\n/);
       term.ws.close();
     }, 60_000);
 
