@@ -159,14 +159,17 @@ export function useChatSession(projectId: string) {
       startTurn({ user, baseline: settledMessages(history).length, run: emptyLiveRun() });
       autoResumes.current = 0;
 
+      // This mount's signal, kept: if the chat unmounts and mounts again mid-send (React's StrictMode does that
+      // in development), `life.current` is already the new mount's by the time the request fails.
+      const signal = life.current.signal;
       let res: Response;
       try {
         res = await api.messages.stream(
           { projectId, content, ...(attachments.length ? { attachments } : {}), enableReasoning },
-          { signal: life.current.signal },
+          { signal },
         );
       } catch (err) {
-        if (life.current.signal.aborted) {
+        if (signal.aborted) {
           endTurn();
           return "abandoned";
         }
