@@ -13,12 +13,16 @@ import { memorySandbox } from "./memory-sandbox";
 export function memoryProvider(o: { startMs?: number; shared?: Map<string, Sandbox> } = {}) {
   const live = o.shared ?? new Map<string, Sandbox>();
   const created: string[] = [];
+  /** Each sandbox made, with its in-memory parts (`writes` counts the writes into it by path). */
+  const boxes = new Map<string, ReturnType<typeof memorySandbox>>();
   const killed: string[] = [];
   const provider: SandboxProvider = {
     kind: "local",
     async create() {
       await Bun.sleep(o.startMs ?? 300);
-      const { sandbox } = memorySandbox();
+      const box = memorySandbox();
+      const { sandbox } = box;
+      boxes.set(sandbox.id, box);
       const own: Sandbox = {
         ...sandbox,
         isAlive: async () => live.has(sandbox.id),
@@ -35,5 +39,5 @@ export function memoryProvider(o: { startMs?: number; shared?: Map<string, Sandb
       for (const id of created) live.delete(id);
     },
   };
-  return { provider, created, killed, live };
+  return { provider, created, killed, live, boxes };
 }

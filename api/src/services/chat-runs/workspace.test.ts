@@ -3,6 +3,7 @@ import type { Sql } from "../../db/client";
 import { silentLogger } from "../../lib/logger";
 import { createSandboxProvider } from "../../sandbox/index";
 import { checkLocalSandboxSupport } from "../../sandbox/local/check";
+import { memoryProvider } from "../../test/memory-provider";
 import { testApp } from "../../test/test-app";
 import { listProjectFiles, readFileContent, writeFileAtPath } from "../files";
 import { deleteProject, getOwnedProject } from "../projects";
@@ -47,6 +48,30 @@ describe("run workspace", () => {
     expect(w.sandbox).toBeNull();
     await deleteProject(t.deps, ownerId, projectId);
     await expect(w.workflow.set("npm start")).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe("run workspace with a sandbox attached", () => {
+  test("an agent's write_file lands in the sandbox once, pushed from the bytes in hand, and is stored once", async () => {
+    const p = memoryProvider({ startMs: 0 });
+    const sandboxes = createProjectSandboxes({ ...t.deps, provider: p.provider, config: t.deps.config });
+    try {
+      const user = t.user("one-write");
+      const projectId = ((await (await user.request("POST", "/api/projects", { name: "One write" })).json()) as { id: string }).id;
+      const w = createRunWorkspace({ ...t.deps, sandboxSync: sandboxes.sync }, sandboxes, user.uid, projectId);
+      await w.sandbox!.run("true", { timeoutMs: 5_000, signal: AbortSignal.timeout(5_000) }); // the run's sandbox, made
+      const box = p.boxes.get(p.created[0]!)!;
+      await w.files.write("src/app.ts", "export const one = 1;\n");
+      await w.files.write("src/app.ts", "export const two = 2;\n");
+      await Bun.sleep(200); // the sandbox's watcher reports both writes back: echoes, dropped
+      expect(box.writes.get("src/app.ts")).toBe(2);
+      expect(new TextDecoder().decode((await box.sandbox.files.read("src/app.ts"))!)).toBe("export const two = 2;\n");
+      const [stored] = await listProjectFiles(t.deps, user.uid, projectId);
+      expect(stored).toMatchObject({ path: "src/app.ts" });
+      expect((await readFileContent(t.deps, user.uid, projectId, stored!.id)).content).toBe("export const two = 2;\n");
+    } finally {
+      await sandboxes.shutdown();
+    }
   });
 });
 
