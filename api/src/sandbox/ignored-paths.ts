@@ -1,5 +1,14 @@
-/** Paths that never sync between sandbox and storage: dependencies, VCS data, build output, caches. */
-const IGNORED_SEGMENTS = new Set(["node_modules", ".git", "dist", "build", ".next", ".cache", ".vite", "__pycache__", ".turbo", ".parcel-cache", ".npm", ".bun"]);
+/**
+ * Paths that never sync between sandbox and storage: dependencies, VCS data, build output, caches. The one
+ * list: providers also skip these folders when they list and watch (installs make tens of thousands of events).
+ */
+const IGNORED_SEGMENTS = new Set([
+  "node_modules", ".git", "dist", "build", ".next", ".nuxt", ".svelte-kit", ".cache", ".vite", ".turbo", ".parcel-cache",
+  ".npm", ".bun", ".yarn", ".pnpm-store", "__pycache__", ".pytest_cache", ".mypy_cache",
+]);
+
+/** A folder or file name skipped wherever it appears. */
+export const isIgnoredName = (name: string): boolean => IGNORED_SEGMENTS.has(name);
 
 /**
  * Build output folders ignored only at the project's root, where publishing looks for them (`out` is

@@ -78,6 +78,9 @@ export type ProcessTable = SandboxProcesses & {
   close(): Promise<void>;
 };
 
+/** The longest a stop waits, after SIGKILL, for the process to be reported gone. */
+const KILL_REPORT_MS = 10_000;
+
 export function createProcessTable(launch: ProcessLauncher, options: ProcessTableOptions = {}): ProcessTable {
   const graceMs = options.graceMs ?? 3_000;
   const maxRestarts = options.maxRestarts ?? 5;
@@ -240,7 +243,9 @@ export function createProcessTable(launch: ProcessLauncher, options: ProcessTabl
     handle.signal("SIGTERM");
     if (!(await Promise.race([gone, Bun.sleep(graceMs).then(() => false)]))) {
       handle.signal("SIGKILL");
-      await Promise.race([gone, Bun.sleep(graceMs)]);
+      // A killed tree is gone as soon as its supervisor reaps it, which a loaded machine may take a while to
+      // report; bounded all the same, so a stuck supervisor cannot hang the request.
+      await Promise.race([gone, Bun.sleep(Math.max(graceMs, KILL_REPORT_MS))]);
     }
   }
 

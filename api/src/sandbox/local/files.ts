@@ -12,17 +12,12 @@
  */
 import fs from "node:fs";
 import { FileSignatures } from "../file-signatures.ts";
+import { isIgnoredName, isIgnoredPath } from "../ignored-paths.ts";
 import { MAX_SANDBOX_READ_BYTES, type FileChange, type SandboxFiles } from "../types.ts";
 import { listAt, readAt, removeAt, renameAt, signature, statAt, writeAt, type Owner } from "./safe-fs.ts";
 
-/** Folders never listed nor watched: dependencies, VCS, build output and tool caches. */
-const IGNORED = new Set([
-  "node_modules", ".git", "dist", ".cache", ".npm", ".bun", ".yarn", ".pnpm-store", ".vite", ".next",
-  ".nuxt", ".turbo", ".parcel-cache", ".svelte-kit", "__pycache__", ".pytest_cache", ".mypy_cache",
-]);
-
-export const isIgnoredName = (name: string) => IGNORED.has(name);
-export const isIgnoredPath = (rel: string) => rel.split("/").some(isIgnoredName);
+// Folders never listed nor watched, and paths whose events are dropped: the sync's own list.
+export { isIgnoredName, isIgnoredPath } from "../ignored-paths.ts";
 
 /** How long events are gathered before they are looked at (one `write` makes several). */
 const BATCH_MS = 5;

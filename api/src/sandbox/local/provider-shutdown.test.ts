@@ -42,7 +42,7 @@ if (await localSuiteGate("provider shutdown")) {
       await expect(sandbox.run("echo hi")).rejects.toThrow("not running");
     }, 60_000);
 
-    test("a sandbox still starting when shutdown begins is ended before shutdown resolves", async () => {
+    test("a sandbox still starting when shutdown begins is ended (refused, or ended if it just finished) before shutdown resolves", async () => {
       const { rootDir, p } = provider(0);
       await (await p.create("warm-up")).kill(); // the checks and the disk template, out of the way
       const creating = p.create("late");
@@ -53,7 +53,14 @@ if (await localSuiteGate("provider shutdown")) {
       await p.shutdown();
       expect(mountsUnder(rootDir)).toEqual([]);
       expect(leftIn(rootDir)).toEqual([]);
-      await expect(creating).rejects.toThrow("shut down");
+      // The start usually is still under way and is refused; on a quick machine it may just have finished
+      // (the volume is mounted a few milliseconds before the end), and then the sandbox it made is ended too.
+      const made = await creating.then(
+        (sandbox) => sandbox,
+        (error: Error) => error,
+      );
+      if (made instanceof Error) expect(made.message).toContain("shut down");
+      else await expect(made.run("echo hi")).rejects.toThrow("not running");
       await expect(p.create("after")).rejects.toThrow("shut down");
     }, 60_000);
   });
