@@ -5,7 +5,7 @@
 import { sharedTemplateCacheDir } from "./template-cache";
 import { REPO_ROOT } from "./web-build";
 
-export type AppServer = { url: string; output(): string; stop(): Promise<void> };
+export type AppServer = { url: string; pid: number; output(): string; stop(): Promise<void> };
 
 // Settings from the caller's shell that would switch the app away from its embedded defaults.
 const FOREIGN_SETTINGS = /^(DATABASE_URL|S3_|AWS_|FIREBASE_|OPENAI_|SANDBOX_PROVIDER|E2B_|SEARXNG_URL|HOST|PUBLIC_URL|PORT|DATA_DIR)/;
@@ -13,11 +13,14 @@ const FOREIGN_SETTINGS = /^(DATABASE_URL|S3_|AWS_|FIREBASE_|OPENAI_|SANDBOX_PROV
 export async function startApp(options: {
   port: number;
   dataDir: string;
-  emulatorHost: string;
-  projectId: string;
+  /** The Auth emulator's host:port and demo project; left out, the command starts an emulator of its own. */
+  emulatorHost?: string;
+  projectId?: string;
   timeoutMs?: number;
   /** Extra settings for this app only, e.g. OPENAI_BASE_URL pointing at the fake model server. */
   env?: Record<string, string>;
+  /** What to run instead of the API alone (`bun scripts/dev.ts`, whose API answers on the same port). */
+  command?: string[];
 }): Promise<AppServer> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !FOREIGN_SETTINGS.test(k)) env[k] = v;
@@ -25,15 +28,14 @@ export async function startApp(options: {
     EXIT_WITH_PARENT: String(process.pid),
     PORT: String(options.port),
     DATA_DIR: options.dataDir,
-    FIREBASE_AUTH_EMULATOR_HOST: options.emulatorHost,
-    FIREBASE_PROJECT_ID: options.projectId,
+    ...(options.emulatorHost ? { FIREBASE_AUTH_EMULATOR_HOST: options.emulatorHost, FIREBASE_PROJECT_ID: options.projectId ?? "" } : {}),
     // Browser tests that do not apply templates must not pay for an npm install at start; those that do say so.
     SANDBOX_WARM_TEMPLATES: "none",
     SANDBOX_TEMPLATE_CACHE_DIR: sharedTemplateCacheDir(),
     ...options.env,
   });
 
-  const child = Bun.spawn(["bun", "api/src/index.ts"], { cwd: REPO_ROOT, env, stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn(options.command ?? ["bun", "api/src/index.ts"], { cwd: REPO_ROOT, env, stdout: "pipe", stderr: "pipe" });
   let log = "";
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     const reader = stream.getReader();
@@ -55,7 +57,7 @@ export async function startApp(options: {
     await child.exited;
     clearTimeout(timer);
   };
-  const server: AppServer = { url, output: () => log, stop };
+  const server: AppServer = { url, pid: child.pid, output: () => log, stop };
 
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   while (Date.now() < deadline) {
