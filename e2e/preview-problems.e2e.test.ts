@@ -3,8 +3,9 @@
  * react template's Vite, and the scripted model server behind the chat. An app that throws at start shows
  * its error in the Problems panel within 5 s; an import of a missing file shows as a build problem with file
  * and line within 5 s of a refresh; "Fix with AI" puts the problem into the chat and the model receives it;
- * "Fix all with AI" sends every listed problem in one message; and the injected reporter leaves a React page
- * and a plain page working, with no globals of its own.
+ * "Fix all with AI" sends every listed problem in one message; and the injected reporter leaves a React page,
+ * a plain page, and Vue 3 and Svelte 5 pages (built here with the real frameworks) working, with no globals of
+ * its own.
  * Screenshots go to e2e/artifacts/preview-problems-*.png.
  */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
@@ -20,6 +21,7 @@ import { type AppServer } from "./support/app-server";
 import { ARTIFACTS } from "./support/stack";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
 import { reactProject, startModelApp } from "./support/model-app";
+import { type FrameworkPage, sveltePage, vuePage } from "./support/framework-pages";
 import { until } from "./support/until";
 
 const support = await checkLocalSandboxSupport();
@@ -68,6 +70,68 @@ async function servedWith(path: string, text: string) {
   const url = `http://127.0.0.1:${new URL(app.url).port}${path}`;
   const host = `5173-${sandboxId}.localhost:${new URL(app.url).port}`;
   await until(`${path} served with ${text}`, () => fetch(url, { headers: { host } }).then((r) => r.text(), () => ""), (t) => t.includes(text), 30_000);
+}
+
+/** The names a window has beyond a blank window's: the page's own globals and its scripts'. Runs in the page. */
+function ownGlobals(): string[] {
+  const blank = document.createElement("iframe");
+  document.body.appendChild(blank);
+  const base = new Set(Object.getOwnPropertyNames(blank.contentWindow!));
+  blank.remove();
+  return Object.getOwnPropertyNames(window).filter((n) => !base.has(n));
+}
+
+/**
+ * A page built with a framework, through the preview (with the reporter) in a tab of its own: it renders, its
+ * count goes up on a click, it has the same globals as the same page without the reporter, and the error
+ * its click handler throws is listed, from the browser, in the page's bundle.
+ */
+async function frameworkPageWorks(name: string, built: FrameworkPage) {
+  const folder = name.toLowerCase();
+  await writeFile(`public/${folder}/index.html`, built.html);
+  await writeFile(`public/${folder}/app.js`, built.js);
+  await servedWith(`/${folder}/index.html`, `${name} page`);
+  await servedWith(`/${folder}/app.js`, `${folder} click failed`);
+  const tab = await page.context().newPage();
+  try {
+    await tab.goto(`http://5173-${sandboxId}.localhost:${new URL(app.url).port}/${folder}/index.html`);
+    expect(await tab.locator('script[src="/__appbuilder/report.js"]').count()).toBe(1);
+    await tab.getByRole("heading", { name: `${name} page` }).waitFor({ timeout: 5_000 });
+    await tab.getByRole("button", { name: `${name} clicked 0 times` }).click();
+    await tab.getByRole("button", { name: `${name} clicked 1 times` }).waitFor({ timeout: 2_000 });
+
+    // The same page without the reporter: its HTML as written, in a srcdoc frame (which the proxy never
+    // sees), loading the same bundle. The framework's own globals are in both; the reporter may add none.
+    await tab.evaluate((html) => {
+      const twin = document.createElement("iframe");
+      twin.id = "without-reporter";
+      twin.srcdoc = html;
+      document.body.appendChild(twin);
+    }, built.html);
+    const twinFrame = (await (await tab.locator("#without-reporter").elementHandle())!.contentFrame())!;
+    await twinFrame.getByRole("button", { name: `${name} clicked 0 times` }).waitFor({ timeout: 5_000 });
+    expect(await twinFrame.locator('script[src="/__appbuilder/report.js"]').count()).toBe(0);
+    const without = await twinFrame.evaluate(ownGlobals);
+    await tab.evaluate(() => document.getElementById("without-reporter")!.remove());
+    const withReporter = await tab.evaluate(ownGlobals);
+    console.log(`[preview-problems e2e] ${name} page globals: ${withReporter.join(", ")}`);
+    expect(withReporter.toSorted()).toEqual(without.toSorted());
+
+    await tab.getByRole("button", { name: `${name} fails` }).click();
+    const message = `${folder} click failed`;
+    const listed = await until(`${name} click error listed`, problems, (l) => l.some((p) => p.message.includes(message)));
+    expect(listed.find((p) => p.message.includes(message))).toMatchObject({ source: "browser", file: `${folder}/app.js` });
+    const row = rows(page).filter({ hasText: message });
+    await row.waitFor({ timeout: 5_000 });
+    expect(await row.getAttribute("data-source")).toBe("browser");
+    expect(await row.getByTestId("problem-place").innerText()).toStartWith(`${folder}/app.js`);
+    // Still working after the error.
+    await tab.getByRole("button", { name: `${name} clicked 1 times` }).click();
+    await tab.getByRole("button", { name: `${name} clicked 2 times` }).waitFor({ timeout: 2_000 });
+    await tab.screenshot({ path: join(ARTIFACTS, `preview-problems-${folder}-page.png`) });
+  } finally {
+    await tab.close();
+  }
 }
 
 const step = stepsReporting({
@@ -189,13 +253,7 @@ describe("preview problems", () => {
     await frame!.getByRole("button", { name: "Clicked 1 times" }).waitFor();
     expect(await frame!.locator('script[src="/__appbuilder/report.js"]').count()).toBe(1);
     // Globals the page has beyond a blank window's: the app's and Vite's own, none of the reporter's.
-    const extra = await frame!.evaluate(() => {
-      const blank = document.createElement("iframe");
-      document.body.appendChild(blank);
-      const base = new Set(Object.getOwnPropertyNames(blank.contentWindow!));
-      blank.remove();
-      return Object.getOwnPropertyNames(window).filter((n) => !base.has(n));
-    });
+    const extra = await frame!.evaluate(ownGlobals);
     expect(extra.filter((n) => /appbuilder|report|queue|flush|seen/i.test(n))).toEqual([]);
     // The missing-import problem does not come back once fixed.
     await until("fixed build problem gone", problems, (l) => !l.some((p) => p.message.includes("./Missing")), 20_000);
@@ -213,6 +271,14 @@ describe("preview problems", () => {
     await plain.locator("#bad").click();
     await until("plain page error listed", problems, (l) => l.some((p) => p.message.includes("plain page click failed") && p.file === "plain.html"));
     await plain.close();
+  });
+
+  step("the reporter leaves a Vue 3 page working, with no globals of its own, and its click error is listed", async () => {
+    await frameworkPageWorks("Vue", await vuePage());
+  });
+
+  step("the reporter leaves a Svelte 5 page working, with no globals of its own, and its click error is listed", async () => {
+    await frameworkPageWorks("Svelte", await sveltePage());
   });
 
   step("console.error, an unhandled rejection, a missing script and a page that rendered nothing are listed", async () => {
