@@ -29,20 +29,29 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
     // Time to the response headers; a silent stream is caught by the turn's idle time-out.
     timeout: 5 * 60_000,
   });
-  // A server that refuses `stream_options` (an older or stricter OpenAI-compatible server) gets none from then on.
+  // A server that refuses `stream_options` (an older or stricter OpenAI-compatible server) gets none from then
+  // on; one that refuses `reasoning_effort` (an Ollama before thinking control) is not asked to stop thinking.
   let refusesStreamOptions = false;
+  let refusesReasoningEffort = false;
   const metadata = endpointMetadata(endpoint, fetchImpl);
   return {
     classify: classifyModelError,
     async stream(request, signal, on) {
-      try {
-        return await streamOnce(sdk, request, { withUsage: !refusesStreamOptions }, signal, on);
-      } catch (error) {
-        if (signal.aborted || refusesStreamOptions) throw error;
-        const failure = classifyModelError(error);
-        if (failure.kind !== "client" || !/stream_options|include_usage/i.test(failure.message)) throw error;
-        refusesStreamOptions = true;
-        return streamOnce(sdk, request, { withUsage: false }, signal, on);
+      for (;;) {
+        // With the reasoning toggle off, Ollama is asked not to think (`reasoning_effort: "none"`; its OpenAI API
+        // takes no other switch): a local thinking model (Qwen3, DeepSeek-R1) otherwise spends its tokens and
+        // time on reasoning nobody will see.
+        const thinkingOff = !request.enableReasoning && !refusesReasoningEffort && !isOpenAiReasoningModel(request.model) && (await metadata.isOllama());
+        try {
+          return await streamOnce(sdk, request, { withUsage: !refusesStreamOptions, thinkingOff }, signal, on);
+        } catch (error) {
+          if (signal.aborted) throw error;
+          const failure = classifyModelError(error);
+          if (failure.kind !== "client") throw error;
+          if (!refusesStreamOptions && /stream_options|include_usage/i.test(failure.message)) refusesStreamOptions = true;
+          else if (thinkingOff && /reasoning/i.test(failure.message)) refusesReasoningEffort = true;
+          else throw error;
+        }
       }
     },
     contextWindow: (model) => metadata.contextWindow(model),
@@ -90,7 +99,7 @@ export const toOpenAiTools = (tools: ToolSpec[]): ChatCompletionFunctionTool[] =
 async function streamOnce(
   sdk: OpenAI,
   request: ModelRequest,
-  { withUsage }: { withUsage: boolean },
+  { withUsage, thinkingOff }: { withUsage: boolean; thinkingOff: boolean },
   signal: AbortSignal,
   on: Parameters<ModelClient["stream"]>[2],
 ): Promise<ModelTurn> {
@@ -103,6 +112,7 @@ async function streamOnce(
     ...(isOpenAiReasoningModel(request.model)
       ? { reasoning_effort: request.enableReasoning ? "high" : "low", max_completion_tokens: request.maxOutputTokens }
       : { max_tokens: request.maxOutputTokens }),
+    ...(thinkingOff ? { reasoning_effort: "none" } : {}),
     // No window is sent: Ollama's OpenAI-compatible endpoint has no `options` (num_ctx) and ignores it; the
     // window it runs with is its own setting (OLLAMA_CONTEXT_LENGTH, a Modelfile), read by `contextWindow`.
   } as ChatCompletionCreateParamsStreaming;

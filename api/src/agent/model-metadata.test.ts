@@ -14,13 +14,13 @@ beforeAll(async () => {
 afterAll(() => model.close());
 beforeEach(() => model.reset());
 
-const ask = (client: ReturnType<typeof createModelClient>) =>
+const ask = (client: ReturnType<typeof createModelClient>, enableReasoning = false) =>
   runModelTurn({
     client,
     model: "fake-model",
     messages: [{ role: "user", content: "hi" }],
     tools: [],
-    enableReasoning: false,
+    enableReasoning,
     maxOutputTokens: 512,
     signal: new AbortController().signal,
     idleTimeoutMs: 2_000,
@@ -87,5 +87,30 @@ describe("endpoint metadata", () => {
       expect(await run.finished).toBe("complete");
       expect((await manager.contextUsage("alice", "p1")).contextTokens).toBe(expected);
     }
+  });
+});
+
+describe("the reasoning toggle on Ollama", () => {
+  test("off: Ollama is asked not to think (reasoning_effort none); on, or another server: nothing is sent", async () => {
+    model.mode({ ollama: { contextLength: 40_960 } });
+    model.enqueue(turn.text("ok"), turn.text("ok"));
+    const ollama = createModelClient({ baseUrl: model.baseUrl, apiKey: "k" });
+    await ask(ollama, false);
+    await ask(ollama, true);
+    expect(model.requests.map((r) => r.body.reasoning_effort)).toEqual(["none", undefined]);
+
+    model.reset();
+    model.enqueue(turn.text("ok"));
+    await ask(createModelClient({ baseUrl: model.baseUrl, apiKey: "k" }), false);
+    expect(model.requests[0]!.body.reasoning_effort).toBeUndefined();
+  });
+
+  test("an Ollama that refuses reasoning_effort answers the same turn without it, and is not asked again", async () => {
+    model.mode({ ollama: { contextLength: 40_960, noReasoningEffort: true } });
+    model.enqueue(turn.text("first"), turn.text("second"));
+    const ollama = createModelClient({ baseUrl: model.baseUrl, apiKey: "k" });
+    expect((await ask(ollama)).text).toBe("first");
+    expect((await ask(ollama)).text).toBe("second");
+    expect(model.requests.map((r) => r.body.reasoning_effort)).toEqual(["none", undefined, undefined]);
   });
 });

@@ -86,12 +86,13 @@ export const turn = {
  * - `ollama`: answers Ollama's own `GET /api/version`, `POST /api/show` (the trained window in `model_info`;
  *   `numCtx` as a Modelfile's `num_ctx` in `parameters`) and `GET /api/ps` (the model loaded with `running`
  *   as its `context_length`, or nothing loaded), and reports no window on `/v1/models`, as Ollama does.
+ *   `noReasoningEffort`: an older Ollama that refuses `reasoning_effort` with a 400.
  */
 export type FakeServerMode = {
   requireReasoningContent?: boolean;
   contextWindow?: number;
   silentWindow?: number;
-  ollama?: { contextLength: number; numCtx?: number; running?: number };
+  ollama?: { contextLength: number; numCtx?: number; running?: number; noReasoningEffort?: boolean };
 };
 
 /** How the fake server counts a prompt's tokens in `contextWindow` mode (deliberately not the client's way). */
@@ -202,6 +203,9 @@ export async function startFakeModelServer(options: { port?: number; hostname?: 
 
 /** The 400 body a real server sends for a request it refuses in the given mode, or null. */
 function refuse(body: ChatRequestBody, mode: FakeServerMode): unknown {
+  if (mode.ollama?.noReasoningEffort && body.reasoning_effort !== undefined) {
+    return { error: { message: `invalid reasoning value: '${body.reasoning_effort}'`, type: "invalid_request_error" } };
+  }
   if (mode.requireReasoningContent) {
     const missing = body.messages.findIndex((m) => m.role === "assistant" && m.tool_calls?.length && typeof m.reasoning_content !== "string");
     if (missing !== -1) {
