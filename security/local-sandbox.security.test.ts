@@ -4,13 +4,16 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fs from "node:fs";
+import { serveHttp } from "../api/src/http-server";
 import { silentLogger } from "../api/src/lib/logger";
+import { createPreviewProxy } from "../api/src/realtime/preview-proxy";
+import { createWsHub } from "../api/src/realtime/ws-hub";
 import { testApp } from "../api/src/test/test-app";
 import { createLocalProvider } from "../api/src/sandbox/local/local-provider";
 import type { LocalSandbox } from "../api/src/sandbox/local/local-sandbox";
 import { localSuiteGate, tempSandboxRoot } from "../api/src/test/local-sandbox-support";
 import { MAX_FILE_CONTENT_BYTES } from "@shared/schemas/file";
-import { FileTooLargeError, MAX_SANDBOX_READ_BYTES, NothingListeningError, type SandboxProvider } from "../api/src/sandbox/types";
+import { FileTooLargeError, MAX_SANDBOX_READ_BYTES, type SandboxProvider } from "../api/src/sandbox/types";
 
 const LIMITS = { memoryMb: 512, pids: 128, cpuPercent: 100 };
 const rssMb = () => process.memoryUsage().rss / 1048576;
@@ -32,16 +35,39 @@ function listeningSockets(pid: number): number {
   return n;
 }
 
+/**
+ * The real app (testApp's) behind the real HTTP server (http-server.ts) with the preview proxy reaching
+ * `provider`'s sandboxes, put together as server.ts does. Its sandboxes are the caller's to shut down.
+ */
+async function appServer(provider: SandboxProvider) {
+  const t = await testApp({ provider });
+  const hub = createWsHub({ ...t.deps });
+  const domain = t.deps.config.preview.domain;
+  const preview = createPreviewProxy({ provider, domain, logger: silentLogger, isProjectSandbox: t.deps.sandboxes.isProjectSandbox });
+  const server = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, hub, preview });
+  const origin = `http://127.0.0.1:${server.port}`;
+  return {
+    t,
+    origin,
+    /** A request to `<port>-<sandboxId>.<preview domain>` on the app's port, as a browser sends one. */
+    preview: (sandboxId: string, port: number) => fetch(`${origin}/`, { headers: { host: `${port}-${sandboxId}.${domain}:${server.port}` } }),
+    stop: () => (hub.close(), server.stop(true)),
+  };
+}
+
 if (await localSuiteGate("local sandbox security")) {
   describe("local sandbox: attacks from inside", () => {
     const rootDir = tempSandboxRoot("security");
     let provider: SandboxProvider;
     let s: LocalSandbox;
+    let front: Awaited<ReturnType<typeof appServer>>;
     beforeAll(async () => {
       provider = createLocalProvider({ rootDir, idleTimeoutMs: 120_000, limits: LIMITS, logger: silentLogger, spares: 0 });
       s = (await provider.create("attacker")) as LocalSandbox;
+      front = await appServer(provider);
     }, 60_000);
     afterAll(async () => {
+      front?.stop();
       await provider?.shutdown();
       fs.rmSync(rootDir, { recursive: true, force: true });
     }, 30_000);
@@ -70,28 +96,24 @@ if (await localSuiteGate("local sandbox security")) {
 
     test("100 new preview ports do not add 100 host listening sockets", async () => {
       // Twenty real servers inside, plus eighty port numbers nothing listens on.
-      await s.run(`node -e "for (let p = 3000; p < 3020; p++) require('net').createServer().listen(p, '0.0.0.0'); setInterval(() => {}, 1e6)"`, { background: true });
+      await s.run(`node -e "for (let p = 3000; p < 3020; p++) require('http').createServer((q, r) => r.end('port ' + p)).listen(p, '0.0.0.0'); setInterval(() => {}, 1e6)"`, { background: true });
       for (let i = 0; i < 100 && !(await s.run("grep -c ' 0A ' /proc/net/tcp")).stdout.trim().startsWith("2"); i++) await Bun.sleep(50);
       const before = listeningSockets(s.host.slirpPid);
-      let refused = 0;
+      // Each port asked for through the app's preview proxy over HTTP, as anyone with the link can.
+      const answers: string[] = [];
       for (let port = 3000; port < 3100; port++) {
-        try {
-          await s.previewTarget(port);
-        } catch (error) {
-          expect(error).toBeInstanceOf(NothingListeningError);
-          refused++;
-        }
+        const res = await front.preview(s.id, port);
+        const text = await res.text();
+        answers.push(res.status === 200 ? text : `${res.status} ${/Nothing is answering on port \d+/.exec(text)?.[0] ?? text.slice(0, 200)}`);
       }
-      expect(refused).toBe(80);
+      expect(answers).toEqual(Array.from({ length: 100 }, (_, i) => (i < 20 ? `port ${3000 + i}` : `502 Nothing is answering on port ${3000 + i}`)));
       const added = listeningSockets(s.host.slirpPid) - before;
       expect(added).toBeGreaterThan(0); // forwards were made for the real servers…
       expect(added).toBeLessThanOrEqual(8); // …but at most the cap, the oldest removed
       // A reaped port is forwarded again on its next request, and answers.
-      const again = await s.previewTarget(3000);
-      const connected = await new Promise<boolean>((resolve) => {
-        void Bun.connect({ hostname: "127.0.0.1", port: again.port, socket: { open: (c) => (c.end(), resolve(true)), data() {}, connectError: () => resolve(false) } }).catch(() => resolve(false));
-      });
-      expect(connected).toBe(true);
+      const again = await front.preview(s.id, 3000);
+      expect([again.status, await again.text()]).toEqual([200, "port 3000"]);
+      expect(listeningSockets(s.host.slirpPid) - before).toBeLessThanOrEqual(8);
     }, 60_000);
 
     test("no nested user namespace: `unshare -r id` fails (and uid 0 is never reached)", async () => {
@@ -187,36 +209,61 @@ if (await localSuiteGate("local sandbox security")) {
     let free = 1e9;
     let provider: SandboxProvider;
     let s: LocalSandbox;
+    let front: Awaited<ReturnType<typeof appServer>>;
     beforeAll(async () => {
       fs.chmodSync(rootDir, 0o755);
       provider = createLocalProvider({ rootDir, idleTimeoutMs: 120_000, limits: LIMITS, logger: silentLogger, spares: 0, diskMb: 256, diskReserveMb: 100, freeSpaceMb: () => free });
       s = (await provider.create("filler")) as LocalSandbox;
+      front = await appServer(provider);
     }, 60_000);
     afterAll(async () => {
+      front?.stop();
       await provider?.shutdown();
       fs.rmSync(rootDir, { recursive: true, force: true });
     }, 30_000);
 
     test("fallocate -l 300M fails inside once over the quota (project and cache alike); the host disk and the API are untouched", async () => {
       const hostFreeBefore = fs.statfsSync(rootDir).bavail * fs.statfsSync(rootDir).bsize;
-      const api = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("up") });
+      // Another user of the same app, signed in, listing her projects over HTTP all the while.
+      const alice = front.t.user("alice");
+      const { id } = (await (await alice.request("POST", "/api/projects", { name: "Alice's" })).json()) as { id: string };
+      const listProjects = async () => {
+        const res = await fetch(`${front.origin}/api/projects`, { headers: { authorization: `Bearer ${alice.token}` } });
+        return { status: res.status, ids: ((await res.json()) as { id: string }[]).map((p) => p.id) };
+      };
+      const answers: { status: number; ids: string[] }[] = [];
+      const pings: Promise<void>[] = [];
+      let slowest = 0;
+      const ping = () => {
+        const t = performance.now();
+        pings.push(
+          listProjects()
+            .catch((error) => ({ status: 0, ids: [String(error)] }))
+            .then((answer) => {
+              answers.push(answer);
+              slowest = Math.max(slowest, performance.now() - t);
+            }),
+        );
+      };
+      const pinger = setInterval(ping, 50);
       try {
-        let slowest = 0;
-        const pinger = setInterval(async () => {
-          const t = performance.now();
-          await fetch(`http://127.0.0.1:${api.port}/`);
-          slowest = Math.max(slowest, performance.now() - t);
-        }, 50);
+        // One request sent with each write, however fast it fails, and more every 50 ms.
+        ping();
         const project = await s.run("fallocate -l 300M big.bin; echo rc=$?");
+        ping();
         const cache = await s.run("rm -f big.bin; fallocate -l 300M /home/user/.cache/x; echo rc=$?");
-        clearInterval(pinger);
         expect(project.stdout).toBe("rc=1\n");
         expect(project.stderr).toContain("No space left on device");
         expect(cache.stdout).toBe("rc=1\n");
-        expect(slowest).toBeLessThan(1_000);
       } finally {
-        api.stop(true);
+        clearInterval(pinger);
+        await Promise.all(pings);
       }
+      // The app answered every request while the writes failed, quickly, and still does after.
+      expect(answers.length).toBeGreaterThanOrEqual(2);
+      expect(answers.filter((a) => a.status !== 200 || a.ids.join() !== id)).toEqual([]);
+      expect(slowest).toBeLessThan(1_000);
+      expect(await listProjects()).toEqual({ status: 200, ids: [id] });
       const hostFreeAfter = fs.statfsSync(rootDir).bavail * fs.statfsSync(rootDir).bsize;
       expect(hostFreeBefore - hostFreeAfter).toBeLessThan(260 * 1048576); // never more than the volume
       // Room again after deleting: the quota is a limit, not a trap.
