@@ -30,7 +30,8 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
     timeout: 5 * 60_000,
   });
   // A server that refuses `stream_options` (an older or stricter OpenAI-compatible server) gets none from then
-  // on; one that refuses `reasoning_effort` (an Ollama before thinking control) is not asked to stop thinking.
+  // on; one that refuses `reasoning_effort` (an Ollama before thinking control, or a model whose thinking
+  // cannot be turned off) is not asked to stop thinking again.
   let refusesStreamOptions = false;
   let refusesReasoningEffort = false;
   const metadata = endpointMetadata(endpoint, fetchImpl);
@@ -49,7 +50,7 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
           const failure = classifyModelError(error);
           if (failure.kind !== "client") throw error;
           if (!refusesStreamOptions && /stream_options|include_usage/i.test(failure.message)) refusesStreamOptions = true;
-          else if (thinkingOff && /reasoning/i.test(failure.message)) refusesReasoningEffort = true;
+          else if (thinkingOff && /reasoning|think/i.test(failure.message)) refusesReasoningEffort = true;
           else throw error;
         }
       }
