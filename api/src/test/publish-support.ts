@@ -7,7 +7,7 @@
  * const a = await publishInstance({ store });
  * const res = await a.site("todo", "/");
  */
-import type { Deployment } from "@shared/schemas/publish";
+import type { Deployment, PublishResult } from "@shared/schemas/publish";
 import { createMemoryBus } from "../events/memory-bus";
 import { createPostgresBus } from "../events/postgres-bus";
 import type { EventBus } from "../events/types";
@@ -72,4 +72,21 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 5000
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await Bun.sleep(25);
   }
+}
+
+/** A project of `user`'s holding `files` (path → text), made over HTTP; its id. */
+export async function newSiteProject(user: TestUser, name: string, files: Record<string, string>): Promise<string> {
+  const res = await user.request("POST", "/api/projects", { name });
+  const { id } = (await res.json()) as { id: string };
+  for (const [path, content] of Object.entries(files)) {
+    const r = await user.request("POST", `/api/files/${id}`, { path, content });
+    if (r.status !== 201 && r.status !== 200) throw new Error(`create ${path}: ${r.status} ${await r.text()}`);
+  }
+  return id;
+}
+
+/** POST /api/projects/{id}/publish: its status and body. */
+export async function publish(user: TestUser, projectId: string, body: object = {}) {
+  const res = await user.request("POST", `/api/projects/${projectId}/publish`, body);
+  return { status: res.status, body: (await res.json()) as PublishResult & { error?: string } };
 }
