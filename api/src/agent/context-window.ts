@@ -49,6 +49,11 @@ export class TokenMeter {
     return Math.ceil(raw * this.ratio);
   }
 
+  /** What a message's images count in `message()`, scaled the same way. */
+  imageTokens(m: ChatMessage): number {
+    return m.role === "user" && m.images?.length ? Math.ceil(m.images.length * IMAGE_TOKENS * this.ratio) : 0;
+  }
+
   messages(list: ChatMessage[]): number {
     let n = 0;
     for (const m of list) n += this.message(m);

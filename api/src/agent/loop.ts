@@ -13,7 +13,7 @@ import type { ActionStep } from "@shared/schemas/message";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ChatMessage } from "./chat-message";
-import { IMAGE_TOKENS, looksCut, shortenOldSteps, summariseOlderSteps, SUMMARY_PROMPT, TokenMeter, type CountTokens } from "./context-window";
+import { looksCut, shortenOldSteps, summariseOlderSteps, SUMMARY_PROMPT, TokenMeter, type CountTokens } from "./context-window";
 import type { ModelClient, ModelTurn } from "./model";
 import { ModelTurnError, runModelTurn } from "./model-stream";
 import { StuckDetector } from "./stuck";
@@ -183,8 +183,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
       onText: () => {},
       onThinking: () => {},
     });
-    const estimate = meter.messages(request);
-    count(turn, estimate, tokensTaken(turn, estimate, request, 0) !== null);
+    count(turn, meter.messages(request));
     return turn.text;
   }
 
@@ -234,10 +233,9 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   function tokensTaken(turn: ModelTurn, estimate: number, list: ChatMessage[], tools: number): number | null {
     const reported = turn.usage?.promptTokens;
     if (reported === undefined) return null;
-    const images = (m: ChatMessage | undefined) => (m?.role === "user" ? (m.images?.length ?? 0) * IMAGE_TOKENS : 0);
     const last = list.at(-1);
-    const kept = meter.messages(list.filter((m) => m.role === "system")) + (last && last.role !== "system" ? meter.message(last) - images(last) : 0) + tools;
-    const counted = estimate - list.reduce((n, m) => n + images(m), 0);
+    const kept = meter.messages(list.filter((m) => m.role === "system")) + (last && last.role !== "system" ? meter.message(last) - meter.imageTokens(last) : 0) + tools;
+    const counted = estimate - list.reduce((n, m) => n + meter.imageTokens(m), 0);
     return looksCut(counted, reported, kept) ? reported : null;
   }
 
@@ -248,7 +246,9 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   async function ask(keepLast: number): Promise<ModelTurn> {
     await fit(budget(), keepLast);
     for (let retried = false; ; retried = true) {
-      const estimate = meter.messages(messages) + meter.text(toolsText);
+      // Counted once per request: the tool schemas are large, and the meter's scale changes only between requests.
+      const tools = meter.text(toolsText);
+      const estimate = meter.messages(messages) + tools;
       let turn: ModelTurn;
       try {
         turn = await runModelTurn({
@@ -265,7 +265,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
         await fit(Math.floor(budget() * 0.7), 1);
         continue;
       }
-      const taken = tokensTaken(turn, estimate, messages, meter.text(toolsText));
+      const taken = tokensTaken(turn, estimate, messages, tools);
       count(turn, estimate, taken !== null);
       if (taken === null) return turn;
       if (!warnedCut) {

@@ -30,10 +30,10 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
     timeout: 5 * 60_000,
   });
   // A server that refuses `stream_options` (an older or stricter OpenAI-compatible server) gets none from then
-  // on; one that refuses `reasoning_effort` (an Ollama before thinking control, or a model whose thinking
-  // cannot be turned off) is not asked to stop thinking again.
+  // on; a model that refuses `reasoning_effort` (on an Ollama before thinking control, or one whose thinking
+  // cannot be turned off) is not asked to stop thinking again. That is per model: one client serves them all.
   let refusesStreamOptions = false;
-  let refusesReasoningEffort = false;
+  const refusesReasoningEffort = new Set<string>();
   const metadata = endpointMetadata(endpoint, fetchImpl);
   return {
     classify: classifyModelError,
@@ -42,7 +42,7 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
         // With the reasoning toggle off, Ollama is asked not to think (`reasoning_effort: "none"`; its OpenAI API
         // takes no other switch): a local thinking model (Qwen3, DeepSeek-R1) otherwise spends its tokens and
         // time on reasoning nobody will see.
-        const thinkingOff = !request.enableReasoning && !refusesReasoningEffort && !isOpenAiReasoningModel(request.model) && (await metadata.isOllama());
+        const thinkingOff = !request.enableReasoning && !refusesReasoningEffort.has(request.model) && !isOpenAiReasoningModel(request.model) && (await metadata.isOllama());
         try {
           return await streamOnce(sdk, request, { withUsage: !refusesStreamOptions, thinkingOff }, signal, on);
         } catch (error) {
@@ -50,7 +50,7 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
           const failure = classifyModelError(error);
           if (failure.kind !== "client") throw error;
           if (!refusesStreamOptions && /stream_options|include_usage/i.test(failure.message)) refusesStreamOptions = true;
-          else if (thinkingOff && /reasoning|think/i.test(failure.message)) refusesReasoningEffort = true;
+          else if (thinkingOff && /reasoning|think/i.test(failure.message)) refusesReasoningEffort.add(request.model);
           else throw error;
         }
       }
@@ -179,9 +179,9 @@ async function streamOnce(
 /**
  * What the endpoint says about itself: is it Ollama, and how large is a model's context window. For Ollama
  * that is the window it actually runs the model with: `/api/ps` while the model is loaded (its
- * OLLAMA_CONTEXT_LENGTH, Modelfile or default, often 2–4k), else a Modelfile's `num_ctx` from `/api/show`,
- * else the trained window, which Ollama may not run; a prompt cut to a smaller window is then caught from
- * the reply's usage (the loop's silent-truncation check).
+ * OLLAMA_CONTEXT_LENGTH, Modelfile or default, often 2–4k) or was when last seen loaded, else a Modelfile's
+ * `num_ctx` from `/api/show`, else the trained window, which Ollama may not run; a prompt cut to a smaller
+ * window is then caught from the reply's usage (the loop's silent-truncation check).
  */
 function endpointMetadata(endpoint: ModelEndpoint, fetchImpl: typeof fetch) {
   const base = (endpoint.baseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "");
@@ -234,11 +234,16 @@ function endpointMetadata(endpoint: ModelEndpoint, fetchImpl: typeof fetch) {
     const n = Number(entry?.context_length);
     return Number.isInteger(n) && n > 0 ? n : null;
   };
+  // The window each model last ran with: Ollama unloads an idle model, and loads it again with the same
+  // setting, so that window is still the one to fit rather than the trained window /api/show gives.
+  const lastRunning = new Map<string, number>();
   const contextWindow = async (model: string): Promise<number | null> => {
     if (!endpoint.baseUrl) return null;
     if (await isOllama()) {
       const running = await runningWindow(model);
-      if (running) return running;
+      if (running) lastRunning.set(model, running);
+      const known = running ?? lastRunning.get(model);
+      if (known) return known;
     }
     return describedWindow(model);
   };

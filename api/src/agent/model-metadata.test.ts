@@ -14,10 +14,10 @@ beforeAll(async () => {
 afterAll(() => model.close());
 beforeEach(() => model.reset());
 
-const ask = (client: ReturnType<typeof createModelClient>, enableReasoning = false) =>
+const ask = (client: ReturnType<typeof createModelClient>, enableReasoning = false, name = "fake-model") =>
   runModelTurn({
     client,
-    model: "fake-model",
+    model: name,
     messages: [{ role: "user", content: "hi" }],
     tools: [],
     enableReasoning,
@@ -58,6 +58,14 @@ describe("endpoint metadata", () => {
     expect(await ollama.contextWindow!("other-model")).toBe(40_960);
     model.mode({ ollama: { contextLength: 40_960, numCtx: 12_288 } });
     expect(await createModelClient({ baseUrl: model.baseUrl, apiKey: "k" }).contextWindow!("fake-model")).toBe(12_288);
+  });
+
+  test("Ollama: a model it unloaded after idling keeps the window it last ran with, not the trained one", async () => {
+    const ollama = createModelClient({ baseUrl: model.baseUrl, apiKey: "k" });
+    model.mode({ ollama: { contextLength: 40_960, running: 16_384 } });
+    expect(await ollama.contextWindow!("fake-model")).toBe(16_384);
+    model.mode({ ollama: { contextLength: 40_960 } });
+    expect(await ollama.contextWindow!("fake-model")).toBe(16_384);
   });
 
   test("no window goes with the request: Ollama's OpenAI-compatible endpoint ignores `options`, so none is sent", async () => {
@@ -112,5 +120,9 @@ describe("the reasoning toggle on Ollama", () => {
     expect((await ask(ollama)).text).toBe("first");
     expect((await ask(ollama)).text).toBe("second");
     expect(model.requests.map((r) => r.body.reasoning_effort)).toEqual(["none", undefined, undefined]);
+    // Another model on the same client is still asked: the refusal was that model's.
+    model.enqueue(turn.text("third"));
+    expect((await ask(ollama, false, "other-model")).text).toBe("third");
+    expect(model.requests.slice(3).map((r) => r.body.reasoning_effort)).toEqual(["none", undefined]);
   });
 });

@@ -7,7 +7,7 @@ import { chunksOf, memoryRunStore, memoryWorkspace } from "../test/memory-worksp
 import { createModelClient } from "./model-client";
 import { createRunManager, type Run } from "./runs";
 import type { AppProblem, AppRuntime, ProjectSandbox } from "./ports";
-import { AFTER_PREVIEW_LOAD_MS, checkApp, dedupeProblems, formatProblem } from "./verify";
+import { AFTER_PREVIEW_LOAD_MS, checkApp, dedupeProblems, formatProblem, trackChanges } from "./verify";
 
 // Verify, then repair, through the run manager on in-memory ports: the scripted model server plays the
 // model, and an in-memory app judges the workspace's files the way a dev server would.
@@ -311,6 +311,48 @@ describe("an open preview", () => {
     const started = performance.now();
     expect(await checkApp({ app, settleMs: 0, lastChangedAt: () => since, previewWaitMs: 2_000 }, since, new AbortController().signal)).toEqual([unresolved]);
     expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe("when the run last changed something", () => {
+  const commandOptions = { timeoutMs: 1_000, signal: new AbortController().signal };
+
+  test("a command after a write marks the run changed but leaves the last change at the write", async () => {
+    const workspace = memoryWorkspace({}, scriptedShell(new Map(), {}));
+    const tracked = trackChanges(workspace);
+    expect(tracked.changedSince()).toBeNull();
+    await tracked.workspace.files.write("src/App.tsx", FIXED_APP);
+    const written = tracked.lastChangedAt()!;
+    await Bun.sleep(5);
+    await tracked.workspace.sandbox!.run("ls", commandOptions);
+    expect(tracked.changedSince()).toEqual(written);
+    expect(tracked.lastChangedAt()).toEqual(written);
+  });
+
+  test("a run that only ran commands counts from its first one", async () => {
+    const tracked = trackChanges(memoryWorkspace({}, scriptedShell(new Map(), {})));
+    await tracked.workspace.sandbox!.run("sed -i s/a/b/ src/App.tsx", commandOptions);
+    const first = tracked.changedSince()!;
+    await Bun.sleep(5);
+    await tracked.workspace.sandbox!.start("npm run dev", () => {});
+    expect(first).not.toBeNull();
+    expect(tracked.lastChangedAt()).toEqual(first);
+  });
+
+  test("a check that fails part-way leaves no preview wait polling behind it", async () => {
+    let polls = 0;
+    const since = new Date();
+    const app: AppRuntime = {
+      ...memoryAppRuntime(),
+      status: async () => {
+        throw new Error("sandbox gone");
+      },
+      previewLoad: async () => (polls++, { loadedAt: new Date(since.getTime() - 10) }),
+    };
+    await expect(checkApp({ app, settleMs: 0, lastChangedAt: () => since, previewWaitMs: 2_000 }, since, new AbortController().signal)).rejects.toThrow("sandbox gone");
+    const after = polls;
+    await Bun.sleep(600);
+    expect(polls).toBe(after);
   });
 });
 

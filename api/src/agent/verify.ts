@@ -45,7 +45,7 @@ export type VerifyOptions = {
 export const PREVIEW_LOAD_WAIT_MS = 3_000;
 /** After that load is seen, for errors of its first moments that went out in a request of their own. */
 export const AFTER_PREVIEW_LOAD_MS = 300;
-const PREVIEW_POLL_MS = 100;
+const PREVIEW_POLL_MS = 250;
 
 const MAX_PROBLEMS = 8;
 const MAX_PROBLEM_CHARS = 700;
@@ -55,13 +55,19 @@ const LOG_LINES_CHARS = 1_500;
  * Wraps a workspace so the run knows when it first changed a file: writes and edits, templates, and any
  * command (run_shell, run_code), since `sed -i`, `cat >` or `npm install` change files the run never sees.
  * A command counts from just before it starts, so what the dev server logs while it runs is in the check.
+ * The last change is the last write: a command after it (an `ls`, a test run) mostly changes nothing, and
+ * counting it would make the check wait for a preview load that already came. A run that only ran commands
+ * counts from its first one.
  */
 export function trackChanges(workspace: Workspace): { workspace: Workspace; changedSince(): Date | null; lastChangedAt(): Date | null } {
   let first: Date | null = null;
-  let last: Date | null = null;
+  let lastWrite: Date | null = null;
   const mark = () => {
-    last = new Date();
-    first ??= last;
+    lastWrite = new Date();
+    first ??= lastWrite;
+  };
+  const markCommand = () => {
+    first ??= new Date();
   };
   type Sandbox = NonNullable<Workspace["sandbox"]>;
   const files = { ...workspace.files, write: async (path: string, content: string) => {
@@ -77,15 +83,15 @@ export function trackChanges(workspace: Workspace): { workspace: Workspace; chan
       return applied;
     },
     run: (command: string, options: Parameters<Sandbox["run"]>[1]) => {
-      mark();
+      markCommand();
       return workspace.sandbox!.run(command, options);
     },
     start: (command: string, onOutput: (chunk: string) => void) => {
-      mark();
+      markCommand();
       return workspace.sandbox!.start(command, onOutput);
     },
   };
-  return { workspace: { ...workspace, files, sandbox }, changedSince: () => first, lastChangedAt: () => last };
+  return { workspace: { ...workspace, files, sandbox }, changedSince: () => first, lastChangedAt: () => lastWrite ?? first };
 }
 
 export function createVerifier(o: VerifyOptions): (ctx: FinishContext) => Promise<FinishCheck> {
@@ -123,36 +129,41 @@ export async function checkApp(
   const notWaiting = new AbortController();
   const waitSignal = AbortSignal.any([signal, notWaiting.signal]);
   const previewLoaded = waitForPreviewLoad(app, o.lastChangedAt?.() ?? since, o.previewWaitMs ?? PREVIEW_LOAD_WAIT_MS, waitSignal);
-  if (o.settleMs > 0) await sleep(o.settleMs, signal);
-  const problems: AppProblem[] = [];
-  let status = await waitWhileStarting(app, await app.status(), o.startWaitMs ?? 15_000, signal);
-  let crawledAt: Date | null = null;
-  const configured = status.status !== "not_configured";
-  if (configured) {
-    // An app that is not running may simply never have been started: start it before judging it.
-    if (status.status !== "running") status = await app.restart();
-    if (status.status !== "running") {
-      problems.push({ source: "server", message: `The app is not running (${describeStatus(status)}).${await logLines(app)}` });
-    } else {
-      const probe = await app.probe();
-      if (probe && (probe.httpStatus === null || probe.httpStatus >= 500)) {
-        const answer = probe.httpStatus === null ? `does not answer on port ${probe.port}` : `answers HTTP ${probe.httpStatus} on port ${probe.port}`;
-        problems.push({ source: "server", message: `The app ${answer}${probe.detail ? `: ${probe.detail}` : "."}${await logLines(app)}` });
-      }
-      if (app.loadPage) {
-        crawledAt = new Date();
-        problems.push(...(await app.loadPage()));
+  try {
+    if (o.settleMs > 0) await sleep(o.settleMs, signal);
+    const problems: AppProblem[] = [];
+    let status = await waitWhileStarting(app, await app.status(), o.startWaitMs ?? 15_000, signal);
+    let crawledAt: Date | null = null;
+    const configured = status.status !== "not_configured";
+    if (configured) {
+      // An app that is not running may simply never have been started: start it before judging it.
+      if (status.status !== "running") status = await app.restart();
+      if (status.status !== "running") {
+        problems.push({ source: "server", message: `The app is not running (${describeStatus(status)}).${await logLines(app)}` });
+      } else {
+        const probe = await app.probe();
+        if (probe && (probe.httpStatus === null || probe.httpStatus >= 500)) {
+          const answer = probe.httpStatus === null ? `does not answer on port ${probe.port}` : `answers HTTP ${probe.httpStatus} on port ${probe.port}`;
+          problems.push({ source: "server", message: `The app ${answer}${probe.detail ? `: ${probe.detail}` : "."}${await logLines(app)}` });
+        }
+        if (app.loadPage) {
+          crawledAt = new Date();
+          problems.push(...(await app.loadPage()));
+        }
       }
     }
+    // An app that is down, answers 5xx or does not compile gives a page nothing new to run: the check has
+    // enough to send back without waiting for the preview (which often never reports a failed hot update).
+    if (!configured || problems.length > 0) notWaiting.abort();
+    const [typeCheck] = await Promise.all([app.typeCheck(signal), previewLoaded]);
+    problems.push(...(await problemsStillTrue(app, since, crawledAt)));
+    if (typeCheck) problems.push(...typeCheck.problems);
+    if (!configured && !typeCheck && problems.length === 0) return null;
+    return dedupeProblems(problems);
+  } finally {
+    // A check that failed part-way (status, restart, probe or page load threw) leaves no wait polling behind it.
+    notWaiting.abort();
   }
-  // An app that is down, answers 5xx or does not compile gives a page nothing new to run: the check has
-  // enough to send back without waiting for the preview (which often never reports a failed hot update).
-  if (!configured || problems.length > 0) notWaiting.abort();
-  const [typeCheck] = await Promise.all([app.typeCheck(signal), previewLoaded]);
-  problems.push(...(await problemsStillTrue(app, since, crawledAt)));
-  if (typeCheck) problems.push(...typeCheck.problems);
-  if (!configured && !typeCheck && problems.length === 0) return null;
-  return dedupeProblems(problems);
 }
 
 /**
@@ -180,8 +191,9 @@ async function waitForPreviewLoad(app: AppRuntime, after: Date, waitMs: number, 
       const load = await app.previewLoad();
       if (!load) return;
       if (load.loadedAt.getTime() >= after.getTime()) return await sleep(AFTER_PREVIEW_LOAD_MS, signal);
-      if (Date.now() >= deadline) return;
-      await sleep(PREVIEW_POLL_MS, signal);
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      await sleep(Math.min(PREVIEW_POLL_MS, left), signal);
     }
   } catch {
     // Aborted, or the load could not be read: the check reads what has been reported so far.

@@ -23,6 +23,13 @@ export async function findSandboxRecord(sql: Sql, projectId: string): Promise<{ 
   return row ?? null;
 }
 
+/** The project's workflow command and preview port, in one read, or null when it is gone. */
+export async function findAppSettings(sql: Sql, projectId: string): Promise<{ workflowCommand: string | null; previewPort: number } | null> {
+  const [row] = await sql<{ workflowCommand: string | null; previewPort: number }[]>`
+    select workflow_command as "workflowCommand", preview_port as "previewPort" from projects where id = ${projectId}`;
+  return row ?? null;
+}
+
 /** Who owns a project (for work already scoped to the project, such as the agent's), or null. */
 export async function projectOwner(sql: Sql, projectId: string): Promise<string | null> {
   const [row] = await sql<{ ownerId: string }[]>`select owner_id as "ownerId" from projects where id = ${projectId}`;

@@ -16,7 +16,7 @@
   var MAX_REPORTS = 100;
   var MAX_REPEATS = 5;
   var MAX_TEXT = 2000;
-  // Kept in step with PING_EVERY_MS in services/problems/preview-loads.ts.
+  // Replaced as the script is served with PING_EVERY_MS of services/problems/preview-loads.ts.
   var PING_EVERY_MS = 10000;
   // After load or a hot update, errors thrown as the new code first renders are queued before the ping.
   var LOADED_AFTER_MS = 100;

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Logger } from "../../lib/logger";
-import { browserReportBatchSchema } from "../../services/problems";
+import { browserReportBatchSchema, PING_EVERY_MS } from "../../services/problems";
 import type { BrowserReport } from "../../services/problems/browser-report";
 import { REPORTER_PATH, REPORTS_PATH } from "./inject";
 
@@ -21,7 +21,14 @@ export const MAX_REPORT_BYTES = 64 * 1024;
 export const REPORT_BURST = 60;
 export const REFILL_PER_SECOND = 2;
 
-const SCRIPT = readFileSync(new URL("./report.js", import.meta.url), "utf8");
+const SCRIPT = withPingInterval(readFileSync(new URL("./report.js", import.meta.url), "utf8"));
+
+/** The script with the server's ping interval, so the page pings as often as the server expects it to. */
+function withPingInterval(script: string): string {
+  const line = /var PING_EVERY_MS = \d+;/;
+  if (!line.test(script)) throw new Error("report.js no longer declares PING_EVERY_MS");
+  return script.replace(line, `var PING_EVERY_MS = ${PING_EVERY_MS};`);
+}
 
 const plain = (status: number, text: string) => new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
 

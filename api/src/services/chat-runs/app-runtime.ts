@@ -11,7 +11,7 @@
  * await app.status(); // { status: "running", exitCode: null, ports: [5173] }
  */
 import type { AppProblem, AppRuntime, AppStatus } from "../../agent/ports";
-import { findSandboxRecord, getPreviewPort } from "../../db/project-sandbox";
+import { findAppSettings } from "../../db/project-sandbox";
 import { NothingListeningError, type Sandbox } from "../../sandbox/types";
 import type { ServiceContext } from "../context";
 import { readFileInProject } from "../files";
@@ -53,10 +53,9 @@ export function createAppRuntime(deps: AppRuntimeDeps): AppRuntime {
 
   /** The app to look at, or null when the project has no workflow command (the run checked its owner at its start). */
   async function target(): Promise<AppTarget | null> {
-    const project = await findSandboxRecord(deps.ctx.sql, deps.projectId);
+    const project = await findAppSettings(deps.ctx.sql, deps.projectId);
     if (!project?.workflowCommand) return null;
-    const [sandbox, port] = await Promise.all([deps.sandbox(), getPreviewPort(deps.ctx.sql, deps.projectId)]);
-    return { ownerId: deps.ownerId, projectId: deps.projectId, sandbox, command: project.workflowCommand, port };
+    return { ownerId: deps.ownerId, projectId: deps.projectId, sandbox: await deps.sandbox(), command: project.workflowCommand, port: project.previewPort };
   }
   const notConfigured: AppStatus = { status: "not_configured", exitCode: null, ports: [] };
 

@@ -23,7 +23,7 @@ export { browserReportBatchSchema, MAX_REPORTS_PER_REQUEST } from "./browser-rep
 export { classifyOutput } from "./classify-output";
 export { ingestServerOutput } from "./server-output";
 export { startProblemsWatch } from "./watch";
-export { openPreviewLoad, PREVIEW_OPEN_MS } from "./preview-loads";
+export { openPreviewLoad, PING_EVERY_MS, PREVIEW_OPEN_MS } from "./preview-loads";
 export { DEFAULT_SETTLE_MS, type OutputLine, type ProblemsOptions } from "./types";
 
 export async function listProblems(ctx: ServiceContext, ownerId: string, projectId: string, options: ProblemsOptions = {}): Promise<Problem[]> {
@@ -43,29 +43,27 @@ export async function clearProblems(ctx: ServiceContext, ownerId: string, projec
   if ((await rows.deleteAllProblems(ctx.sql, projectId)) > 0) announceChanged(ctx, projectId, ownerId);
 }
 
-async function recordForSandbox(
-  ctx: ServiceContext,
-  sandboxId: string,
-  problems: (ProblemInput | null)[],
-  then?: (projectId: string) => Promise<void>,
-): Promise<boolean> {
+/** Records problems for the project that has this sandbox; its id, or null when none has it. */
+async function recordForSandbox(ctx: ServiceContext, sandboxId: string, problems: (ProblemInput | null)[]): Promise<string | null> {
   const found = await rows.findProjectBySandbox(ctx.sql, sandboxId);
-  if (!found) return false;
+  if (!found) return null;
   await recordProblems(ctx, found.projectId, found.ownerId, problems.filter((p): p is ProblemInput => p !== null));
-  await then?.(found.projectId);
-  return true;
+  return found.projectId;
 }
 
 /** Reports from a preview page of this sandbox. False when no project has the sandbox (a stale page). */
-export function reportFromPreview(ctx: ServiceContext, sandboxId: string, reports: BrowserReport[]): Promise<boolean> {
+export async function reportFromPreview(ctx: ServiceContext, sandboxId: string, reports: BrowserReport[]): Promise<boolean> {
   const now = new Date();
+  const projectId = await recordForSandbox(ctx, sandboxId, reports.map((r) => browserReportToProblem(r, now)));
+  if (projectId === null) return false;
   // The page's `loaded` ping goes in after the problems it sent with it: whoever sees the load sees those too.
-  return recordForSandbox(ctx, sandboxId, reports.map((r) => browserReportToProblem(r, now)), (projectId) => recordPreviewPings(ctx, projectId, reports, now));
+  await recordPreviewPings(ctx, projectId, reports, now);
+  return true;
 }
 
 /** Vite's HMR `error` payload (`err`), seen by the preview proxy on its way to the page. */
-export function reportViteError(ctx: ServiceContext, sandboxId: string, err: unknown): Promise<boolean> {
+export async function reportViteError(ctx: ServiceContext, sandboxId: string, err: unknown): Promise<boolean> {
   const parsed = viteErrorSchema.safeParse(err);
-  if (!parsed.success) return Promise.resolve(false);
-  return recordForSandbox(ctx, sandboxId, [viteErrorToProblem(parsed.data, new Date())]);
+  if (!parsed.success) return false;
+  return (await recordForSandbox(ctx, sandboxId, [viteErrorToProblem(parsed.data, new Date())])) !== null;
 }

@@ -13,7 +13,7 @@ import { findPreviewLoad, recordPreviewLoad } from "../../db/preview-loads";
 import type { ServiceContext } from "../context";
 import type { BrowserReport } from "./browser-report";
 
-/** How often an open page pings (report.js's PING_EVERY_MS); kept in step by hand. */
+/** How often an open page pings: the preview proxy writes it into report.js as it serves it. */
 export const PING_EVERY_MS = 10_000;
 /**
  * A project whose pages have not pinged for this long has no preview open: two missed pings, which a
