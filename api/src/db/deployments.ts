@@ -126,13 +126,16 @@ export async function findSite(sql: Sql, projectId: string): Promise<SiteRow | n
   return row ?? null;
 }
 
-/** Gives the project this slug (a new site, or a renamed one). Returns false when another project has it. */
+/**
+ * Makes the project's site with this slug (its first publish; a rename goes through setBuildSlug and
+ * finishBuild). Returns false when another project has the slug, or the project has a site already.
+ */
 export async function claimSlug(sql: Sql, projectId: string, slug: string): Promise<boolean> {
   try {
-    await sql`
+    const rows = await sql`
       insert into sites (project_id, slug) values (${projectId}, ${slug})
-      on conflict (project_id) do update set slug = excluded.slug, updated_at = now()`;
-    return true;
+      on conflict (project_id) do nothing returning 1`;
+    return rows.length > 0;
   } catch (error) {
     if (isUniqueViolation(error)) return false;
     throw error;

@@ -241,11 +241,21 @@ export function createProcessTable(launch: ProcessLauncher, options: ProcessTabl
     }
     const gone = handle.exited.then(() => true);
     handle.signal("SIGTERM");
-    if (!(await Promise.race([gone, Bun.sleep(graceMs).then(() => false)]))) {
+    if (!(await goneWithin(gone, graceMs))) {
       handle.signal("SIGKILL");
       // A killed tree is gone as soon as its supervisor reaps it, which a loaded machine may take a while to
       // report; bounded all the same, so a stuck supervisor cannot hang the request.
-      await Promise.race([gone, Bun.sleep(Math.max(graceMs, KILL_REPORT_MS))]);
+      await goneWithin(gone, Math.max(graceMs, KILL_REPORT_MS));
+    }
+  }
+
+  /** Whether `gone` settles within `ms`; its timer is cleared as soon as it does, so none outlives a stop. */
+  async function goneWithin(gone: Promise<boolean>, ms: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      return await Promise.race([gone, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

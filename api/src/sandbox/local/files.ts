@@ -16,9 +16,6 @@ import { isIgnoredName, isIgnoredPath } from "../ignored-paths.ts";
 import { MAX_SANDBOX_READ_BYTES, type FileChange, type SandboxFiles } from "../types.ts";
 import { listAt, readAt, removeAt, renameAt, signature, statAt, writeAt, type Owner } from "./safe-fs.ts";
 
-// Folders never listed nor watched, and paths whose events are dropped: the sync's own list.
-export { isIgnoredName, isIgnoredPath } from "../ignored-paths.ts";
-
 /** How long events are gathered before they are looked at (one `write` makes several). */
 const BATCH_MS = 5;
 
@@ -53,7 +50,7 @@ export function createLocalFiles(projectDir: string, owner: Owner): SandboxFiles
       emit({ type: "write", path: rel });
     } else if (st?.isDirectory()) {
       // A folder made or moved in: its files may predate the watch on it.
-      for (const f of listAt(projectDir, isIgnoredName, rel)) {
+      for (const f of listed(rel)) {
         if (!known.isNews(f.path, f.sig)) continue;
         emit({ type: "write", path: f.path });
       }
@@ -75,8 +72,14 @@ export function createLocalFiles(projectDir: string, owner: Owner): SandboxFiles
     }
   }
 
+  /**
+   * The project's files the sync sees, as E2B's listing has them: ignored folders are not walked into, and
+   * ignored paths that are not a single name (the root `out/`) are left out after.
+   */
+  const listed = (rel?: string) => listAt(projectDir, isIgnoredName, rel).filter((f) => !isIgnoredPath(f.path));
+
   function startWatching() {
-    known = new FileSignatures(listAt(projectDir, isIgnoredName).map((f) => [f.path, f.sig] as const));
+    known = new FileSignatures(listed().map((f) => [f.path, f.sig] as const));
     watcher = fs.watch(projectDir, { recursive: true }, (_event, filename) => {
       if (!filename) return;
       const rel = String(filename);
@@ -114,7 +117,7 @@ export function createLocalFiles(projectDir: string, owner: Owner): SandboxFiles
       known?.move(from, to, (moved) => !isIgnoredPath(moved));
     },
     async list() {
-      return listAt(projectDir, isIgnoredName).map(({ path, size }) => ({ path, size }));
+      return listed().map(({ path, size }) => ({ path, size }));
     },
     async watch(onChange) {
       if (!watcher) startWatching();

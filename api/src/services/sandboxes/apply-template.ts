@@ -24,17 +24,18 @@ const SERVER_START_WAIT_MS = 20_000;
 export type ApplyTemplateDeps = ServiceContext & { config: Config; lifecycle: SandboxLifecycle; sync: SandboxSyncService } & DependencyDeps;
 
 /** `ownerChecked`: the caller checked the project is the owner's (an agent run, at its start); else it is checked here, once. */
+export type ApplyTemplateOptions = StartOptions & { ownerChecked?: boolean };
+
 export async function applyTemplate(
   deps: ApplyTemplateDeps,
   ownerId: string,
   projectId: string,
   name: TemplateName,
-  ownerChecked: boolean,
-  options: StartOptions = {},
+  { ownerChecked = false, ...start }: ApplyTemplateOptions = {},
 ): Promise<AppliedTemplate> {
   if (!ownerChecked) await getOwnedProject(deps, ownerId, projectId);
   const template = await loadTemplate(name);
-  const sandbox = await deps.lifecycle.ensureChecked(ownerId, projectId, options);
+  const sandbox = await deps.lifecycle.ensureChecked(ownerId, projectId, start);
   // Written through the sync's hook (into the sandbox just ensured, bytes in hand); origin "sandbox" because
   // the sandbox already has them, so no instance pushes them in again.
   const writer: ServiceContext = { ...deps, origin: "sandbox", sandboxSync: deps.sync };

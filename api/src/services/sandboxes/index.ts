@@ -69,8 +69,8 @@ export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesServ
     stop: lifecycle.stop,
     isProjectSandbox: (sandboxId) => isProjectSandbox(ctx.sql, sandboxId),
     validate: lifecycle.validate,
-    applyTemplate: (ownerId, projectId, name, options) => applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name, false, options),
-    applyTemplateChecked: (ownerId, projectId, name) => applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name, true),
+    applyTemplate: (ownerId, projectId, name, options) => applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name, options),
+    applyTemplateChecked: (ownerId, projectId, name) => applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name, { ownerChecked: true }),
 
     async runWorkflow(ownerId, projectId, options) {
       const project = await getOwnedProject(ctx, ownerId, projectId);

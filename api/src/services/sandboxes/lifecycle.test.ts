@@ -1,7 +1,7 @@
 /**
  * A project's sandbox across API instances, with in-memory providers (one per instance) on one database
- * and one event bus: concurrent recreates collapse into one sandbox, and stopping a deleted project's
- * sandbox reaches the instance that runs it.
+ * and one event bus: concurrent recreates collapse into one sandbox, stopping a deleted project's sandbox
+ * reaches the instance that runs it, and a start the sandbox-start limit refuses stops nothing to make room.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../lib/config";
@@ -78,6 +78,36 @@ describe("sandbox lifecycle across instances", () => {
     } finally {
       await a.shutdown();
       await b.shutdown();
+    }
+  });
+
+  test("a start refused by the sandbox-start limit stops none of the owner's sandboxes to make room", async () => {
+    const owner = await ctx.newUser("eve");
+    const [p1, p2] = [await createProject(ctx, owner, { name: "Kept" }), await createProject(ctx, owner, { name: "Refused" })];
+    const p = memoryProvider({ startMs: 0 });
+    // One sandbox at a time, one start an hour (a window no test straddles): p2's start would evict p1's sandbox.
+    const limited = loadConfig({
+      FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9",
+      FIREBASE_PROJECT_ID: "demo-test",
+      SANDBOX_WARM_TEMPLATES: "none",
+      MAX_SANDBOXES_PER_USER: "1",
+      RATE_LIMIT_SANDBOX_PER_MINUTE: "1",
+    });
+    const a = createProjectSandboxes({ ...ctx, provider: p.provider, config: { ...limited, rateLimits: { ...limited.rateLimits, windowSeconds: 3600 } } });
+    try {
+      const kept = await a.ensure(owner, p1.id);
+      for (const start of [() => a.ensure(owner, p2.id), () => a.recreate(owner, p2.id)]) {
+        const refused = await start().then(() => null, (e: { status?: number }) => e.status);
+        expect(refused).toBe(429);
+        expect(p.killed).toEqual([]);
+        expect([...p.live.keys()]).toEqual([kept.id]);
+        // Its lease is back: it still counts toward the owner's sandboxes.
+        const [row] = await ctx.sql<{ running: boolean }[]>`select sandbox_running_until >= now() as running from projects where id = ${p1.id}`;
+        expect(row!.running).toBe(true);
+      }
+      expect((await a.ensure(owner, p1.id)).id).toBe(kept.id);
+    } finally {
+      await a.shutdown();
     }
   });
 

@@ -108,10 +108,18 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
   }
 
   /**
-   * Holds the project's start claim while `work` runs (waiting while a start of it runs elsewhere), after
-   * stopping whichever idle sandboxes of the owner make room for it. A 429 when none can.
+   * Holds the project's start claim while `work` runs (waiting while a start of it runs elsewhere); a 429
+   * when the owner's sandboxes are all busy. `work` calls `makeRoom` once the start is allowed (past the
+   * sandbox-start limit) and before its sandbox runs: it stops the idle sandboxes of the owner that the
+   * claim chose to make room. A start that ends before making room (refused, or its project gone) stops
+   * none, and they count again at once.
    */
-  async function withStartClaim<T>(ownerId: string, projectId: string, work: () => Promise<T>, onHeld?: () => Promise<T>): Promise<T> {
+  async function withStartClaim<T>(
+    ownerId: string,
+    projectId: string,
+    work: (makeRoom: () => Promise<void>) => Promise<T>,
+    onHeld?: () => Promise<T>,
+  ): Promise<T> {
     for (;;) {
       const slot = await slots.claim(ownerId, projectId);
       if (!slot) {
@@ -119,13 +127,20 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
         await slots.waitWhileHeld(projectId);
         continue; // then claim it: the sandbox the other start made is reused, not made again
       }
-      try {
+      let roomMade = false;
+      const makeRoom = async () => {
+        if (roomMade) return;
+        roomMade = true;
         for (const room of slot.evicted) {
           ctx.logger.info("stopping the owner's least recently used idle sandbox to make room", { ...room, forProjectId: projectId });
           await stop(ownerId, room.projectId, room.sandboxId);
         }
-        return await work();
+      };
+      try {
+        return await work(makeRoom);
       } finally {
+        // The claim took their leases; they still run, so they count again (their order of use unchanged).
+        if (!roomMade && slot.evicted.length) await slots.renew(slot.evicted);
         await slot.release();
       }
     }
@@ -145,9 +160,9 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
    * The project's running sandbox. Created on first need (or when the old one expired), filled with every
    * stored file, watched so changes made inside flow back to storage, and recorded on the project.
    */
-  async function ensure(ownerId: string, projectId: string, options: StartOptions = {}): Promise<Sandbox> {
+  async function ensure(ownerId: string, projectId: string): Promise<Sandbox> {
     await getOwnedProject(ctx, ownerId, projectId);
-    return ensureChecked(ownerId, projectId, options);
+    return ensureChecked(ownerId, projectId);
   }
 
   /** `ensure` for callers that checked the project is the owner's already (an agent run checks once, at its start). */
@@ -162,7 +177,7 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     sync.detach(projectId);
     const running = inflight.get(projectId);
     if (running) return running;
-    const work = withStartClaim(ownerId, projectId, () => connectOrCreate(ownerId, projectId, options));
+    const work = withStartClaim(ownerId, projectId, (makeRoom) => connectOrCreate(ownerId, projectId, options, makeRoom));
     inflight.set(projectId, work);
     try {
       return await work;
@@ -172,13 +187,15 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
   }
 
   /** Under the start claim: the project's recorded sandbox if it still runs (made by another start, or before a restart), else a new one. */
-  async function connectOrCreate(ownerId: string, projectId: string, options: StartOptions): Promise<Sandbox> {
+  async function connectOrCreate(ownerId: string, projectId: string, options: StartOptions, makeRoom: () => Promise<void>): Promise<Sandbox> {
     // Read again under the claim (another start may have recorded a sandbox); the owner was checked by the caller.
     const project = await findSandboxRecord(ctx.sql, projectId);
     if (!project) throw notFound("Project");
     if (project.sandboxId) {
       const existing = await ctx.provider.connect(project.sandboxId).catch(() => null);
       if (existing && (await existing.isAlive().catch(() => false))) {
+        // Free of the start limit, but it counts toward the owner's sandboxes again: the room is still made.
+        await makeRoom();
         await attach(ownerId, projectId, existing);
         // Reconnected from an instance that never ran it here (E2B): the app is started again.
         const hasApp = (await existing.processes.list()).some((p) => p.name === APP_PROCESS);
@@ -187,6 +204,7 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
       }
     }
     if (!options.startCounted) await countStart(ownerId);
+    await makeRoom();
     // Recorded but not reachable from here: if it still runs on another instance, it stops there (it would
     // otherwise run on, counted by nobody).
     if (project.sandboxId) await stop(ownerId, projectId, project.sandboxId);
@@ -228,7 +246,7 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
   }
 
   async function recreateOnce(ownerId: string, projectId: string): Promise<RecreateResult> {
-    return withStartClaim(ownerId, projectId, () => replaceSandbox(ownerId, projectId), () => awaitOtherRecreate(ownerId, projectId));
+    return withStartClaim(ownerId, projectId, (makeRoom) => replaceSandbox(ownerId, projectId, makeRoom), () => awaitOtherRecreate(ownerId, projectId));
   }
 
   /** Another start of the project holds the claim: wait until it lets go, then answer with the sandbox it made. */
@@ -240,9 +258,10 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     return { url: project.sandboxUrl, filesSynced: files, workflowCommand: project.workflowCommand };
   }
 
-  async function replaceSandbox(ownerId: string, projectId: string): Promise<RecreateResult> {
+  async function replaceSandbox(ownerId: string, projectId: string, makeRoom: () => Promise<void>): Promise<RecreateResult> {
     const project = await getOwnedProject(ctx, ownerId, projectId);
-    await countStart(ownerId); // before the old sandbox is stopped: a refused recreate leaves it running
+    await countStart(ownerId); // before any sandbox is stopped: a refused recreate leaves the old one and the owner's others running
+    await makeRoom();
     const old = sync.get(projectId)?.sandbox ?? (project.sandboxId ? await ctx.provider.connect(project.sandboxId).catch(() => null) : null);
     sync.detach(projectId);
     await old?.kill().catch(() => {});

@@ -73,20 +73,15 @@ export function publishProcessEvents(deps: ProcessEventDeps, ownerId: string, pr
     return out;
   };
 
-  /** The port set `app` was last seen with, and the HTTP port found for each set probed. */
+  /** The port set `app` was last seen with (a repeat of it is not probed again). */
   let followed = "";
-  const httpPorts = new Map<string, number>();
   const followAppPort = async (ports: number[]) => {
     const key = ports.join(",");
     if (key === followed) return;
     followed = key;
-    // One port leaves nothing to choose: no request is made (it would show in the app's log).
-    let port = ports.length === 1 ? ports[0] : httpPorts.get(key);
-    if (port === undefined) {
-      const found = await firstHttpPort(sandbox, ports);
-      if (found !== null) httpPorts.set(key, found);
-      port = found ?? ports[0]!; // none answers yet: the first is the best guess
-    }
+    // One port leaves nothing to choose: no request is made (it would show in the app's log). With none
+    // answering yet, the first is the best guess.
+    const port = ports.length === 1 ? ports[0]! : ((await firstHttpPort(sandbox, ports)) ?? ports[0]!);
     if (followed !== key) return; // the ports changed while these were probed: the newer set decides
     if ((await getPreviewPort(deps.sql, projectId)) === port) return;
     await setPreviewPort(deps.sql, projectId, port);
