@@ -4,10 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fs from "node:fs";
-import { serveHttp } from "../api/src/http-server";
 import { silentLogger } from "../api/src/lib/logger";
-import { createPreviewProxy } from "../api/src/realtime/preview-proxy";
-import { createWsHub } from "../api/src/realtime/ws-hub";
+import { appServer, type AppServer } from "../api/src/test/app-server";
 import { testApp } from "../api/src/test/test-app";
 import { createLocalProvider } from "../api/src/sandbox/local/local-provider";
 import type { LocalSandbox } from "../api/src/sandbox/local/local-sandbox";
@@ -35,36 +33,19 @@ function listeningSockets(pid: number): number {
   return n;
 }
 
-/**
- * The real app (testApp's) behind the real HTTP server (http-server.ts) with the preview proxy reaching
- * `provider`'s sandboxes, put together as server.ts does. Its sandboxes are the caller's to shut down.
- */
-async function appServer(provider: SandboxProvider) {
-  const t = await testApp({ provider });
-  const hub = createWsHub({ ...t.deps });
-  const domain = t.deps.config.preview.domain;
-  const preview = createPreviewProxy({ provider, domain, logger: silentLogger, isProjectSandbox: t.deps.sandboxes.isProjectSandbox });
-  const server = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, hub, preview });
-  const origin = `http://127.0.0.1:${server.port}`;
-  return {
-    t,
-    origin,
-    /** A request to `<port>-<sandboxId>.<preview domain>` on the app's port, as a browser sends one. */
-    preview: (sandboxId: string, port: number) => fetch(`${origin}/`, { headers: { host: `${port}-${sandboxId}.${domain}:${server.port}` } }),
-    stop: () => (hub.close(), server.stop(true)),
-  };
-}
+/** The real app in front of `provider`'s sandboxes, previews included. Its sandboxes are the caller's to shut down. */
+const frontOf = async (provider: SandboxProvider) => appServer(await testApp({ provider }), { provider });
 
 if (await localSuiteGate("local sandbox security")) {
   describe("local sandbox: attacks from inside", () => {
     const rootDir = tempSandboxRoot("security");
     let provider: SandboxProvider;
     let s: LocalSandbox;
-    let front: Awaited<ReturnType<typeof appServer>>;
+    let front: AppServer;
     beforeAll(async () => {
       provider = createLocalProvider({ rootDir, idleTimeoutMs: 120_000, limits: LIMITS, logger: silentLogger, spares: 0 });
       s = (await provider.create("attacker")) as LocalSandbox;
-      front = await appServer(provider);
+      front = await frontOf(provider);
     }, 60_000);
     afterAll(async () => {
       front?.stop();
@@ -209,12 +190,12 @@ if (await localSuiteGate("local sandbox security")) {
     let free = 1e9;
     let provider: SandboxProvider;
     let s: LocalSandbox;
-    let front: Awaited<ReturnType<typeof appServer>>;
+    let front: AppServer;
     beforeAll(async () => {
       fs.chmodSync(rootDir, 0o755);
       provider = createLocalProvider({ rootDir, idleTimeoutMs: 120_000, limits: LIMITS, logger: silentLogger, spares: 0, diskMb: 256, diskReserveMb: 100, freeSpaceMb: () => free });
       s = (await provider.create("filler")) as LocalSandbox;
-      front = await appServer(provider);
+      front = await frontOf(provider);
     }, 60_000);
     afterAll(async () => {
       front?.stop();

@@ -11,15 +11,12 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import JSZip from "jszip";
+import { TINY_PNG, uploadImage } from "../api/src/test/images";
 import { testApp, type TestUser } from "../api/src/test/test-app";
 
 const MAX_PROJECTS = 2;
+// uploadImage's PNG is 70 bytes, so one fits in MAX_BYTES and two do not.
 const MAX_BYTES = 100;
-// A 1×1 PNG: 70 bytes, so one fits in MAX_BYTES and two do not.
-const PNG = Uint8Array.from(
-  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
-  (c) => c.charCodeAt(0),
-);
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => {
@@ -35,13 +32,6 @@ function importZip(u: TestUser, zip: Uint8Array) {
   const form = new FormData();
   form.append("file", new File([zip as Uint8Array<ArrayBuffer>], "one-more.zip", { type: "application/zip" }));
   return u.request("POST", "/api/projects/import", form);
-}
-
-function uploadImage(u: TestUser, projectId: string) {
-  const form = new FormData();
-  form.set("file", new File([PNG], "a.png", { type: "image/png" }));
-  form.set("projectId", projectId);
-  return u.request("POST", "/api/upload/image", form);
 }
 
 describe("quotas: one user cannot take more than her share", () => {
@@ -87,13 +77,13 @@ describe("quotas: one user cannot take more than her share", () => {
       const over = await uploadImage(mallory, id);
       expect(over.status).toBe(413);
       expect(await over.json()).toEqual({
-        error: `This write would bring the project to ${2 * PNG.length} bytes, over its limit of ${MAX_BYTES} bytes. Delete some files first.`,
+        error: `This write would bring the project to ${2 * TINY_PNG.length} bytes, over its limit of ${MAX_BYTES} bytes. Delete some files first.`,
         code: "payload_too_large",
       });
     }
     // Nothing stored for the refused ones: one upload row, one object, the project's bytes unchanged.
     const rows = await t.db.sql<{ size: number }[]>`select size::int as size from uploads where project_id = ${id}`;
-    expect([...rows]).toEqual([{ size: PNG.length }]);
+    expect([...rows]).toEqual([{ size: TINY_PNG.length }]);
     expect((await t.deps.store.list(`projects/${id}/uploads/`)).length).toBe(1);
     // The uploads hold the room a file would need: a 40-byte file no longer fits either.
     expect((await mallory.request("POST", `/api/files/${id}`, { path: "a.txt", content: "z".repeat(40) })).status).toBe(413);

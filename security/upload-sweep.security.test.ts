@@ -10,12 +10,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sweepUnattachedUploads } from "../api/src/services/upload-sweep";
 import { chatTestApp, readEvents } from "../api/src/test/chat-test-app";
+import { imageForm } from "../api/src/test/images";
 import { startFakeModelServer, turn, type FakeModelServer } from "../api/src/test/fake-model-server";
-
-const PNG = Uint8Array.from(
-  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
-  (c) => c.charCodeAt(0),
-);
 
 let model: FakeModelServer;
 let t: Awaited<ReturnType<typeof chatTestApp>>;
@@ -30,10 +26,7 @@ afterAll(async () => {
 
 type ChatUser = ReturnType<typeof t.user>;
 async function upload(u: ChatUser, projectId: string): Promise<string> {
-  const form = new FormData();
-  form.set("file", new File([PNG], "a.png", { type: "image/png" }));
-  form.set("projectId", projectId);
-  const res = await t.app.request("/api/upload/image", { method: "POST", body: form, headers: { authorization: `Bearer ${u.token}` } });
+  const res = await t.app.request("/api/upload/image", { method: "POST", body: imageForm(projectId), headers: { authorization: `Bearer ${u.token}` } });
   expect(res.status).toBe(201);
   return ((await res.json()) as { url: string }).url;
 }

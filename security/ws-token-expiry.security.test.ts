@@ -7,29 +7,20 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { WS_PROTOCOL } from "@shared/events/file-events";
 import { emulatorToken } from "../api/src/test/emulator-tokens";
-import { serveHttp } from "../api/src/http-server";
-import { silentLogger } from "../api/src/lib/logger";
-import { createPreviewProxy } from "../api/src/realtime/preview-proxy";
-import { createWsHub, TOKEN_EXPIRED_CLOSE } from "../api/src/realtime/ws-hub";
+import { TOKEN_EXPIRED_CLOSE } from "../api/src/realtime/ws-hub";
+import { appServer, type AppServer } from "../api/src/test/app-server";
 import { TEST_PROJECT_ID, testApp } from "../api/src/test/test-app";
 
 let t: Awaited<ReturnType<typeof testApp>>;
-let server: ReturnType<typeof serveHttp>;
-let hub: ReturnType<typeof createWsHub>;
+let server: AppServer;
 beforeAll(async () => {
   t = await testApp();
-  hub = createWsHub({ ...t.deps });
-  const provider = { kind: "local" as const, create: async () => Promise.reject(new Error("unused")), connect: async () => null, shutdown: async () => {} };
-  const preview = createPreviewProxy({ provider, domain: "localhost", logger: silentLogger });
-  server = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, hub, preview });
+  server = appServer(t);
 }, 60_000);
-afterAll(() => {
-  hub.close();
-  server.stop(true);
-});
+afterAll(() => server?.stop());
 
 function open(token: string) {
-  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/ws`, [WS_PROTOCOL, token]);
+  const ws = new WebSocket(`${server.ws}/api/ws`, [WS_PROTOCOL, token]);
   const messages: { type: string; projectId?: string }[] = [];
   ws.onmessage = (e) => messages.push(JSON.parse(String(e.data)));
   const closed = new Promise<{ code: number; at: number }>((resolve) => (ws.onclose = (e) => resolve({ code: e.code, at: Date.now() })));
@@ -71,7 +62,7 @@ describe("WebSocket lifetime follows the token", () => {
   test("an already-expired token cannot open a socket", async () => {
     const bob = t.user("bob");
     const stale = emulatorToken(TEST_PROJECT_ID, { uid: bob.uid, nowMs: Date.now() - 7_200_000 });
-    const res = await fetch(`http://127.0.0.1:${server.port}/api/ws`, {
+    const res = await fetch(`${server.origin}/api/ws`, {
       headers: { upgrade: "websocket", connection: "upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", "sec-websocket-protocol": `${WS_PROTOCOL}, ${stale}` },
     });
     expect(res.status).toBe(401);

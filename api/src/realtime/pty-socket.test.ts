@@ -6,16 +6,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { MAX_PTY_MESSAGE_BYTES, MAX_TERMINALS_PER_PROJECT, PTY_CLOSE, PTY_INPUT, PTY_PROTOCOL, encodePtyFrame } from "@shared/events/pty-frames";
-import { serveHttp } from "../http-server";
 import { silentLogger } from "../lib/logger";
 import { createTerminalSessions } from "../services/sandboxes/terminals";
+import { appServer } from "../test/app-server";
 import { emulatorToken } from "../test/emulator-tokens";
 import { localSuiteGate } from "../test/local-sandbox-support";
 import { connectPty } from "../test/pty-client";
 import { TEST_PROJECT_ID, testApp, type TestUser } from "../test/test-app";
-import { createPreviewProxy } from "./preview-proxy";
 import { createPtySocket } from "./pty-socket";
-import { createWsHub, TOKEN_EXPIRED_CLOSE } from "./ws-hub";
+import { TOKEN_EXPIRED_CLOSE } from "./ws-hub";
 
 const PROMPT = /\$ $/;
 const IDLE_MS = 1500;
@@ -28,10 +27,8 @@ if (await localSuiteGate("terminal socket", { sameOnEveryDatabase: true })) {
   const start = (idleMs: number) => {
     const terminals = createTerminalSessions({ sandboxes: t.deps.sandboxes, logger: silentLogger, idleMs });
     const pty = createPtySocket({ ...t.deps, terminals });
-    const hub = createWsHub({ ...t.deps });
-    const preview = createPreviewProxy({ provider: { kind: "local", create: async () => Promise.reject(new Error("unused")), connect: async () => null, shutdown: async () => {} }, domain: "localhost", logger: silentLogger });
-    const server = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, hub, preview, pty });
-    const entry = { base: `ws://127.0.0.1:${server.port}`, http: `http://127.0.0.1:${server.port}`, stop: () => (pty.close(), terminals.closeAll(), hub.close(), server.stop(true)) };
+    const server = appServer(t, { pty });
+    const entry = { base: server.ws, http: server.origin, stop: () => (pty.close(), terminals.closeAll(), server.stop()) };
     servers.push(entry);
     return entry;
   };

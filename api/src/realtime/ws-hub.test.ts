@@ -11,28 +11,21 @@ import type { Sql } from "../db/client";
 import { createMemoryBus } from "../events/memory-bus";
 import { createPostgresBus } from "../events/postgres-bus";
 import type { EventBus } from "../events/types";
-import { serveHttp } from "../http-server";
 import { silentLogger } from "../lib/logger";
+import { appServer, type AppServer as Instance } from "../test/app-server";
 import { testApp, type TestUser } from "../test/test-app";
 import { testDb } from "../test/test-db";
-import { createPreviewProxy } from "./preview-proxy";
-import { createWsHub } from "./ws-hub";
 
-type Instance = { url: string; stop(): void; app: Awaited<ReturnType<typeof testApp>> };
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const instances: Instance[] = [];
 const closers: (() => Promise<unknown>)[] = [];
 
 async function startInstance(events: EventBus): Promise<Instance> {
-  const t = await testApp({ events });
-  const hub = createWsHub({ ...t.deps });
-  const preview = createPreviewProxy({ provider: { kind: "local", create: async () => { throw new Error("unused"); }, connect: async () => null, shutdown: async () => {} }, domain: "localhost", logger: silentLogger });
-  const server = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, hub, preview });
-  return { url: `127.0.0.1:${server.port}`, app: t, stop: () => (hub.close(), server.stop(true)) };
+  return appServer(await testApp({ events }));
 }
 
 async function connect(instance: Instance, token: string): Promise<{ ws: WebSocket; messages: unknown[]; next(pred: (m: any) => boolean, ms?: number): Promise<any> }> {
-  const ws = new WebSocket(`ws://${instance.url}/api/ws`, [WS_PROTOCOL, token]);
+  const ws = new WebSocket(`${instance.ws}/api/ws`, [WS_PROTOCOL, token]);
   const messages: unknown[] = [];
   const waiters: { pred: (m: any) => boolean; resolve: (m: any) => void }[] = [];
   ws.onmessage = (e) => {
@@ -79,8 +72,8 @@ describe(`file events over /api/ws (${onPostgres ? "two instances on PostgreSQL"
   test("a change through one instance reaches a subscribed client of another; other users get nothing", async () => {
     const writer = instances[0]!;
     const reader = instances[instances.length - 1]!;
-    const alice: TestUser = writer.app.user("alice");
-    const mallory: TestUser = writer.app.user("mallory");
+    const alice: TestUser = writer.t.user("alice");
+    const mallory: TestUser = writer.t.user("mallory");
     const project = await (await alice.request("POST", "/api/projects", { name: "Live" })).json();
 
     const client = await connect(reader, alice.token);
@@ -110,7 +103,7 @@ describe(`file events over /api/ws (${onPostgres ? "two instances on PostgreSQL"
   test("a publish's build log and status reach the owner's subscribed client on any instance, nobody else's", async () => {
     const writer = instances[0]!;
     const reader = instances[instances.length - 1]!;
-    const alice: TestUser = writer.app.user("alice");
+    const alice: TestUser = writer.t.user("alice");
     const project = await (await alice.request("POST", "/api/projects", { name: "Site" })).json();
     await alice.request("POST", `/api/files/${project.id}`, { path: "index.html", content: "<p>hi</p>" });
     const client = await connect(reader, alice.token);
@@ -130,12 +123,12 @@ describe(`file events over /api/ws (${onPostgres ? "two instances on PostgreSQL"
   });
 
   test("a missing or bad token is refused before the upgrade", async () => {
-    const res = await fetch(`http://${instances[0]!.url}/api/ws`, {
+    const res = await fetch(`${instances[0]!.origin}/api/ws`, {
       headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", "sec-websocket-protocol": `${WS_PROTOCOL}, bad.token.here` },
     });
     expect(res.status).toBe(401);
     expect((await res.json()).code).toBe("unauthorized");
-    const none = new WebSocket(`ws://${instances[0]!.url}/api/ws`);
+    const none = new WebSocket(`${instances[0]!.ws}/api/ws`);
     const closed = await new Promise<boolean>((resolve) => ((none.onerror = () => resolve(true)), (none.onopen = () => resolve(false))));
     expect(closed).toBe(true);
   });

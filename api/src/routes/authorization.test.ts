@@ -1,5 +1,6 @@
 /** Every route that names a project or file answers another user exactly as if it did not exist. */
 import { beforeAll, describe, expect, test } from "bun:test";
+import { TINY_PNG } from "../test/images";
 import { testApp } from "../test/test-app";
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -17,7 +18,7 @@ describe("owner checks", () => {
     const missingFile = crypto.randomUUID();
 
     const png = new FormData();
-    png.set("file", new File([Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0))], "a.png"));
+    png.set("file", new File([TINY_PNG], "a.png"));
     png.set("projectId", project.id);
 
     const routes = (pid: string, fid: string): [string, string, unknown?][] => [

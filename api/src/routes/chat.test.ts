@@ -4,8 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import type { Message } from "@shared/schemas/message";
 import { chatTestApp, readEvents, textOf } from "../test/chat-test-app";
 import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
-
-const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+import { imageForm, TINY_PNG } from "../test/images";
 
 let model: FakeModelServer;
 let t: Awaited<ReturnType<typeof chatTestApp>>;
@@ -231,10 +230,7 @@ describe("POST /api/messages/stream", () => {
   test("images: uploaded first, sent to the model as base64 image parts; images alone send '(Image uploaded)'", async () => {
     const grace = t.user("grace");
     const projectId = await grace.project();
-    const form = new FormData();
-    form.set("file", new File([PNG], "shot.png", { type: "image/png" }));
-    form.set("projectId", projectId);
-    const upload = await t.app.request("/api/upload/image", { method: "POST", body: form, headers: { authorization: `Bearer ${grace.token}` } });
+    const upload = await t.app.request("/api/upload/image", { method: "POST", body: imageForm(projectId, "shot.png"), headers: { authorization: `Bearer ${grace.token}` } });
     const { url } = (await upload.json()) as { url: string };
 
     model.enqueue(turn.text("A 1x1 image."));
@@ -244,7 +240,7 @@ describe("POST /api/messages/stream", () => {
     expect(last.role).toBe("user");
     const parts = last.content as { type: string; text?: string; image_url?: { url: string } }[];
     expect(parts[0]).toEqual({ type: "text", text: "(Image uploaded)" });
-    expect(parts.slice(1).map((p) => p.image_url?.url)).toEqual([`data:image/png;base64,${Buffer.from(PNG).toString("base64")}`, expect.any(String)]);
+    expect(parts.slice(1).map((p) => p.image_url?.url)).toEqual([`data:image/png;base64,${Buffer.from(TINY_PNG).toString("base64")}`, expect.any(String)]);
 
     const [user] = await messages(grace, projectId);
     expect(user!.content).toBe("(Image uploaded)");
@@ -263,10 +259,7 @@ describe("POST /api/messages/stream", () => {
 
   test("images go only with the message they were attached to; without vision they are not sent and the model is told", async () => {
     const upload = async (app: typeof t, user: ReturnType<typeof t.user>, projectId: string) => {
-      const form = new FormData();
-      form.set("file", new File([PNG], "shot.png", { type: "image/png" }));
-      form.set("projectId", projectId);
-      const res = await app.app.request("/api/upload/image", { method: "POST", body: form, headers: { authorization: `Bearer ${user.token}` } });
+      const res = await app.app.request("/api/upload/image", { method: "POST", body: imageForm(projectId, "shot.png"), headers: { authorization: `Bearer ${user.token}` } });
       return ((await res.json()) as { url: string }).url;
     };
     const imagePartsOf = (i: number) =>

@@ -12,12 +12,8 @@ import { createSandboxProvider } from "../sandbox/index";
 import { checkLocalSandboxSupport } from "../sandbox/local/check";
 import { writeFileAtPath } from "../services/files";
 import { createProjectSandboxes, type ProjectSandboxesService } from "../services/sandboxes";
+import { imageForm, uploadImage } from "../test/images";
 import { testApp, type TestUser } from "../test/test-app";
-
-const PNG = Uint8Array.from(
-  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
-  (c) => c.charCodeAt(0),
-);
 
 const sandboxSupport = await checkLocalSandboxSupport();
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -88,10 +84,7 @@ describe("rate limits shared across instances", () => {
     // Two projects: uploads count toward a project's 100 bytes, and this test is about the rate.
     const ids = [await project(alice), await project(alice)];
     const upload = (i: number) => {
-      const form = new FormData();
-      form.set("file", new File([PNG], "a.png", { type: "image/png" }));
-      form.set("projectId", ids[i % 2]!);
-      return via(alice, i, "/api/upload/image", { body: form });
+      return via(alice, i, "/api/upload/image", { body: imageForm(ids[i % 2]!) });
     };
     expect((await upload(0)).status).toBe(201);
     expect((await upload(1)).status).toBe(201);
@@ -101,10 +94,7 @@ describe("rate limits shared across instances", () => {
     // Per user: someone else on the same instances is not affected.
     const bob = t.user("bob");
     const bobProject = await project(bob);
-    const form = new FormData();
-    form.set("file", new File([PNG], "b.png", { type: "image/png" }));
-    form.set("projectId", bobProject);
-    expect((await via(bob, 2, "/api/upload/image", { body: form })).status).toBe(201);
+    expect((await via(bob, 2, "/api/upload/image", { body: imageForm(bobProject, "b.png") })).status).toBe(201);
   });
 
   test("chat runs: counted before the body is read, so even refused sends count; the fourth gets 429", async () => {
@@ -252,12 +242,7 @@ describe("per-project file limits", () => {
   test("uploaded images count toward the project's bytes: an upload or a file past the limit is refused", async () => {
     const omar = t.user("omar");
     const id = await project(omar);
-    const upload = () => {
-      const form = new FormData();
-      form.set("file", new File([PNG], "a.png", { type: "image/png" }));
-      form.set("projectId", id);
-      return omar.request("POST", "/api/upload/image", form);
-    };
+    const upload = () => uploadImage(omar, id);
     expect((await upload()).status).toBe(201); // 70 of the 100 bytes
     const second = await upload();
     expect(second.status).toBe(413);

@@ -7,11 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { WS_PROTOCOL } from "@shared/events/file-events";
 import { setWorkflowCommand } from "../db/project-workflow";
-import { serveHttp } from "../http-server";
-import { silentLogger } from "../lib/logger";
-import { createPreviewProxy } from "../realtime/preview-proxy";
-import { createWsHub } from "../realtime/ws-hub";
 import { checkLocalSandboxSupport } from "../sandbox/local/check";
+import { appServer } from "../test/app-server";
 import { listensInside } from "../test/process-contract";
 import { waitFor } from "../test/sandbox-contract";
 import { testApp, type TestUser } from "../test/test-app";
@@ -154,15 +151,13 @@ describe.skipIf(!support.ok)("process routes in a real local sandbox", () => {
   test(
     "live output and status changes reach the owner's WebSocket, not another user's",
     async () => {
-      const hub = createWsHub({ ...t.deps });
-      const preview = createPreviewProxy({ provider: { kind: "local", create: async () => { throw new Error("unused"); }, connect: async () => null, shutdown: async () => {} }, domain: "localhost", logger: silentLogger });
-      const server = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, hub, preview });
+      const server = appServer(t);
       try {
         const alice = t.user("alice");
         const bob = t.user("bob");
         const p = await newProject(alice);
         const socket = async (user: TestUser) => {
-          const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/ws`, [WS_PROTOCOL, user.token]);
+          const ws = new WebSocket(`${server.ws}/api/ws`, [WS_PROTOCOL, user.token]);
           const messages: any[] = [];
           ws.onmessage = (e) => messages.push(JSON.parse(String(e.data)));
           await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
@@ -193,8 +188,7 @@ describe.skipIf(!support.ok)("process routes in a real local sandbox", () => {
         a.ws.close();
         b.ws.close();
       } finally {
-        hub.close();
-        server.stop(true);
+        server.stop();
       }
     },
     60_000,

@@ -1,11 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { TINY_PNG } from "../test/images";
 import { testApp, type TestUser } from "../test/test-app";
 
-// A real 1x1 PNG.
-const PNG = Uint8Array.from(
-  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
-  (c) => c.charCodeAt(0),
-);
 const SVG: Uint8Array<ArrayBuffer> = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -27,7 +23,7 @@ describe("image upload", () => {
   test("a PNG is stored and its signed URL serves it to a plain GET (as an <img> would)", async () => {
     const alice = t.user("alice");
     const id = await project(alice);
-    const res = await alice.request("POST", "/api/upload/image", form(PNG, "shot.png", "image/png", id));
+    const res = await alice.request("POST", "/api/upload/image", form(TINY_PNG, "shot.png", "image/png", id));
     expect(res.status).toBe(201);
     const { url } = await res.json();
     expect(url).toMatch(new RegExp(`^/api/upload/image/${id}/[0-9a-f-]{36}\\.png\\?exp=\\d+&sig=`));
@@ -36,7 +32,7 @@ describe("image upload", () => {
     expect(img.status).toBe(200);
     expect(img.headers.get("content-type")).toBe("image/png");
     expect(img.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(new Uint8Array(await img.arrayBuffer())).toEqual(PNG);
+    expect(new Uint8Array(await img.arrayBuffer())).toEqual(TINY_PNG);
 
     const tampered = url.replace(/sig=./, (m: string) => (m.endsWith("A") ? "sig=B" : "sig=A"));
     expect((await t.app.request(tampered)).status).toBe(404);
@@ -60,7 +56,7 @@ describe("image upload", () => {
     const carol = t.user("carol");
     const id = await project(carol);
     const big = new Uint8Array(8192);
-    big.set(PNG);
+    big.set(TINY_PNG);
     const tooBig = await carol.request("POST", "/api/upload/image", form(big, "big.png", "image/png", id));
     expect(tooBig.status).toBe(413);
 
@@ -69,8 +65,8 @@ describe("image upload", () => {
     expect((await carol.request("POST", "/api/upload/image", noFile)).status).toBe(400);
 
     const mallory = t.user("mallory");
-    expect((await mallory.request("POST", "/api/upload/image", form(PNG, "a.png", "image/png", id))).status).toBe(404);
-    expect((await t.app.request("/api/upload/image", { method: "POST", body: form(PNG, "a.png", "image/png", id) })).status).toBe(401);
+    expect((await mallory.request("POST", "/api/upload/image", form(TINY_PNG, "a.png", "image/png", id))).status).toBe(404);
+    expect((await t.app.request("/api/upload/image", { method: "POST", body: form(TINY_PNG, "a.png", "image/png", id) })).status).toBe(401);
   });
 });
 
@@ -78,7 +74,7 @@ describe("images in chat history", () => {
   test("listed messages carry freshly signed image URLs, so old attachments keep displaying", async () => {
     const dana = t.user("dana");
     const id = await project(dana);
-    const { url } = await (await dana.request("POST", "/api/upload/image", form(PNG, "a.png", "image/png", id))).json();
+    const { url } = await (await dana.request("POST", "/api/upload/image", form(TINY_PNG, "a.png", "image/png", id))).json();
     const expired = url.replace(/exp=\d+/, "exp=1000");
     expect((await t.app.request(expired)).status).toBe(404);
     await t.db.sql`insert into messages (id, project_id, role, content, attachments)
@@ -88,6 +84,6 @@ describe("images in chat history", () => {
     expect(message.attachments[0]).not.toBe(expired);
     const img = await t.app.request(message.attachments[0]);
     expect(img.status).toBe(200);
-    expect(new Uint8Array(await img.arrayBuffer())).toEqual(PNG);
+    expect(new Uint8Array(await img.arrayBuffer())).toEqual(TINY_PNG);
   });
 });

@@ -3,7 +3,17 @@ import { ApiError } from "./api-error";
 import { setTokenSource } from "./auth-token";
 import { api, apiPath, fetchQueryKey, queries } from "./endpoints";
 
-type Seen = { url: string; method: string; auth: string | null; body: string | null; credentials?: RequestCredentials };
+type Seen = {
+  url: string;
+  method: string;
+  auth: string | null;
+  body: string | null;
+  credentials?: RequestCredentials;
+  /** A multipart body, when one was sent. */
+  form?: FormData;
+  /** The Content-Type the client set itself, if any (for multipart, fetch adds it with the boundary). */
+  contentType?: string;
+};
 const realFetch = globalThis.fetch;
 
 /** Answers every fetch with `answer` and records what was asked. */
@@ -17,6 +27,8 @@ function stubFetch(answer: () => Response): Seen[] {
       auth: headers.get("Authorization"),
       body: typeof init.body === "string" ? init.body : null,
       credentials: init.credentials,
+      ...(init.body instanceof FormData ? { form: init.body } : {}),
+      ...(headers.has("Content-Type") ? { contentType: headers.get("Content-Type")! } : {}),
     });
     return answer();
   }) as typeof fetch;
@@ -129,21 +141,16 @@ test("the versions list asks for a full page, and restore posts to the version",
 
 test("import sends the zip and the trimmed name as multipart, and a refused zip throws with the server's reason", async () => {
   const project = { id: "p2", name: "Given", description: null, sandboxId: null, sandboxUrl: null, workflowCommand: null, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
-  const sent: { url: string; method?: string; form: FormData; type: string | null }[] = [];
-  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    if (!(init.body instanceof FormData)) throw new Error("expected a multipart body");
-    sent.push({ url: String(input), method: init.method, form: init.body, type: new Headers(init.headers).get("Content-Type") });
-    return json(project, 201);
-  }) as typeof fetch;
+  const sent = stubFetch(() => json(project, 201));
   const zip = new File([new Uint8Array([80, 75, 3, 4])], "app.zip", { type: "application/zip" });
   expect(await api.projects.import(zip, "  Given ")).toEqual(project);
   const [named] = sent;
-  expect([named!.url, named!.method, named!.type]).toEqual(["/api/projects/import", "POST", null]); // fetch sets the multipart boundary
-  expect(named!.form.get("name")).toBe("Given");
-  const file = named!.form.get("file");
+  expect([named!.url, named!.method, named!.contentType]).toEqual(["/api/projects/import", "POST", undefined]); // fetch sets the multipart boundary
+  expect(named!.form?.get("name")).toBe("Given");
+  const file = named!.form?.get("file");
   expect(file instanceof File && new Uint8Array(await file.arrayBuffer())).toEqual(new Uint8Array([80, 75, 3, 4]));
   await api.projects.import(zip);
-  expect(sent[1]!.form.has("name")).toBe(false);
+  expect(sent[1]!.form?.has("name")).toBe(false);
 
   stubFetch(() => json({ error: "../evil.txt contains '..'; every entry must stay inside the project.", code: "bad_request" }, 400));
   const err = await api.projects.import(zip).catch((e: unknown) => e);

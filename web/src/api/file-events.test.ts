@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { FileEvent } from "@shared/events/file-events";
 import { WS_PROTOCOL } from "@shared/events/file-events";
-import { createFileEventsClient, IDLE_CLOSE_MS, RECONNECT_MAX_MS, reconnectDelayMs } from "./file-events";
+import { createFileEventsClient, IDLE_CLOSE_MS, RECONNECT_MAX_MS, reconnectDelayMs, type FileEventListener } from "./file-events";
 
 class FakeSocket {
   readyState = 0;
@@ -156,26 +156,29 @@ test("a new listener within the grace period keeps the socket", async () => {
   expect(live).toEqual([true]);
 });
 
-test("problems.changed reaches the project's listeners that asked for it, and no file listener", async () => {
+/** A client with `listener` on project p1 and its socket open. */
+async function opened(listener: FileEventListener) {
   const { client, sockets } = harness();
-  const got: FileEvent[] = [];
-  let changed = 0;
-  client.subscribe("p1", { onEvent: (e) => got.push(e), onProblemsChanged: () => changed++ });
-  client.subscribe("p2", { onEvent: (e) => got.push(e), onProblemsChanged: () => (changed += 100) });
+  client.subscribe("p1", listener);
   await tick();
   sockets[0]!.open();
+  return { client, sockets };
+}
+
+test("problems.changed reaches the project's listeners that asked for it, and no file listener", async () => {
+  const got: FileEvent[] = [];
+  let changed = 0;
+  const { client, sockets } = await opened({ onEvent: (e) => got.push(e), onProblemsChanged: () => changed++ });
+  client.subscribe("p2", { onEvent: (e) => got.push(e), onProblemsChanged: () => (changed += 100) });
   sockets[0]!.receive({ type: "problems.changed", projectId: "p1" });
   expect(changed).toBe(1);
   expect(got).toEqual([]);
 });
 
 test("process events on the same socket go to onProcessEvent of the project's listeners, not to onEvent", async () => {
-  const { client, sockets } = harness();
   const files: unknown[] = [];
   const processes: unknown[] = [];
-  client.subscribe("p1", { onEvent: (e) => files.push(e), onProcessEvent: (e) => processes.push(e) });
-  await tick();
-  sockets[0]!.open();
+  const { sockets } = await opened({ onEvent: (e) => files.push(e), onProcessEvent: (e) => processes.push(e) });
   const output = { type: "process.output", projectId: "p1", name: "app", lines: [{ t: "2024-01-01T00:00:00.000Z", stream: "stdout", text: "ready" }] };
   const status = { type: "process.status", projectId: "p1", process: { name: "app", command: "npm run dev", status: "running", exitCode: null, ports: [5173], startedAt: null, restarts: 0 } };
   sockets[0]!.receive(output);
@@ -186,12 +189,9 @@ test("process events on the same socket go to onProcessEvent of the project's li
 });
 
 test("build events are parsed: well-formed ones reach onDeployment of the project's listeners, malformed ones are dropped", async () => {
-  const { client, sockets } = harness();
   const files: unknown[] = [];
   const deployments: unknown[] = [];
-  client.subscribe("p1", { onEvent: (e) => files.push(e), onDeployment: (e) => deployments.push(e) });
-  await tick();
-  sockets[0]!.open();
+  const { sockets } = await opened({ onEvent: (e) => files.push(e), onDeployment: (e) => deployments.push(e) });
   const log = { type: "deployment.log", projectId: "p1", deploymentId: "d1", text: "vite build\n" };
   const failed = { type: "deployment.status", projectId: "p1", deploymentId: "d1", status: "failed", url: "http://s.sites.localhost", error: "exit 1" };
   sockets[0]!.receive(log);

@@ -1,21 +1,15 @@
-import type { Project } from "@shared/schemas/project";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/endpoints";
-import { projectKeys } from "../../api/query-keys";
+import { cacheNewProject } from "./use-create-project";
 
 /**
- * "Import from ZIP": a new project from a .zip. The project joins the cached list at once and the list is
- * fetched again (exact key: the project's own queries under the same prefix are left alone).
+ * "Import from ZIP": a new project from a .zip. The server answers with the whole project, so it joins the
+ * cached list and detail as a created one does; the list needs no refetch (it polls while open anyway).
  */
 export function useImportProject() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ file, name }: { file: File; name?: string }) => api.projects.import(file, name),
-    onSuccess: (project) => {
-      queryClient.setQueryData<Project[]>(projectKeys.all, (list) => (list ? [project, ...list.filter((p) => p.id !== project.id)] : list));
-      queryClient.setQueryData(projectKeys.detail(project.id), project);
-      // Not awaited: opening the new project need not wait for the list.
-      void queryClient.invalidateQueries({ queryKey: projectKeys.all, exact: true }).catch(() => {});
-    },
+    onSuccess: (project) => cacheNewProject(queryClient, project),
   });
 }

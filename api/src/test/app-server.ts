@@ -1,0 +1,48 @@
+/**
+ * A testApp behind the real HTTP server (http-server.ts) with the file-event hub and the preview proxy, put
+ * together as server.ts does, on a free port of 127.0.0.1. For tests that need real sockets: WebSockets,
+ * preview hosts, the terminal.
+ *
+ * @example
+ * const t = await testApp();
+ * const front = appServer(t);
+ * new WebSocket(`${front.ws}/api/ws`, [WS_PROTOCOL, alice.token]);
+ * front.stop();
+ */
+import { serveHttp } from "../http-server";
+import { silentLogger } from "../lib/logger";
+import { createPreviewProxy } from "../realtime/preview-proxy";
+import type { PtySocket } from "../realtime/pty-socket";
+import { createWsHub } from "../realtime/ws-hub";
+import type { SandboxProvider } from "../sandbox/types";
+import type { testApp } from "./test-app";
+
+/** A provider with no sandboxes, for servers whose tests never open a preview. */
+const noSandboxes: SandboxProvider = { kind: "local", create: async () => Promise.reject(new Error("unused")), connect: async () => null, shutdown: async () => {} };
+
+export type AppServer = ReturnType<typeof appServer>;
+
+export function appServer(
+  t: Awaited<ReturnType<typeof testApp>>,
+  options: {
+    /** Whose sandboxes the preview proxy reaches (the one the app was built with, for preview tests). */
+    provider?: SandboxProvider;
+    /** The terminal socket; the caller closes it (and its sessions) before `stop`. */
+    pty?: PtySocket;
+  } = {},
+) {
+  const hub = createWsHub({ ...t.deps });
+  const domain = t.deps.config.preview.domain;
+  const preview = createPreviewProxy({ provider: options.provider ?? noSandboxes, domain, logger: silentLogger, isProjectSandbox: t.deps.sandboxes.isProjectSandbox });
+  const server = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, hub, preview, pty: options.pty });
+  return {
+    t,
+    /** `http://127.0.0.1:<port>` */
+    origin: `http://127.0.0.1:${server.port}`,
+    /** `ws://127.0.0.1:<port>` */
+    ws: `ws://127.0.0.1:${server.port}`,
+    /** A request to `<port>-<sandboxId>.<preview domain>` on the app's port, as a browser sends one. */
+    preview: (sandboxId: string, port: number) => fetch(`http://127.0.0.1:${server.port}/`, { headers: { host: `${port}-${sandboxId}.${domain}:${server.port}` } }),
+    stop: () => (hub.close(), server.stop(true)),
+  };
+}
