@@ -12,11 +12,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Project } from "@shared/schemas/project";
 import type { Page } from "playwright-core";
-import { type FakeModelServer, startFakeModelServer, turn } from "../api/src/test/fake-model-server";
+import { type FakeModelServer, lastUserText, startFakeModelServer } from "../api/src/test/fake-model-server";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
+import { killQuietly, startTime } from "../api/src/sandbox/local/procs";
 import { callApi, runCleanups } from "./support/api";
 import { type AppServer, startApp } from "./support/app-server";
 import { launchBrowser, newOfflineContext } from "./support/browser";
+import { fixWithAi } from "./support/chat";
 import { appDataDir } from "./support/data-dir";
 import { freePort } from "./support/free-port";
 import { bearerToken, signInWithGoogle, uniqueEmail } from "./support/sign-in";
@@ -87,11 +89,14 @@ beforeAll(async () => {
     env: { WEB_PORT: String(webPort), AUTH_EMULATOR_PORT: String(emulatorPort), OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model" },
   });
   // The last step stops dev mode and checks it ended everything; whatever a failed run leaves goes here.
-  const started = descendants(dev.pid);
+  // Each pid with its start time: a pid that exited may since belong to another process, which is left alone.
+  const withStart = (pids: number[]) => new Map(pids.map((pid) => [pid, startTime(pid)]));
+  const devStarted = startTime(dev.pid);
+  const started = withStart(descendants(dev.pid));
   cleanups.push(async () => {
-    const pids = new Set([...started, ...descendants(dev.pid)]);
+    const pids = new Map([...started, ...(startTime(dev.pid) === devStarted ? withStart(descendants(dev.pid)) : [])]);
     await dev.stop();
-    for (const pid of pids) if (alive(pid)) process.kill(pid, "SIGKILL");
+    for (const [pid, since] of pids) if (since !== null && startTime(pid) === since && alive(pid)) killQuietly(pid);
   });
   await until("Vite answers", () => answers(webUrl), Boolean, 60_000);
 
@@ -151,17 +156,13 @@ describe("development mode (bun run dev)", () => {
     const row = page.getByTestId("problem-row").filter({ hasText: PROBLEM });
     await row.waitFor({ timeout: 20_000 });
     expect(await row.getByTestId("problem-place").innerText()).toBe("src/App.tsx:7");
-    model.enqueue(turn.text(REPLY));
-    await row.getByTestId("fix-with-ai").click();
-    await page.waitForURL(`**/project/${projectId}/chat`);
-    const sent = page.locator('[data-testid="message"][data-role="user"]').filter({ hasText: PROBLEM });
-    await sent.first().waitFor({ timeout: 20_000 });
-    await page.getByText(REPLY).waitFor({ timeout: 30_000 });
+    const sent = await fixWithAi(page, model, projectId, row.getByTestId("fix-with-ai"), PROBLEM, REPLY);
     expect(await sent.count()).toBe(1);
-    const received = model.requests.map((r) => JSON.stringify(r.body.messages.filter((m) => m.role === "user").at(-1)?.content));
-    expect(received.filter((c) => c?.includes(PROBLEM))).toHaveLength(1);
-    expect(received.at(-1)).toContain("Fix this problem in the app's preview");
-    expect(received.at(-1)).toContain("src/App.tsx:7");
+    // Sent to the model once, not again by a re-mounted chat.
+    const received = model.requests.map((_, i) => lastUserText(model, i));
+    expect(received.filter((text) => text.includes(PROBLEM))).toHaveLength(1);
+    expect(lastUserText(model)).toContain("Fix this problem in the app's preview");
+    expect(lastUserText(model)).toContain("src/App.tsx:7");
     await shot("fix-with-ai");
   });
 

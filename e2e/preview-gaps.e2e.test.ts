@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { callApi } from "./support/api";
 import { bearerToken, signInWithGoogle, uniqueEmail } from "./support/sign-in";
 import { type Stack, sharedStack } from "./support/stack";
-import { previewUrlFor, recordToasts, SCREENSHOTS, seenToasts, setTabHidden, stubSandboxProject } from "./support/stubs";
+import { frameSources, previewUrlFor, recordFrameSources, recordToasts, SCREENSHOTS, seenToasts, setTabHidden, stubSandboxProject } from "./support/stubs";
 
 let stack: Stack;
 let page: Page;
@@ -38,24 +38,6 @@ async function badgeStates(ms: number): Promise<string[]> {
     await Bun.sleep(100);
   }
   return states;
-}
-
-/** Starts recording each new src of the preview frame, with performance.now() when it was seen. */
-async function recordFrameSources(p: Page) {
-  await p.evaluate(() => {
-    const w = window as unknown as { frameSources?: Array<{ src: string; at: number }>; frameSampler?: ReturnType<typeof setInterval> };
-    clearInterval(w.frameSampler);
-    const seen: Array<{ src: string; at: number }> = [];
-    w.frameSources = seen;
-    w.frameSampler = setInterval(() => {
-      const src = document.querySelector<HTMLIFrameElement>("iframe[title^='Preview of']")?.src ?? "";
-      if (seen.at(-1)?.src !== src) seen.push({ src, at: performance.now() });
-    }, 25);
-  });
-}
-
-function frameSources(p: Page): Promise<Array<{ src: string; at: number }>> {
-  return p.evaluate(() => (window as unknown as { frameSources: Array<{ src: string; at: number }> }).frameSources);
 }
 
 beforeAll(async () => {

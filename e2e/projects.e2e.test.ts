@@ -10,6 +10,7 @@ import { join } from "node:path";
 import JSZip from "jszip";
 import type { Locator, Page } from "playwright-core";
 import { unnamedControls } from "./support/a11y";
+import { callApi } from "./support/api";
 import { bearerToken, signInWithGoogle, uniqueEmail } from "./support/sign-in";
 import { ARTIFACTS, type Stack, sharedStack } from "./support/stack";
 import { transitionsDone } from "./support/ui";
@@ -28,15 +29,7 @@ const shot = (name: string, fullPage = false) => page.screenshot({ path: join(AR
 const toast = (text: string) => page.getByTestId("toast").filter({ hasText: text });
 const card = (name: string) => page.getByTestId("project-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
 
-async function seed(name: string, description?: string): Promise<{ id: string }> {
-  const res = await fetch(url("/api/projects"), {
-    method: "POST",
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ name, description }),
-  });
-  if (!res.ok) throw new Error(`seeding ${name}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { id: string };
-}
+const seed = (name: string, description?: string) => callApi<{ id: string }>(stack.app.url, token, "POST", "/api/projects", { name, description });
 
 async function openProjects(): Promise<void> {
   await page.goto(url("/projects"));
@@ -245,7 +238,7 @@ describe("Import from ZIP", () => {
   }
 
   test("a refused zip shows the server's reason in the dialog and keeps what was typed; a good one opens the new project with its files", async () => {
-    const before = (await (await fetch(url("/api/projects"), { headers: { Authorization: `Bearer ${token}` } })).json()) as unknown[];
+    const before = await callApi<unknown[]>(stack.app.url, token, "GET", "/api/projects");
     await openProjects();
     await page.getByRole("button", { name: "New Project" }).click();
     const dialog = page.getByRole("dialog", { name: "Create New Project" });
@@ -281,10 +274,7 @@ describe("Import from ZIP", () => {
     await row("README.md").waitFor();
     expect(await row("public/logo.png").getByTestId("file-size").textContent()).toBe("300 B");
     expect(await page.getByTestId("file-count").textContent()).toBe("2 files");
-    const stored = (await (await fetch(url(`/api/files/${id}/download`), { headers: { Authorization: `Bearer ${token}` } })).json()) as {
-      files: Record<string, string>;
-      binary?: string[];
-    };
+    const stored = await callApi<{ files: Record<string, string>; binary?: string[] }>(stack.app.url, token, "GET", `/api/files/${id}/download`);
     expect(stored.binary).toEqual(["public/logo.png"]);
     expect(new Uint8Array(Buffer.from(stored.files["public/logo.png"]!, "base64"))).toEqual(logo);
 

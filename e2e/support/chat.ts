@@ -10,8 +10,8 @@
  * await input(chat.page).fill("Hello");
  */
 import { join } from "node:path";
-import type { Page } from "playwright-core";
-import { type FakeModelServer, startFakeModelServer } from "../../api/src/test/fake-model-server";
+import type { Locator, Page } from "playwright-core";
+import { type FakeModelServer, startFakeModelServer, turn } from "../../api/src/test/fake-model-server";
 import { callApi } from "./api";
 import { type AppServer, startApp } from "./app-server";
 import { appDataDir } from "./data-dir";
@@ -29,6 +29,20 @@ export const badge = (p: Page, tool: string, status?: string) =>
   p.locator(`[data-testid="tool-badge"][data-tool="${tool}"]${status ? `[data-status="${status}"]` : ""}`);
 /** Waits until no run is active (the page shows Send again). */
 export const idle = (p: Page) => p.getByTestId("send-button").waitFor();
+
+/**
+ * "Fix with AI" or "Fix all with AI": with `reply` queued on the model, clicks `button` and waits for the
+ * project's chat to show the user message containing `message`, then the reply. Returns that user message.
+ */
+export async function fixWithAi(p: Page, model: FakeModelServer, projectId: string, button: Locator, message: string, reply: string): Promise<Locator> {
+  model.enqueue(turn.text(reply));
+  await button.click();
+  await p.waitForURL(`**/project/${projectId}/chat`);
+  const sent = user(p).filter({ hasText: message });
+  await sent.first().waitFor({ timeout: 20_000 });
+  await p.getByText(reply).waitFor({ timeout: 30_000 });
+  return sent;
+}
 
 export async function openChat(p: Page, id: string, base: string) {
   await p.goto(`${base}/project/${id}/chat`);

@@ -1,7 +1,8 @@
 /**
  * Browser-side stand-ins for tests of client behaviour that must not wait on a real sandbox: a project that
  * has (or gets) a sandbox as far as the page can tell, with its URL, validity and recreate answers under
- * the test's control; a recorder of every toast and when it appeared; a hidden-tab switch.
+ * the test's control; recorders of every toast and of the preview frame's sources, with when each appeared;
+ * a hidden-tab switch.
  *
  * @example
  * const sandbox = await stubSandboxProject(page, app.url, projectId, { sandboxId: "stubsandbox0001" });
@@ -105,6 +106,32 @@ export async function recordToasts(page: Page): Promise<void> {
 
 export function seenToasts(page: Page): Promise<SeenToast[]> {
   return page.evaluate(() => (window as unknown as { seenToasts: Array<{ text: string; at: number }> }).seenToasts);
+}
+
+export type SeenFrameSource = { src: string; at: number };
+
+/**
+ * Starts recording each new src of the preview frame (its title starts "Preview of"), with performance.now()
+ * when it changed: the frame's src attribute changing, or the frame itself being mounted or replaced.
+ */
+export async function recordFrameSources(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { frameSources?: Array<{ src: string; at: number }>; frameObserver?: MutationObserver };
+    w.frameObserver?.disconnect();
+    const seen: Array<{ src: string; at: number }> = [];
+    const scan = () => {
+      const src = document.querySelector<HTMLIFrameElement>("iframe[title^='Preview of']")?.src ?? "";
+      if (seen.at(-1)?.src !== src) seen.push({ src, at: performance.now() });
+    };
+    w.frameSources = seen;
+    w.frameObserver = new MutationObserver(scan);
+    w.frameObserver.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["src"] });
+    scan();
+  });
+}
+
+export function frameSources(page: Page): Promise<SeenFrameSource[]> {
+  return page.evaluate(() => (window as unknown as { frameSources: Array<{ src: string; at: number }> }).frameSources);
 }
 
 /** Pretends the tab was hidden or shown (headless Chromium keeps pages visible). */

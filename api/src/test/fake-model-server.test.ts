@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
-import { startFakeModelServer, turn, type FakeModelServer } from "./fake-model-server";
+import { lastUserText, startFakeModelServer, turn, type FakeModelServer } from "./fake-model-server";
 
 let model: FakeModelServer;
 let client: OpenAI;
@@ -116,5 +116,17 @@ describe("fake model server (through the real openai SDK)", () => {
     const models = (await (await fetch(`${model.baseUrl}/models`)).json()) as { data: { context_length?: number }[] };
     expect(models.data[0]!.context_length).toBe(1_000);
     model.reset();
+  });
+
+  test("lastUserText reads the last user message of a request, sent as a string or as parts", async () => {
+    model.reset();
+    model.enqueue(turn.text("one"), turn.text("two"));
+    await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "first" }, { role: "assistant", content: "ok" }, { role: "user", content: "second" }] });
+    const parts = [{ type: "text" as const, text: "look at " }, { type: "image_url" as const, image_url: { url: "data:image/png;base64,AA==" } }, { type: "text" as const, text: "this" }];
+    await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: parts }] });
+    expect(lastUserText(model)).toBe("look at this");
+    expect(lastUserText(model, 0)).toBe("second");
+    model.reset();
+    expect(() => lastUserText(model)).toThrow("no user message");
   });
 });

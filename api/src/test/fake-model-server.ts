@@ -98,6 +98,17 @@ export type FakeServerMode = {
 /** How the fake server counts a prompt's tokens in `contextWindow` mode (deliberately not the client's way). */
 export const fakePromptTokens = (body: ChatRequestBody) => Math.ceil(JSON.stringify(body.messages).length / 3 + JSON.stringify(body.tools ?? []).length / 3);
 
+/**
+ * The text of the last user message in the model's `at`-th request (the newest by default), whether it came
+ * as a string or as content parts (an image part adds no text). Throws when that request has none.
+ */
+export function lastUserText(model: { requests: RecordedRequest[] }, at = -1): string {
+  const content = model.requests.at(at)?.body.messages.filter((m) => m.role === "user").at(-1)?.content;
+  if (content === undefined) throw new Error(`the model's request ${at} has no user message`);
+  if (typeof content === "string") return content;
+  return Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? "").join("") : "";
+}
+
 export type FakeModelServer = {
   /** The OpenAI base URL, ending in /v1. */
   baseUrl: string;
