@@ -1,8 +1,10 @@
 /**
  * The chat session's states and how each happening moves it, as one pure reducer: idle → sending (the
- * message posted, no answer yet) → streaming (a run's events folded into the live answer) → idle again when
- * the turn ends (done, dropped, refused or abandoned). Reattaching to a run already going goes straight to
- * streaming. What the session does about each (requests, toasts, refetches) is use-chat-session.ts's.
+ * message posted, no answer yet) → streaming (a run's events folded into the live answer by the chat
+ * stream's one fold, shared/src/events/fold-stream-event.ts, which the server's run recorder also uses) →
+ * idle again when the turn ends (done, dropped, refused or abandoned). Reattaching to a run already going
+ * goes straight to streaming. What the session does about each (requests, toasts, refetches) is
+ * use-chat-session.ts's.
  *
  * @example
  * let s = idleChatSession;
@@ -10,10 +12,10 @@
  * s = reduceChatSession(s, { type: "opened" });
  * s = reduceChatSession(s, { type: "event", event: { type: "chunk", content: "Hi" } });
  */
+import { emptyRunFold, foldStreamEvent } from "@shared/events/fold-stream-event";
 import type { StreamEvent } from "@shared/events/stream";
 import type { Message } from "@shared/schemas/message";
 import type { ToastInput } from "../../components/ui/use-toast";
-import { applyStreamEvent, emptyLiveRun } from "./live-run";
 import type { PendingTurn } from "./pending-turn";
 
 export type ChatPhase = "idle" | "sending" | "streaming";
@@ -58,18 +60,18 @@ export function reduceChatSession(s: ChatSession, action: ChatAction): ChatSessi
       return {
         ...s,
         phase: "sending",
-        turn: { user: action.user, baseline: action.baseline, run: emptyLiveRun() },
+        turn: { user: action.user, baseline: action.baseline, run: emptyRunFold() },
         hiddenDuringTurn: action.hidden,
         backgroundNote: null,
         drops: 0,
       };
     case "attached":
       // A run started elsewhere (another tab, Fix with AI) or followed again after a drop: no message of ours.
-      return { ...s, phase: "streaming", turn: { user: null, baseline: 0, run: emptyLiveRun() }, hiddenDuringTurn: action.hidden, backgroundNote: null };
+      return { ...s, phase: "streaming", turn: { user: null, baseline: 0, run: emptyRunFold() }, hiddenDuringTurn: action.hidden, backgroundNote: null };
     case "opened":
       return s.phase === "sending" ? { ...s, phase: "streaming" } : s;
     case "event":
-      return s.turn ? { ...s, turn: { ...s.turn, run: applyStreamEvent(s.turn.run, action.event) } } : s;
+      return s.turn ? { ...s, turn: { ...s.turn, run: foldStreamEvent(s.turn.run, action.event) } } : s;
     case "tab-hidden":
       return s.phase !== "idle" && !s.hiddenDuringTurn ? { ...s, hiddenDuringTurn: true } : s;
     case "stop-asked":
