@@ -15,6 +15,7 @@
  */
 import type { RunStatus, SendMessage, StreamEvent } from "@shared/events/stream";
 import { IMAGE_ONLY_CONTENT } from "@shared/events/stream";
+import type { ContextUsage } from "@shared/schemas/model";
 import { AppError, conflict } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ChatImage } from "./chat-message";
@@ -93,7 +94,7 @@ export type RunManager = {
   stop(ownerId: string, projectId: string): Promise<{ stopped: boolean; messageId: string | null }>;
   activeCount(): number;
   /** How full the project's model window is: the next request's tokens for the conversation as it stands. */
-  contextUsage(ownerId: string, projectId: string): Promise<{ model: string; usedTokens: number; contextTokens: number }>;
+  contextUsage(ownerId: string, projectId: string): Promise<ContextUsage>;
   /** Stops every run (server shutdown) and waits for them to be saved. */
   shutdown(): Promise<void>;
 };
