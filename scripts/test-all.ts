@@ -16,7 +16,7 @@ import postgres from "postgres";
 
 type Result = { name: string; passed: number; failed: number; seconds?: number; failures?: string[] };
 const results: Result[] = [];
-const DB_SUITES = ["api/src/routes", "api/src/db", "api/src/services", "api/src/realtime", "api/src/agent", "api/src/shutdown.test.ts"];
+const DB_SUITES = ["api/src/routes", "api/src/db", "api/src/events", "api/src/services", "api/src/realtime", "api/src/agent", "api/src/shutdown.test.ts"];
 const only = process.argv.slice(2); // optional: names of steps to run, e.g. `bun run test unit`
 
 type Ran = { output: string; code: number; seconds: number };
