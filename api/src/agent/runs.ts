@@ -20,16 +20,16 @@ import { AppError, conflict } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ChatImage } from "./chat-message";
 import type { CountTokens } from "./context-window";
-import { startingConversation } from "./chat-summary";
 import { conversationTokens } from "./context-usage";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
-import { MODEL_NOT_CONFIGURED, type ModelClient } from "./model";
+import { MODEL_NOT_CONFIGURED } from "./model";
 import type { ConversationSource, RunCheckpoints, RunStore, UsageLedger, Workspaces } from "./ports";
-import { RunState } from "./run-state";
+import { prepareRun } from "./prepare-run";
+import { createRunRecorder } from "./run-recorder";
+import { chooseModel, contextWindowOf, seesImages, type ModelSetup } from "./run-model";
 import type { SearchBackend } from "./tools/define-tool";
 import { availableTools } from "./tools/registry";
-import { costOf, type ModelPrices } from "./usage-cost";
-import { createVerifier, trackChanges } from "./verify";
+import type { ModelPrices } from "./usage-cost";
 
 export type AgentOptions = {
   limits?: Partial<AgentLimits>;
@@ -63,7 +63,7 @@ export type RunDeps = {
    * The model client and the default model's name, or null when none is configured (each run then says
    * what to set). `models` are the ids a project may choose (MODELS); absent means only `name`.
    */
-  model: { client: ModelClient; name: string; models?: string[] } | null;
+  model: ModelSetup | null;
   /** Per-user monthly tokens: checked before a run starts, added to when it ends (none when absent). */
   usage?: UsageLedger;
   /** MODEL_PRICES: a run's cost is saved with its usage when its model has a price. */
@@ -110,31 +110,10 @@ export function createRunManager(deps: RunDeps): RunManager {
   const runs = new Map<string, LiveRun>();
   const options = deps.agent ?? {};
   const limits: AgentLimits = { ...DEFAULT_AGENT_LIMITS, ...options.limits };
-  const heartbeatMs = options.heartbeatMs ?? 20_000;
   const staleRunMs = options.staleRunMs ?? 2 * 60_000;
-  const progressSaveMs = options.progressSaveMs ?? 1_000;
   const { store, conversations } = deps;
 
   let closing = false;
-
-  /** The project's chosen model while the server still offers it, else the default. */
-  function modelFor(chosen: string | null | undefined): { client: ModelClient; name: string } | null {
-    if (!deps.model) return null;
-    const offered = deps.model.models ?? [deps.model.name];
-    return { client: deps.model.client, name: chosen && offered.includes(chosen) ? chosen : deps.model.name };
-  }
-
-  const visionOf = (model: string) => (typeof options.vision === "function" ? options.vision(model) : (options.vision ?? true));
-
-  /** The configured window, else what the endpoint reports for the model (at each run: Ollama's can change), else the default. */
-  async function contextWindow(model: { client: ModelClient; name: string }): Promise<number> {
-    if (options.contextTokensConfigured || !model.client.contextWindow) return limits.contextTokens;
-    try {
-      return (await model.client.contextWindow(model.name)) ?? limits.contextTokens;
-    } catch {
-      return limits.contextTokens;
-    }
-  }
 
   async function start(ownerId: string, message: SendMessage): Promise<Run> {
     if (closing) throw new AppError(503, "dependency_unavailable", "The server is restarting; send your message again in a moment.");
@@ -202,131 +181,53 @@ export function createRunManager(deps: RunDeps): RunManager {
     return run;
   }
 
+  /** Runs the agent for a started run, recording it; resolves with how it ended once `done` is sent. */
   async function execute(
     ownerId: string,
     run: LiveRun,
-    input: { content: string; images: ChatImage[]; enableReasoning: boolean },
+    message: { content: string; images: ChatImage[]; enableReasoning: boolean },
     publish: (event: StreamEvent) => void,
   ): Promise<RunStatus> {
-    const state = new RunState();
-    let saving: Promise<void> = Promise.resolve();
-    let saveTimer: ReturnType<typeof setTimeout> | undefined;
-    let saveDue = Infinity;
-    const save = () => {
-      clearTimeout(saveTimer);
-      saveDue = Infinity;
-      const snapshot = state.snapshot();
-      saving = saving.then(() => store.saveProgress(run.messageId, snapshot)).catch((error) => {
-        deps.logger.warn("run progress not saved", { messageId: run.messageId, error: String(error) });
-      });
-    };
-    const saveWithin = (ms: number) => {
-      if (Date.now() + ms >= saveDue) return;
-      clearTimeout(saveTimer);
-      saveDue = Date.now() + ms;
-      saveTimer = setTimeout(save, ms);
-    };
-    const heartbeat = setInterval(() => {
-      saving = saving.then(() => store.heartbeat(run.messageId)).catch(() => {});
-    }, heartbeatMs);
-
-    let done: Extract<StreamEvent, { type: "done" }> = { type: "done", status: "failed", usage: null };
-    let modelName = deps.model?.name ?? "";
-    const emit = (event: StreamEvent) => {
-      if (event.type === "done" && event.usage) {
-        // The run's model and, when it has a price, the cost are saved with its tokens.
-        event = { ...event, usage: { ...event.usage, model: modelName, cost: costOf(deps.prices, modelName, event.usage) } };
-      }
-      state.apply(event);
-      if (event.type === "done") {
-        done = event; // sent after the message is saved, so a refetch on `done` sees it
-        return;
-      }
-      publish(event);
-      if (event.type === "tool_start" || event.type === "tool_complete") saveWithin(0);
-      else saveWithin(progressSaveMs);
-    };
-
+    const { projectId, messageId } = run;
+    const recorder = createRunRecorder({
+      store,
+      messageId,
+      projectId,
+      publish,
+      logger: deps.logger,
+      model: deps.model?.name ?? "",
+      prices: deps.prices,
+      heartbeatMs: options.heartbeatMs,
+      progressSaveMs: options.progressSaveMs,
+    });
     let status: RunStatus;
-    const checkpoint = await deps.checkpoints?.aroundRun({ projectId: run.projectId, label: input.content, messageId: run.messageId });
+    const checkpoint = await deps.checkpoints?.aroundRun({ projectId, label: message.content, messageId });
     try {
       if (!deps.model) {
-        emit({ type: "error", message: MODEL_NOT_CONFIGURED });
+        recorder.emit({ type: "error", message: MODEL_NOT_CONFIGURED });
         status = "failed";
       } else {
-        const tools = availableTools(deps);
-        const loaded = await conversations.load(ownerId, run.projectId);
-        const model = modelFor(loaded.project.model)!;
-        modelName = model.name;
-        const runLimits = { ...limits, contextTokens: await contextWindow(model) };
-        const messages = await startingConversation({
-          loaded,
-          excludeIds: [run.userMessageId, run.messageId],
-          content: input.content,
-          images: input.images,
-          tools,
-          limits: runLimits,
-          vision: visionOf(model.name),
-          countTokens: deps.countTokens,
-          model,
-          saveSummary: conversations.saveSummary?.bind(conversations),
-          projectId: run.projectId,
-          signal: run.controller.signal,
-          logger: deps.logger,
-        });
-        // The run notes when it first changes a file: only then is the app checked before the run ends.
-        const tracked = trackChanges(deps.workspaces.forProject(ownerId, run.projectId));
-        const toolContext = { ...tracked.workspace, search: deps.search, fetch: options.fetch ?? fetch };
-        const app = tracked.workspace.app;
-        const beforeFinish = app
-          ? createVerifier({ app, rounds: runLimits.repairRounds, settleMs: runLimits.verifySettleMs, changedSince: tracked.changedSince, lastChangedAt: tracked.lastChangedAt })
-          : undefined;
-        const result = await runAgent({
-          client: model.client,
-          model: model.name,
-          messages,
-          tools,
-          toolContext,
-          enableReasoning: input.enableReasoning,
-          signal: run.controller.signal,
-          limits: runLimits,
-          emit,
-          logger: deps.logger,
-          countTokens: deps.countTokens,
-          beforeFinish,
-        });
-        status = result.status;
+        const signal = run.controller.signal;
+        const input = await prepareRun(deps, { ownerId, projectId, excludeIds: [run.userMessageId, messageId], message, signal, limits, setup: deps.model });
+        recorder.model = input.model;
+        status = (await runAgent({ ...input, emit: recorder.emit })).status;
       }
     } catch (error) {
-      deps.logger.error("agent run crashed", { projectId: run.projectId, error: String(error) });
-      if (state.error === null) emit({ type: "error", message: `The agent stopped because of a server error: ${error instanceof Error ? error.message : String(error)}` });
+      deps.logger.error("agent run crashed", { projectId, error: String(error) });
+      if (recorder.error === null) recorder.emit({ type: "error", message: `The agent stopped because of a server error: ${error instanceof Error ? error.message : String(error)}` });
       status = run.controller.signal.aborted ? "stopped" : "failed";
     } finally {
-      clearInterval(heartbeat);
-      clearTimeout(saveTimer);
+      recorder.stop();
     }
     await checkpoint?.after();
 
-    await saving;
-    const final = state.final(status, run.stopNote);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await store.finish(run.messageId, run.projectId, { ...final, status });
-        break;
-      } catch (error) {
-        if (attempt >= 3) {
-          deps.logger.error("run result not saved", { messageId: run.messageId, error: String(error) });
-          break;
-        }
-        await Bun.sleep(500 * attempt);
-      }
-    }
+    const final = await recorder.finish(status, run.stopNote);
     if (final.usage?.totalTokens) {
       await deps.usage?.record(ownerId, final.usage.totalTokens).catch((error: unknown) => {
-        deps.logger.warn("run tokens not added to the monthly usage", { messageId: run.messageId, error: String(error) });
+        deps.logger.warn("run tokens not added to the monthly usage", { messageId, error: String(error) });
       });
     }
-    publish({ ...done, type: "done", messageId: run.messageId, status, usage: final.usage });
+    recorder.sendDone(status, final.usage);
     return status;
   }
 
@@ -346,15 +247,15 @@ export function createRunManager(deps: RunDeps): RunManager {
     async contextUsage(ownerId, projectId) {
       const id = await conversations.ownedProject(ownerId, projectId);
       const loaded = await conversations.load(ownerId, id);
-      const model = modelFor(loaded.project.model);
-      if (!model) return { model: "", usedTokens: 0, contextTokens: limits.contextTokens };
-      const contextTokens = await contextWindow(model);
+      if (!deps.model) return { model: "", usedTokens: 0, contextTokens: limits.contextTokens };
+      const model = chooseModel(deps.model, loaded.project.model);
+      const contextTokens = await contextWindowOf(model, { configured: options.contextTokensConfigured ?? false, fallback: limits.contextTokens });
       const usedTokens = conversationTokens({
         loaded,
         tools: availableTools(deps),
         contextTokens,
         maxOutputTokens: limits.maxOutputTokens,
-        vision: visionOf(model.name),
+        vision: seesImages(options.vision, model.name),
         countTokens: deps.countTokens,
       });
       return { model: model.name, usedTokens, contextTokens };
