@@ -2,8 +2,9 @@
  * Agent runs, independent of any HTTP request. Starting a run stores the user's message and a 'running'
  * assistant message (the claim: one running run per project, across instances), then works in the
  * background. Anyone may subscribe: they get every event already sent, then the live ones, so a page that
- * reloads (or a browser that lost its connection) picks the stream up where it is. The assistant message
- * is saved as the run goes and finished as complete, stopped or failed.
+ * reloads (or a browser that lost its connection) picks the stream up where it is (`run-channel.ts`). The
+ * assistant message is saved as the run goes and finished as complete, stopped or failed (`run-recorder.ts`);
+ * the loop's input is gathered by `prepare-run.ts`.
  *
  * It reaches the rest of the server only through its ports (`ports.ts`): the project's ownership is
  * checked once when the run starts, and the tools get a workspace already scoped to that project.
