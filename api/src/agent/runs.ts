@@ -2,8 +2,9 @@
  * Agent runs, independent of any HTTP request. Starting a run stores the user's message and a 'running'
  * assistant message (the claim: one running run per project, across instances), then works in the
  * background. Anyone may subscribe: they get every event already sent, then the live ones, so a page that
- * reloads (or a browser that lost its connection) picks the stream up where it is. The assistant message
- * is saved as the run goes and finished as complete, stopped or failed.
+ * reloads (or a browser that lost its connection) picks the stream up where it is (`run-channel.ts`). The
+ * assistant message is saved as the run goes and finished as complete, stopped or failed (`run-recorder.ts`);
+ * the loop's input is gathered by `prepare-run.ts`.
  *
  * It reaches the rest of the server only through its ports (`ports.ts`): the project's ownership is
  * checked once when the run starts, and the tools get a workspace already scoped to that project.
@@ -25,6 +26,7 @@ import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
 import { MODEL_NOT_CONFIGURED } from "./model";
 import type { ConversationSource, RunCheckpoints, RunStore, UsageLedger, Workspaces } from "./ports";
 import { prepareRun } from "./prepare-run";
+import { createRunChannel } from "./run-channel";
 import { createRunRecorder } from "./run-recorder";
 import { chooseModel, contextWindowOf, seesImages, type ModelSetup } from "./run-model";
 import type { SearchBackend } from "./tools/define-tool";
@@ -126,8 +128,7 @@ export function createRunManager(deps: RunDeps): RunManager {
     const content = message.content.trim() ? message.content : IMAGE_ONLY_CONTENT;
 
     if (runs.has(projectId)) throw conflict(BUSY);
-    const events: StreamEvent[] = [];
-    const listeners = new Set<(event: StreamEvent) => void>();
+    const channel = createRunChannel(deps.logger);
     let resolveFinished!: (status: RunStatus) => void;
     const run: LiveRun = {
       projectId,
@@ -135,12 +136,7 @@ export function createRunManager(deps: RunDeps): RunManager {
       messageId: crypto.randomUUID(),
       controller: new AbortController(),
       finished: new Promise((resolve) => (resolveFinished = resolve)),
-      subscribe(listener) {
-        for (const event of events) listener(event);
-        if (events.at(-1)?.type === "done") return () => {};
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
+      subscribe: channel.subscribe,
     };
     runs.set(projectId, run); // synchronously after the check: a second send now sees it
 
@@ -159,76 +155,16 @@ export function createRunManager(deps: RunDeps): RunManager {
       throw error;
     }
 
-    const publish = (event: StreamEvent) => {
-      events.push(event);
-      for (const listener of listeners) {
-        try {
-          listener(event);
-        } catch (error) {
-          deps.logger.warn("stream listener failed", { error: String(error) });
-        }
-      }
-    };
-    void execute(ownerId, run, { content, images, enableReasoning: message.enableReasoning ?? false }, publish)
+    void executeRun(deps, limits, ownerId, run, { content, images, enableReasoning: message.enableReasoning ?? false }, channel.publish)
       .then(resolveFinished, (error) => {
         deps.logger.error("agent run not finished cleanly", { projectId, error: String(error) });
         resolveFinished("failed");
       })
       .finally(() => {
-        listeners.clear();
+        channel.close();
         runs.delete(projectId);
       });
     return run;
-  }
-
-  /** Runs the agent for a started run, recording it; resolves with how it ended once `done` is sent. */
-  async function execute(
-    ownerId: string,
-    run: LiveRun,
-    message: { content: string; images: ChatImage[]; enableReasoning: boolean },
-    publish: (event: StreamEvent) => void,
-  ): Promise<RunStatus> {
-    const { projectId, messageId } = run;
-    const recorder = createRunRecorder({
-      store,
-      messageId,
-      projectId,
-      publish,
-      logger: deps.logger,
-      model: deps.model?.name ?? "",
-      prices: deps.prices,
-      heartbeatMs: options.heartbeatMs,
-      progressSaveMs: options.progressSaveMs,
-    });
-    let status: RunStatus;
-    const checkpoint = await deps.checkpoints?.aroundRun({ projectId, label: message.content, messageId });
-    try {
-      if (!deps.model) {
-        recorder.emit({ type: "error", message: MODEL_NOT_CONFIGURED });
-        status = "failed";
-      } else {
-        const signal = run.controller.signal;
-        const input = await prepareRun(deps, { ownerId, projectId, excludeIds: [run.userMessageId, messageId], message, signal, limits, setup: deps.model });
-        recorder.model = input.model;
-        status = (await runAgent({ ...input, emit: recorder.emit })).status;
-      }
-    } catch (error) {
-      deps.logger.error("agent run crashed", { projectId, error: String(error) });
-      if (recorder.error === null) recorder.emit({ type: "error", message: `The agent stopped because of a server error: ${error instanceof Error ? error.message : String(error)}` });
-      status = run.controller.signal.aborted ? "stopped" : "failed";
-    } finally {
-      recorder.stop();
-    }
-    await checkpoint?.after();
-
-    const final = await recorder.finish(status, run.stopNote);
-    if (final.usage?.totalTokens) {
-      await deps.usage?.record(ownerId, final.usage.totalTokens).catch((error: unknown) => {
-        deps.logger.warn("run tokens not added to the monthly usage", { messageId, error: String(error) });
-      });
-    }
-    recorder.sendDone(status, final.usage);
-    return status;
   }
 
   return {
@@ -270,4 +206,56 @@ export function createRunManager(deps: RunDeps): RunManager {
       await Promise.all(all.map((run) => run.finished));
     },
   };
+}
+
+/** Runs the agent for a started run, recording it; resolves with how it ended once `done` is sent. */
+async function executeRun(
+  deps: RunDeps,
+  limits: AgentLimits,
+  ownerId: string,
+  run: LiveRun,
+  message: { content: string; images: ChatImage[]; enableReasoning: boolean },
+  publish: (event: StreamEvent) => void,
+): Promise<RunStatus> {
+  const { projectId, messageId } = run;
+  const recorder = createRunRecorder({
+    store: deps.store,
+    messageId,
+    projectId,
+    publish,
+    logger: deps.logger,
+    model: deps.model?.name ?? "",
+    prices: deps.prices,
+    heartbeatMs: deps.agent?.heartbeatMs,
+    progressSaveMs: deps.agent?.progressSaveMs,
+  });
+  let status: RunStatus;
+  const checkpoint = await deps.checkpoints?.aroundRun({ projectId, label: message.content, messageId });
+  try {
+    if (!deps.model) {
+      recorder.emit({ type: "error", message: MODEL_NOT_CONFIGURED });
+      status = "failed";
+    } else {
+      const signal = run.controller.signal;
+      const input = await prepareRun(deps, { ownerId, projectId, excludeIds: [run.userMessageId, messageId], message, signal, limits, setup: deps.model });
+      recorder.model = input.model;
+      status = (await runAgent({ ...input, emit: recorder.emit })).status;
+    }
+  } catch (error) {
+    deps.logger.error("agent run crashed", { projectId, error: String(error) });
+    if (recorder.error === null) recorder.emit({ type: "error", message: `The agent stopped because of a server error: ${error instanceof Error ? error.message : String(error)}` });
+    status = run.controller.signal.aborted ? "stopped" : "failed";
+  } finally {
+    recorder.stop();
+  }
+  await checkpoint?.after();
+
+  const final = await recorder.finish(status, run.stopNote);
+  if (final.usage?.totalTokens) {
+    await deps.usage?.record(ownerId, final.usage.totalTokens).catch((error: unknown) => {
+      deps.logger.warn("run tokens not added to the monthly usage", { messageId, error: String(error) });
+    });
+  }
+  recorder.sendDone(status, final.usage);
+  return status;
 }
