@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { WS_PROTOCOL } from "@shared/events/file-events";
+import { WS_PROTOCOL } from "@shared/events/project-events";
 import { ABANDONED_NOTE } from "../api/src/services/chat-runs";
 import { processUser, scratchDatabase, startAppProcess, unusedPort, type AppProcess } from "../api/src/test/app-process";
 import { startFakeModelServer, turn, type FakeModelServer } from "../api/src/test/fake-model-server";

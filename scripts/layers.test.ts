@@ -168,7 +168,7 @@ describe("layer rules", () => {
 
   test("files are placed in their layer by folder", () => {
     expect(layerOf("api/src/services/sandboxes/sync.ts")).toBe("api:services");
-    expect(layerOf("api/src/server.ts")).toBe("api:root");
+    expect(layerOf("api/src/start-parts.ts")).toBe("api:root");
     expect(layerOf("web/src/app.tsx")).toBe("web");
     expect(layerOf("shared/src/schemas/file.ts")).toBe("shared");
     expect(layerOf("bench/support/wrk.ts")).toBeNull();

@@ -5,7 +5,7 @@
  * it, and a fresh token connects again.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { WS_PROTOCOL } from "@shared/events/file-events";
+import { WS_PROTOCOL } from "@shared/events/project-events";
 import { emulatorToken } from "../api/src/test/emulator-tokens";
 import { TOKEN_EXPIRED_CLOSE } from "../api/src/realtime/ws-hub";
 import { appServer, type AppServer } from "../api/src/test/app-server";

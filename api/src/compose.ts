@@ -1,7 +1,7 @@
 /**
  * Where the agent meets the services: the one RunManager of a process, built from the chat-runs service
  * (run persistence, conversation loading, run workspaces), the configured model client and the search
- * backend. `server.ts` calls it once at start-up; the test app builder calls it for each test app.
+ * backend. `start-parts.ts` calls it once at start-up; the test app builder calls it for each test app.
  *
  * @example
  * const runs = createAgentRuns({ ...serviceContext, config, signer, sandboxes, agent: { staleRunMs: 120_000 } });

@@ -3,7 +3,7 @@ import { ConfigError, describeConfig, loadConfig } from "./lib/config";
 import { createLogger } from "./lib/logger";
 import { serveHttp } from "./http-server";
 import type { Server } from "bun";
-import { startParts } from "./server";
+import { startParts } from "./start-parts";
 import { shutdownGracefully } from "./shutdown";
 import { parentToWatch, processAlive } from "./lib/parent-watch";
 

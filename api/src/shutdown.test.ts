@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
-import { WS_PROTOCOL } from "@shared/events/file-events";
+import { WS_PROTOCOL } from "@shared/events/project-events";
 import { SHUTDOWN_NOTE } from "./agent/runs";
 import { startEmbeddedPostgres } from "./db/embedded";
 import { processUser, scratchDatabase, startAppProcess } from "./test/app-process";

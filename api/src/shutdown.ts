@@ -11,7 +11,7 @@
 import type { Server } from "bun";
 import type { AppDeps } from "./app-env";
 import type { Logger } from "./lib/logger";
-import type { RunningParts } from "./server";
+import type { RunningParts } from "./start-parts";
 
 export async function shutdownGracefully(o: {
   server: Server<unknown>;

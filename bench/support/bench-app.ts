@@ -19,7 +19,7 @@ import path from "node:path";
 import { serveHttp } from "../../api/src/http-server";
 import { loadConfig, type Config } from "../../api/src/lib/config";
 import { createLogger } from "../../api/src/lib/logger";
-import { startParts, type RunningParts } from "../../api/src/server";
+import { startParts, type RunningParts } from "../../api/src/start-parts";
 import { emulatorToken } from "../../api/src/test/emulator-tokens";
 import { callApi } from "../../e2e/support/api";
 import { freePort } from "../../e2e/support/free-port";

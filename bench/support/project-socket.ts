@@ -7,7 +7,7 @@
  *   if (m.type === "file.created") arrived.get(m.file.path)?.(at);
  * });
  */
-import { WS_PROTOCOL, type ServerSocketMessage } from "../../shared/src/events/file-events";
+import { WS_PROTOCOL, type ServerSocketMessage } from "../../shared/src/events/project-events";
 
 export function subscribeToProject(url: string, token: string, projectId: string, onMessage: (message: ServerSocketMessage, at: number) => void): Promise<WebSocket> {
   const ws = new WebSocket(url, [WS_PROTOCOL, token]);

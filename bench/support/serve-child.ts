@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { serveHttp } from "../../api/src/http-server";
 import { loadConfig, type Config } from "../../api/src/lib/config";
 import { createLogger } from "../../api/src/lib/logger";
-import { startParts, type RunningParts } from "../../api/src/server";
+import { startParts, type RunningParts } from "../../api/src/start-parts";
 
 export async function serveAppForBench(
   prefix: string,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { deploymentEventSchema } from "@shared/events/deployment-events";
-import { WS_PROTOCOL } from "@shared/events/file-events";
+import { WS_PROTOCOL } from "@shared/events/project-events";
 import type { Sql } from "../db/client";
 import { createMemoryBus } from "../events/memory-bus";
 import { createPostgresBus } from "../events/postgres-bus";

@@ -5,7 +5,7 @@
  * sockets of the project's owner.
  */
 import { deploymentEventSchema } from "@shared/events/deployment-events";
-import { clientSocketMessageSchema, WS_PROTOCOL, type ServerSocketMessage } from "@shared/events/file-events";
+import { clientSocketMessageSchema, WS_PROTOCOL, type ServerSocketMessage } from "@shared/events/project-events";
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { Identity, TokenVerifier } from "../auth/types";
 import type { EventBus } from "../events/types";

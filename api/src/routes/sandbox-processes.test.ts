@@ -5,7 +5,7 @@
  * status changes reaching a WebSocket client of the project's owner (and not another user's).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { WS_PROTOCOL } from "@shared/events/file-events";
+import { WS_PROTOCOL } from "@shared/events/project-events";
 import { setWorkflowCommand } from "../db/project-workflow";
 import { checkLocalSandboxSupport } from "../sandbox/local/check";
 import { appServer } from "../test/app-server";

@@ -90,7 +90,7 @@ test("an empty answer (DELETE) is accepted", async () => {
   expect(seen[0]).toMatchObject({ url: "/api/files/f1", method: "DELETE" });
 });
 
-test("the file-events socket follows the page's scheme", () => {
+test("the project-events socket follows the page's scheme", () => {
   expect(api.files.eventsSocketUrl({ protocol: "https:", host: "app.example" })).toBe("wss://app.example/api/ws");
   expect(api.files.eventsSocketUrl({ protocol: "http:", host: "localhost:3000" })).toBe("ws://localhost:3000/api/ws");
 });

@@ -134,7 +134,7 @@ export const api = {
       const res = await client.files[":projectId"]["download.zip"].$get({ param: encoded({ projectId }) }, { headers: { Accept: "application/zip" } });
       return res.blob();
     },
-    /** The WebSocket that pushes file events (api/file-events.ts). */
+    /** The WebSocket that pushes file events (api/project-events.ts). */
     eventsSocketUrl: (loc: Pick<Location, "protocol" | "host"> = location) =>
       `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}${apiPath("ws")}`,
   },
@@ -200,7 +200,7 @@ export const api = {
       parsed((s) => s.problemListSchema, client.sandbox[":projectId"].problems.$get({ param: encoded({ projectId }) }, { init })),
     clearProblems: (projectId: string) => parsed(ignored, client.sandbox[":projectId"].problems.$delete({ param: encoded({ projectId }) })),
   },
-  /** The sandbox's named processes; live output and status arrive over the WebSocket (api/file-events.ts). */
+  /** The sandbox's named processes; live output and status arrive over the WebSocket (api/project-events.ts). */
   processes: {
     list: (projectId: string, init: CallInit = {}) =>
       parsed((s) => s.processListSchema, client.sandbox[":projectId"].processes.$get({ param: encoded({ projectId }) }, { init })),

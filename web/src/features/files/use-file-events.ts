@@ -6,19 +6,19 @@
 import type { ProjectFile } from "@shared/schemas/file";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { fileEvents } from "../../api/file-events";
+import { projectEvents } from "../../api/project-events";
 import { fileKeys, projectKeys } from "../../api/query-keys";
 import { applyFileEvent } from "./apply-file-event";
 
 export function useFileEvents(projectId: string): { live: boolean } {
   const queryClient = useQueryClient();
-  const [live, setLive] = useState(() => fileEvents.isLive(projectId));
+  const [live, setLive] = useState(() => projectEvents.isLive(projectId));
 
   useEffect(() => {
     if (!projectId) return;
-    let wasLive = fileEvents.isLive(projectId);
+    let wasLive = projectEvents.isLive(projectId);
     let droppedOnce = false;
-    return fileEvents.subscribe(projectId, {
+    return projectEvents.subscribe(projectId, {
       onEvent: (event) => {
         queryClient.setQueryData<ProjectFile[]>(fileKeys.list(projectId), (list) => applyFileEvent(list, event));
         // A file change is a change of the project: its card on /projects shows a new "Updated" time.

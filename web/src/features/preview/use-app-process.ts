@@ -10,7 +10,7 @@ import { useEffect, useRef, useState } from "react";
 import { describeError } from "../../api/api-error";
 import { api } from "../../api/endpoints";
 import { queries } from "../../api/queries";
-import { fileEvents } from "../../api/file-events";
+import { projectEvents } from "../../api/project-events";
 import { sandboxKeys } from "../../api/query-keys";
 import { toast } from "../../components/ui/use-toast";
 import { appendLogLines, mergeLogLines } from "./app-log-lines";
@@ -19,7 +19,7 @@ const POLL_WHEN_OFFLINE_MS = 5_000;
 
 export function useAppProcess(projectId: string) {
   const queryClient = useQueryClient();
-  const [live, setLive] = useState(() => fileEvents.isLive(projectId));
+  const [live, setLive] = useState(() => projectEvents.isLive(projectId));
   const processes = useQuery({ ...queries.processes(projectId), refetchInterval: live ? false : POLL_WHEN_OFFLINE_MS });
   const app = processes.data?.find((p) => p.name === APP_PROCESS) ?? null;
   const [lines, setLines] = useState<ProcessLogLine[]>([]);
@@ -31,7 +31,7 @@ export function useAppProcess(projectId: string) {
     fetched.current = false;
     early.current = [];
     setLines([]);
-    return fileEvents.subscribe(projectId, {
+    return projectEvents.subscribe(projectId, {
       onEvent: () => {},
       onProcessEvent: (event) => {
         if (event.type === "process.status") {

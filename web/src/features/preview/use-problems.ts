@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { api } from "../../api/endpoints";
 import { queries } from "../../api/queries";
-import { fileEvents } from "../../api/file-events";
+import { projectEvents } from "../../api/project-events";
 import { sandboxKeys } from "../../api/query-keys";
 
 export function useProblems(projectId: string) {
@@ -16,7 +16,7 @@ export function useProblems(projectId: string) {
   useEffect(() => {
     const refetch = () => void queryClient.invalidateQueries({ queryKey: sandboxKeys.problems(projectId) });
     // Reconnecting may have missed a change: read the list again whenever the socket comes (back) up.
-    return fileEvents.subscribe(projectId, { onEvent: () => {}, onProblemsChanged: refetch, onLive: (live) => live && refetch() });
+    return projectEvents.subscribe(projectId, { onEvent: () => {}, onProblemsChanged: refetch, onLive: (live) => live && refetch() });
   }, [queryClient, projectId]);
 
   const clear = useMutation({

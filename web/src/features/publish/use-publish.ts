@@ -12,7 +12,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../../api/endpoints";
 import { queries } from "../../api/queries";
-import { fileEvents } from "../../api/file-events";
+import { projectEvents } from "../../api/project-events";
 import { publishKeys } from "../../api/query-keys";
 
 export const useSiteState = (projectId: string, enabled = true) => useQuery({ ...queries.site(projectId), enabled });
@@ -36,7 +36,7 @@ export function useBuildLog(projectId: string) {
   const [progress, setProgress] = useState<BuildProgress>({ deploymentId: null, log: "", status: null, error: null });
   useEffect(
     () =>
-      fileEvents.subscribe(projectId, {
+      projectEvents.subscribe(projectId, {
         onEvent: () => {},
         onDeployment: (event) => {
           setProgress((p) => {

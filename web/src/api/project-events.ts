@@ -1,22 +1,23 @@
 /**
- * The browser side of `GET /api/ws` (shared/src/events/file-events.ts): one WebSocket shared by every
- * screen that wants file events, authenticated with the ID token in the subprotocol list (a browser cannot
+ * The browser side of `GET /api/ws` (shared/src/events/project-events.ts): one WebSocket shared by every
+ * screen that wants project events, authenticated with the ID token in the subprotocol list (a browser cannot
  * set headers on a WebSocket, and a token in the URL would be logged). It subscribes to the projects that
  * have listeners, reconnects with exponential back-off while anyone is listening, and closes when no one is.
  *
  * @example
- * const stop = fileEvents.subscribe(projectId, {
+ * const stop = projectEvents.subscribe(projectId, {
  *   onEvent: (event) => console.log(event.type, event.file.path),
  *   onLive: (live) => console.log(live ? "subscribed" : "socket down"),
  * });
  */
 import { type DeploymentEvent, deploymentEventSchema, deploymentEventTypes } from "@shared/events/deployment-events";
-import { type ClientSocketMessage, type FileEvent, fileEventTypes, WS_PROTOCOL } from "@shared/events/file-events";
+import { type FileEvent, fileEventTypes } from "@shared/events/file-events";
+import { type ClientSocketMessage, WS_PROTOCOL } from "@shared/events/project-events";
 import { PROCESS_OUTPUT, PROCESS_STATUS, type ProcessEvent } from "@shared/events/process-events";
 import { getAuthToken } from "./auth-token";
 import { api } from "./endpoints";
 
-export type FileEventListener = {
+export type ProjectEventListener = {
   onEvent: (event: FileEvent) => void;
   /** The project's problem list changed (`problems.changed`). */
   onProblemsChanged?: () => void;
@@ -35,7 +36,7 @@ type SocketLike = Pick<WebSocket, "send" | "close" | "readyState"> & {
   onerror: ((ev: Event) => unknown) | null;
 };
 
-export type FileEventsOptions = {
+export type ProjectEventsOptions = {
   url: () => string;
   getToken: () => Promise<string | null>;
   createSocket?: (url: string, protocols: string[]) => SocketLike;
@@ -67,11 +68,11 @@ function isProcessEvent(message: { type?: unknown; projectId?: unknown }): messa
   return (message.type === PROCESS_OUTPUT || message.type === PROCESS_STATUS) && typeof message.projectId === "string";
 }
 
-export function createFileEventsClient(options: FileEventsOptions) {
+export function createProjectEventsClient(options: ProjectEventsOptions) {
   const createSocket = options.createSocket ?? ((url, protocols) => new WebSocket(url, protocols));
   const setTimer = options.setTimer ?? ((run, ms) => setTimeout(run, ms));
   const clearTimer = options.clearTimer ?? ((timer) => clearTimeout(timer as ReturnType<typeof setTimeout>));
-  const listeners = new Map<string, Set<FileEventListener>>();
+  const listeners = new Map<string, Set<ProjectEventListener>>();
   const live = new Set<string>();
   let socket: SocketLike | null = null;
   let connecting = false;
@@ -165,7 +166,7 @@ export function createFileEventsClient(options: FileEventsOptions) {
   };
 
   return {
-    subscribe(projectId: string, listener: FileEventListener): () => void {
+    subscribe(projectId: string, listener: ProjectEventListener): () => void {
       if (idleTimer !== null) clearTimer(idleTimer);
       idleTimer = null;
       let set = listeners.get(projectId);
@@ -197,10 +198,10 @@ export function createFileEventsClient(options: FileEventsOptions) {
   };
 }
 
-export type FileEventsClient = ReturnType<typeof createFileEventsClient>;
+export type ProjectEventsClient = ReturnType<typeof createProjectEventsClient>;
 
 /** The app's one client, on the same origin as the page (Vite's dev proxy carries the upgrade to the API). */
-export const fileEvents: FileEventsClient = createFileEventsClient({
+export const projectEvents: ProjectEventsClient = createProjectEventsClient({
   url: () => api.files.eventsSocketUrl(),
   getToken: getAuthToken,
 });

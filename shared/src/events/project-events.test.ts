@@ -1,6 +1,7 @@
 /** What a browser may send on the project socket: subscribe and unsubscribe with a bounded project id, nothing else. */
 import { describe, expect, test } from "bun:test";
-import { clientSocketMessageSchema, fileEventTypes } from "./file-events";
+import { fileEventTypes } from "./file-events";
+import { clientSocketMessageSchema } from "./project-events";
 
 describe("client socket messages", () => {
   test("subscribe and unsubscribe parse to themselves", () => {

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { FileEvent } from "@shared/events/file-events";
-import { WS_PROTOCOL } from "@shared/events/file-events";
-import { createFileEventsClient, IDLE_CLOSE_MS, RECONNECT_MAX_MS, reconnectDelayMs, type FileEventListener } from "./file-events";
+import { WS_PROTOCOL } from "@shared/events/project-events";
+import { createProjectEventsClient, IDLE_CLOSE_MS, RECONNECT_MAX_MS, reconnectDelayMs, type ProjectEventListener } from "./project-events";
 
 class FakeSocket {
   readyState = 0;
@@ -35,7 +35,7 @@ class FakeSocket {
 function harness(token: string | null = "tok") {
   const sockets: FakeSocket[] = [];
   const timers: Array<{ run: () => void; ms: number; cleared: boolean }> = [];
-  const client = createFileEventsClient({
+  const client = createProjectEventsClient({
     url: () => "ws://app/api/ws",
     getToken: async () => token,
     createSocket: (url, protocols) => {
@@ -157,7 +157,7 @@ test("a new listener within the grace period keeps the socket", async () => {
 });
 
 /** A client with `listener` on project p1 and its socket open. */
-async function opened(listener: FileEventListener) {
+async function opened(listener: ProjectEventListener) {
   const { client, sockets } = harness();
   client.subscribe("p1", listener);
   await tick();
