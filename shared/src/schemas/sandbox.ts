@@ -13,7 +13,7 @@ export type SandboxValidation = { isValid: boolean };
 export type RecreateResult = { url: string; filesSynced: number; workflowCommand: string | null };
 
 /** The project templates kept in the repository (api/templates). */
-export const TEMPLATE_NAMES = ["react", "vite", "node"] as const;
+export const TEMPLATE_NAMES = ["react", "vite", "node", "fullstack"] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
 export const applyTemplateSchema = z.object({

@@ -11,7 +11,7 @@ describe("system prompt", () => {
     expect(prompt).toContain("Name: Todo\nDescription: A todo list\nRun command (workflow): npm run dev");
     expect(prompt).toContain("Files:\n- package.json (300 bytes)\n- src/App.tsx (120 bytes)");
     for (const tool of allTools) expect(prompt).toContain(`- ${tool.name}: `);
-    expect(prompt).toContain("react: React + Vite + TypeScript; vite: plain Vite + TypeScript; node: Node.js server");
+    expect(prompt).toContain("react: React + Vite + TypeScript; vite: plain Vite + TypeScript; node: Node.js server; fullstack: React + Vite with a Node.js API");
     expect(prompt).toContain("must listen on 0.0.0.0");
     expect(prompt).toContain("background: true");
     expect(prompt).toContain("Call tools only through the tool-calling interface");

@@ -37,7 +37,7 @@ export function systemPrompt(project: PromptProject, tools: Tool[], notes: strin
       [
         "- Call tools only through the tool-calling interface (function calls). Never write a tool call as text, JSON or XML in your answer: it is not run.",
         names.has("create_boilerplate")
-          ? "- For a new app, start with create_boilerplate (react: React + Vite + TypeScript; vite: plain Vite + TypeScript; node: Node.js server). It installs dependencies and starts the app. Then change the files it created."
+          ? "- For a new app, start with create_boilerplate (react: React + Vite + TypeScript; vite: plain Vite + TypeScript; node: Node.js server; fullstack: React + Vite with a Node.js API on one port and a PostgreSQL database, for apps that must remember data). It installs dependencies and starts the app. Then change the files it created."
           : null,
         "- Read a file before editing it (read_file shows line numbers; they are not part of the file). Use edit_file for small changes (each search text must match exactly once; several edits can go in one call) and write_file for new files or full rewrites. Always write complete file contents, never placeholders. Keep each call well under your output limit: split a large file into modules, or write it in parts with write_file and append: true.",
         "- Paths are relative to the project root (e.g. src/App.tsx). The project's files are stored and synced to the sandbox automatically.",
