@@ -8,6 +8,7 @@
  * const projects = projectListSchema.parse(await res.json()); // Project[]
  */
 import * as z from "zod/mini";
+import type { DatabaseInfo, QueryResult, TableRows } from "./database";
 import type { DownloadMap, FileContent, ProjectFile } from "./file";
 import type { Message } from "./message";
 import type { Problem } from "./problems";
@@ -202,4 +203,31 @@ export const processListSchema = z.array(processInfoSchema);
 export const processLogsSchema: z.ZodMiniType<ProcessLogs> = z.object({
   lines: z.array(z.object({ t: z.string(), stream: z.enum(["stdout", "stderr"]), text: z.string() })),
   cursor: z.number(),
+});
+/** GET /api/projects/{id}/database (types and limits: ./database.ts). */
+export const databaseInfoSchema: z.ZodMiniType<DatabaseInfo> = z.object({
+  status: z.enum(["ready", "unavailable"]),
+  sizeBytes: z.number(),
+  tables: z.array(
+    z.object({
+      name: z.string(),
+      columns: z.array(z.object({ name: z.string(), type: z.string(), nullable: z.boolean() })),
+      rowEstimate: z.number(),
+    }),
+  ),
+});
+const resultColumnsSchema = z.array(z.object({ name: z.string(), type: z.string() }));
+/** GET /api/projects/{id}/database/tables/{table}/rows. */
+export const tableRowsSchema: z.ZodMiniType<TableRows> = z.object({
+  columns: resultColumnsSchema,
+  rows: z.array(z.array(z.json())),
+  total: z.number(),
+});
+/** POST /api/projects/{id}/database/query. */
+export const queryResultSchema: z.ZodMiniType<QueryResult> = z.object({
+  columns: resultColumnsSchema,
+  rows: z.array(z.array(z.json())),
+  rowCount: z.number(),
+  truncated: z.boolean(),
+  ms: z.number(),
 });

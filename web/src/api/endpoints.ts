@@ -15,7 +15,7 @@ import type { SyncUser } from "@shared/schemas/user";
 import type { QueryFunctionContext, QueryKey } from "@tanstack/react-query";
 import { ApiError } from "./api-error";
 import { type ApiInit, apiRequest } from "./client";
-import { fileKeys, messageKeys, projectKeys, publishKeys, sandboxKeys, usageKeys, versionKeys } from "./query-keys";
+import { databaseKeys, fileKeys, messageKeys, projectKeys, publishKeys, sandboxKeys, usageKeys, versionKeys } from "./query-keys";
 import { openSse } from "./sse";
 
 /** The part of a zod schema this module needs. */
@@ -116,6 +116,14 @@ export const queries = {
   versionDiff: (projectId: string, from: string, to: string) => keyQuery(versionKeys.diff(projectId, from, to), (s) => s.versionDiffSchema),
   problems: (projectId: string) => keyQuery(sandboxKeys.problems(projectId), (s) => s.problemListSchema),
   processes: (projectId: string) => keyQuery(sandboxKeys.processes(projectId), (s) => s.processListSchema),
+  database: (projectId: string) => keyQuery(databaseKeys.info(projectId), (s) => s.databaseInfoSchema),
+  tableRows: (projectId: string, table: string, page: { limit: number; offset: number; order?: string }) => ({
+    queryKey: databaseKeys.rows(projectId, table, page),
+    queryFn: ({ signal }: { signal: AbortSignal }) => {
+      const query = new URLSearchParams({ limit: String(page.limit), offset: String(page.offset), ...(page.order ? { order: page.order } : {}) });
+      return call((s) => s.tableRowsSchema, `${apiPath("projects", projectId, "database", "tables", table, "rows")}?${query}`, { signal });
+    },
+  }),
 };
 
 export const VERSIONS_PAGE = 200;
@@ -211,6 +219,11 @@ export const api = {
     ptySocketUrl: (projectId: string, size: { cols: number; rows: number }, loc: Pick<Location, "protocol" | "host"> = location) =>
       `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}${apiPath("sandbox", projectId, "pty")}?cols=${size.cols}&rows=${size.rows}`,
     clearProblems: (projectId: string) => send("DELETE", ignored, ["sandbox", projectId, "problems"]),
+  },
+  /** The project's development database; a failed statement answers 400 with PostgreSQL's message and position. */
+  database: {
+    query: (projectId: string, sql: string, init: Pick<ApiInit, "signal"> = {}) =>
+      send("POST", (s) => s.queryResultSchema, ["projects", projectId, "database", "query"], { sql }, init),
   },
   /** The sandbox's named processes; live output and status arrive over the WebSocket (api/file-events.ts). */
   processes: {
