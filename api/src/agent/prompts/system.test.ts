@@ -26,4 +26,14 @@ describe("system prompt", () => {
     expect(long).toContain("- … and 50 more (use list_files)");
     expect(long).toEndWith("## Notes\n- Older messages were trimmed.");
   });
+
+  test("with the database tools: DATABASE_URL and the migrations convention, applied by the agent and by publishing", () => {
+    const prompt = systemPrompt({ name: "Todo", description: null, workflowCommand: null, files: [] }, allTools);
+    expect(prompt).toContain("gets its address in DATABASE_URL");
+    expect(prompt).toContain("db/migrations/NNN_name.sql");
+    expect(prompt).toContain("Apply a new migration to the development database yourself with run_sql");
+    expect(prompt).toContain("publishing applies them to production");
+    const without = systemPrompt({ name: "Todo", description: null, workflowCommand: null, files: [] }, allTools.filter((t) => t.name !== "run_sql"));
+    expect(without).not.toContain("Apply a new migration");
+  });
 });
