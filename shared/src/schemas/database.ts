@@ -11,8 +11,8 @@ export const MAX_QUERY_ROWS = 500;
 export const QUERY_TIMEOUT_MS = 10_000;
 export const MAX_SQL_LENGTH = 100_000;
 
-/** `unavailable`: this server cannot make project databases (see the README); the view says so. */
-export const databaseStatuses = ["ready", "unavailable"] as const;
+/** `read_only`: past APP_DATABASE_MAX_MB (reads work, writes fail); `unavailable`: this server cannot make project databases. */
+export const databaseStatuses = ["ready", "read_only", "unavailable"] as const;
 
 export const databaseColumnSchema = z.object({
   name: z.string(),

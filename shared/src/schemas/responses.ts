@@ -206,7 +206,7 @@ export const processLogsSchema: z.ZodMiniType<ProcessLogs> = z.object({
 });
 /** GET /api/projects/{id}/database (types and limits: ./database.ts). */
 export const databaseInfoSchema: z.ZodMiniType<DatabaseInfo> = z.object({
-  status: z.enum(["ready", "unavailable"]),
+  status: z.enum(["ready", "read_only", "unavailable"]),
   sizeBytes: z.number(),
   tables: z.array(
     z.object({

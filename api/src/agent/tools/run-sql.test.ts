@@ -15,7 +15,7 @@ beforeAll(async () => {
 }, 180_000); // PGlite can take a minute to start on a busy machine
 afterAll(() => db?.close());
 
-const context = () => toolContext({ ...memoryWorkspace(), database: createProjectDatabasePort(async () => db.sql) });
+const context = () => toolContext({ ...memoryWorkspace(), database: createProjectDatabasePort((fn) => fn(db.sql)) });
 
 describe("run_sql and describe_database", () => {
   test("a migration applied with run_sql shows in describe_database with types, keys and row counts", async () => {
