@@ -83,7 +83,7 @@ describe("signed in", () => {
     expect(await unnamedControls(page)).toEqual([]);
     await shot(page, "projects-1440");
 
-    // Inside a project: the four tools, each linking to its view; the header names the project.
+    // Inside a project: the five tools, each linking to its view; the header names the project.
     await page.goto(url(`/project/${projectId}/chat`));
     const tools = sidebar().getByRole("navigation", { name: "Project Tools" });
     await tools.waitFor();
@@ -92,6 +92,7 @@ describe("signed in", () => {
       ["Preview", `/project/${projectId}/preview`],
       ["Agent Chat", `/project/${projectId}/chat`],
       ["Files", `/project/${projectId}/files`],
+      ["Database", `/project/${projectId}/database`],
       ["Terminal", `/project/${projectId}/terminal`],
     ]);
     expect(await tools.getByRole("link", { name: "Agent Chat" }).getAttribute("aria-current")).toBe("page");
@@ -127,7 +128,7 @@ describe("signed in", () => {
     expect(cookie?.path).toBe("/");
     expect(Math.abs(cookie!.expires - Date.now() / 1000 - SEVEN_DAYS_S)).toBeLessThan(60);
     // Collapsed to icons, every link keeps its name.
-    for (const name of ["Projects", "Preview", "Agent Chat", "Files", "Terminal", "Sign Out"]) {
+    for (const name of ["Projects", "Preview", "Agent Chat", "Files", "Database", "Terminal", "Sign Out"]) {
       await sidebar().getByRole(name === "Sign Out" ? "button" : "link", { name, exact: true }).waitFor();
     }
     expect(await unnamedControls(page)).toEqual([]);
@@ -246,7 +247,7 @@ describe("signed out by the provider", () => {
 });
 
 describe("at 375 px", () => {
-  test("the sidebar is an off-canvas sheet, and inside a project a bottom bar offers the four views", async () => {
+  test("the sidebar is an off-canvas sheet, and inside a project a bottom bar offers the five views", async () => {
     const p = await stack.newPage({ width: 375, height: 812 });
     await signInWithGoogle(p, stack.app.url, { email: uniqueEmail("phone"), displayName: "Phone User" });
     await p.getByRole("heading", { name: "Projects", exact: true }).waitFor();
@@ -273,6 +274,7 @@ describe("at 375 px", () => {
       ["Preview", `/project/${id}/preview`],
       ["Agent", `/project/${id}/chat`],
       ["Files", `/project/${id}/files`],
+      ["Data", `/project/${id}/database`],
       ["Terminal", `/project/${id}/terminal`],
     ]);
     expect(await bar.getByRole("link", { name: "Agent" }).getAttribute("aria-current")).toBe("page");

@@ -16,6 +16,7 @@ import { requestLog } from "./middleware/request-log";
 import { securityHeaders } from "./middleware/security-headers";
 import { authRoutes } from "./routes/auth";
 import { chatRoutes } from "./routes/chat";
+import { databaseRoutes } from "./routes/database";
 import { fileRoutes } from "./routes/files";
 import { messageRoutes } from "./routes/messages";
 import { projectModelRoutes, usageRoutes } from "./routes/models";
@@ -99,6 +100,7 @@ function apiRoutes(deps: AppDeps) {
     .route("/projects", projectRoutes(deps))
     .route("/projects", versionRoutes(deps))
     .route("/projects", projectModelRoutes(deps))
+    .route("/projects", databaseRoutes(deps))
     .route("/usage", usageRoutes(deps))
     .route("/projects", publishRoutes(deps, limits.publish))
     .route("/sites", liveSiteRoutes(deps))

@@ -24,6 +24,7 @@ import { createPtySocket, type PtySocket } from "./realtime/pty-socket";
 import { createWsHub, type WsHub } from "./realtime/ws-hub";
 import { createSiteServer, type SiteServer } from "./sites/site-server";
 import { createSandboxProvider } from "./sandbox/index";
+import { createAppDatabases } from "./services/app-databases";
 import { createProjectSandboxes } from "./services/sandboxes";
 import { createTerminalSessions } from "./services/sandboxes/terminals";
 import { heartbeatFor, startAbandonedRunSweeper } from "./services/chat-runs";
@@ -80,6 +81,10 @@ export async function startParts(
     const store = guardStore(createObjectStore(config.storage));
     await store.ping();
     const signer = createImageSigner(await getOrCreateSecret(db.sql, "image_url_key"));
+    const appDatabases = createAppDatabases({ config: config.appDatabases, sql: db.sql, logger });
+    closers.push(() => appDatabases.close());
+    // Embedded: the template every project database is copied from takes seconds once; build it now, not on first use.
+    appDatabases.warm().catch((error) => logger.warn("project database template not built", { error: String(error) }));
 
     // LISTEN/NOTIFY does not cross PGlite's socket, and embedded mode is one instance anyway.
     const events = db.kind === "postgres" ? await createPostgresBus(db.sql, logger) : createMemoryBus();
@@ -96,12 +101,12 @@ export async function startParts(
     }
 
     const provider = createSandboxProvider(config, logger, options.localSandbox);
-    const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger, events, provider, config });
+    const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger, events, provider, config, appDatabases });
     closers.push(() => sandboxes.shutdown());
     const verifyToken = createTokenVerifier(config.auth);
     const hub = createWsHub({ sql: db.sql, store, logger, events, verifyToken });
     closers.push(async () => hub.close());
-    const services = { sql: db.sql, store, logger, events };
+    const services = { sql: db.sql, store, logger, events, appDatabases };
     const preview = createPreviewProxy({
       provider,
       domain: config.preview.domain,
@@ -137,6 +142,7 @@ export async function startParts(
       publicConfig: toPublicConfig(config),
       sandboxes,
       sandboxSync: sandboxes.sync,
+      appDatabases,
       webDist,
       metrics,
       runs,

@@ -1,5 +1,5 @@
 /**
- * The SPA: providers, then its routes (/, /login, /projects, /project/{id}/{files|preview|chat|terminal}, 404).
+ * The SPA: providers, then its routes (/, /login, /projects, /project/{id}/{files|database|preview|chat|terminal}, 404).
  * Only the landing and 404 pages are in the first bundle (`/` must stay within 150 KB gzipped); every other
  * screen, and the signed-in layout, is a lazy chunk.
  */
@@ -23,6 +23,7 @@ const ProjectsPage = lazy(named(() => import("./pages/projects-page"), "Projects
 const SignedInLayout = lazy(named(() => import("./features/shell/signed-in-layout"), "SignedInLayout"));
 // Lazy: the Files view (and, behind it, Monaco and jszip) loads only when opened.
 const FilesPage = lazy(() => import("./pages/files-page").then((m) => ({ default: m.FilesPage })));
+const DatabasePage = lazy(named(() => import("./pages/database-page"), "DatabasePage"));
 const PreviewPage = lazy(named(() => import("./pages/preview-page"), "PreviewPage"));
 // Lazy: xterm.js and its CSS load only when the Terminal is opened.
 const TerminalPage = lazy(named(() => import("./pages/terminal-page"), "TerminalPage"));
@@ -50,6 +51,13 @@ function AppRoutes() {
         {(params) => (
           <ProtectedRoute>
             <FilesPage key={params.id} projectId={params.id} />
+          </ProtectedRoute>
+        )}
+      </Route>
+      <Route path="/project/:id/database">
+        {(params) => (
+          <ProtectedRoute>
+            <DatabasePage key={params.id} projectId={params.id} />
           </ProtectedRoute>
         )}
       </Route>

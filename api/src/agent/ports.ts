@@ -9,6 +9,7 @@
  */
 import type { SavedRunMessage } from "@shared/events/fold-stream-event";
 import type { RunStatus } from "@shared/events/stream";
+import type { DatabaseColumn, QueryResult } from "@shared/schemas/database";
 import type { Message } from "@shared/schemas/message";
 import type { TemplateName } from "@shared/schemas/sandbox";
 import type { ChatImage } from "./chat-message";
@@ -78,8 +79,39 @@ export interface AppRuntime {
   typeCheck(signal: AbortSignal): Promise<{ command: string; problems: AppProblem[] } | null>;
 }
 
-/** What the tools of one run work on. `sandbox` and `app` are null on a server without sandboxes. */
-export type Workspace = { files: ProjectFiles; sandbox: ProjectSandbox | null; workflow: ProjectWorkflow; app?: AppRuntime | null };
+/** A table of the project's database as describe_database tells it. */
+export type DatabaseTableInfo = {
+  name: string;
+  columns: DatabaseColumn[];
+  rowEstimate: number;
+  primaryKey: string[];
+  /** Each as PostgreSQL writes it: `FOREIGN KEY (list_id) REFERENCES lists(id)`. */
+  foreignKeys: string[];
+  /** Column lists with a unique constraint. */
+  unique: string[];
+};
+
+/** A statement PostgreSQL refused or cancelled: its message and the 1-based character it points at. */
+export type SqlFailure = { message: string; position?: number };
+
+/** The project's development database (made on first use). */
+export interface ProjectDatabase {
+  describe(): Promise<{ sizeBytes: number; tables: DatabaseTableInfo[] }>;
+  /** Runs SQL text (one or more statements) with the limits given; a refused statement answers `{ failed }`. */
+  run(sql: string, limits: { maxRows: number; timeoutMs: number; maxCellChars: number }): Promise<{ result: QueryResult } | { failed: SqlFailure }>;
+}
+
+/**
+ * What the tools of one run work on. `sandbox` and `app` are null on a server without sandboxes; `database`
+ * is null (or absent) where the server cannot make project databases.
+ */
+export type Workspace = {
+  files: ProjectFiles;
+  sandbox: ProjectSandbox | null;
+  workflow: ProjectWorkflow;
+  app?: AppRuntime | null;
+  database?: ProjectDatabase | null;
+};
 
 export interface Workspaces {
   /** The workspace of a project whose ownership the caller has already checked. */

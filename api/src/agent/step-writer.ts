@@ -41,9 +41,10 @@ export function createStepWriter(emit: (event: StreamEvent) => void): StepWriter
       emit({ type: "chunk", content: `${atLineStart ? "" : "\n"}${line}\n`, step: status });
       atLineStart = true;
       afterStep = true;
-      const action = { description: line, status };
+      // A warning step is a done step to the action list; the chunk's `step` and the line's words mark it.
+      const action = { description: line, status: status === "warning" ? ("completed" as const) : status };
       emit({ type: "action", action });
-      if (status === "completed") actions.push(action);
+      if (action.status === "completed") actions.push(action);
     },
     notice: (content) => text(`${atLineStart ? "" : "\n\n"}${content}`),
     completedActions: () => actions.slice(),

@@ -34,13 +34,17 @@ const connectionDefaults = {
  * A postgres.js client whose queries give up (503) when the server stops answering; see query-watchdog.ts.
  * The watchdog also sets up TLS (`sslmode` in the URL), so postgres.js itself is told `ssl: false`.
  */
-export function createSql(target: string | postgres.Options<Record<string, never>>, options: { max: number; queryTimeoutMs: () => number }): Sql {
+export function createSql(
+  target: string | postgres.Options<Record<string, never>>,
+  options: { max: number; queryTimeoutMs: () => number; connectTimeoutS?: number },
+): Sql {
   const open = (settings: postgres.Options<Record<string, never>>) =>
     (typeof target === "string" ? postgres(target, settings) : postgres({ ...target, ...settings })) as unknown as Sql;
   // postgres.js's own reading of sslmode/ssl (URL, options, PGSSL); creating a client opens no connection.
   const ssl = open({}).options.ssl;
   const socket = watchedSocket(options.queryTimeoutMs, ssl);
-  return open({ ...connectionDefaults, max: options.max, ssl: false, socket } as postgres.Options<Record<string, never>>);
+  const connect_timeout = options.connectTimeoutS ?? connectionDefaults.connect_timeout;
+  return open({ ...connectionDefaults, connect_timeout, max: options.max, ssl: false, socket } as postgres.Options<Record<string, never>>);
 }
 
 export async function connectDb(config: Config["database"]): Promise<Db> {

@@ -33,3 +33,54 @@ export async function startEmbeddedPostgres(options: { dataDir?: string; maxConn
     },
   };
 }
+
+type PgliteRuntime = { pgliteWasmModule: WebAssembly.Module; fsBundle: Blob };
+let runtime: Promise<PgliteRuntime> | null = null;
+
+/** PGlite's compiled program and file bundle, loaded once per process and shared by every project database. */
+function pgliteRuntime(): Promise<PgliteRuntime> {
+  runtime ??= (async () => {
+    const dist = new URL(".", import.meta.resolve("@electric-sql/pglite"));
+    const [wasm, data] = await Promise.all([Bun.file(new URL("pglite.wasm", dist)).arrayBuffer(), Bun.file(new URL("pglite.data", dist)).arrayBuffer()]);
+    return { pgliteWasmModule: await WebAssembly.compile(wasm), fsBundle: new Blob([data]) };
+  })();
+  runtime.catch(() => (runtime = null));
+  return runtime;
+}
+
+/**
+ * Makes a fresh PGlite data folder (initdb, seconds) and runs `setup` in it as the bootstrap superuser; project
+ * databases are copies of it, so only the first one pays for initdb.
+ */
+export async function createPgliteTemplate(dataDir: string, setup: string[]): Promise<void> {
+  const db = await PGlite.create(dataDir, await pgliteRuntime());
+  try {
+    // One by one: several statements in one exec share a transaction, which CREATE DATABASE refuses.
+    for (const statement of setup) await db.exec(statement);
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * One project's PGlite, its session running as `username` in `database`, served on `socketPath` (whose folder
+ * the caller keeps private). pglite-socket queues the queries of its connections onto PGlite's one session and
+ * keeps a transaction's queries together, so several clients may share it.
+ */
+export async function startProjectPglite(o: { dataDir: string; socketPath: string; username: string; database: string; maxConnections: number }): Promise<EmbeddedPostgres> {
+  const db = await PGlite.create(o.dataDir, { ...(await pgliteRuntime()), username: o.username, database: o.database });
+  const server = new PGLiteSocketServer({ db, path: o.socketPath, maxConnections: o.maxConnections });
+  try {
+    await server.start();
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return {
+    socketPath: o.socketPath,
+    stop: async () => {
+      await server.stop();
+      await db.close();
+    },
+  };
+}

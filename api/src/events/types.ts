@@ -32,7 +32,13 @@ export type ProblemsBusEvent = ProblemsChangedEvent & { ownerId: string; origin?
 /** A named process's output or status (not a file change: the sandbox sync ignores these). */
 export type ProcessBusEvent = ProcessEvent & { ownerId: string; origin: "api" | "sandbox"; pushedBy?: undefined };
 
-export type BusEvent = FileBusEvent | SandboxStopEvent | ProblemsBusEvent | ProcessBusEvent;
+/**
+ * A project's environment changed (services/sandboxes/project-env.ts): a secret was set or removed, or another
+ * part's variables changed. The instance running its `app` restarts it; a run waiting for a secret hears of it.
+ */
+export type ProjectEnvChangedEvent = { type: "project.env.changed"; projectId: string; ownerId: string; names: string[]; origin: "api"; pushedBy?: undefined };
+
+export type BusEvent = FileBusEvent | SandboxStopEvent | ProblemsBusEvent | ProcessBusEvent | ProjectEnvChangedEvent;
 
 /** Subscribers that act on file changes skip every other kind of event with this. */
 export const isFileEvent = (event: BusEvent): event is FileBusEvent => event.type.startsWith("file.");

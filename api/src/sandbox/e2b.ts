@@ -107,7 +107,7 @@ async function openE2BTerminal(sbx: E2BSandbox, options: TerminalOptions, touch:
     cols: options.cols,
     rows: options.rows,
     cwd: ROOT,
-    envs: TERMINAL_ENV,
+    envs: { ...options.env, ...TERMINAL_ENV },
     timeoutMs: 0,
     onData: (data) => options.onData(data),
   });

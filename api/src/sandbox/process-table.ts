@@ -314,13 +314,14 @@ export function createProcessTable(launch: ProcessLauncher, options: ProcessTabl
       });
     },
 
-    async restart(name) {
+    async restart(name, restartOptions) {
       const e = entries.get(name);
       if (!e) return null;
       if (closed) throw new Error("the sandbox is stopping");
       options.onUse?.();
       return serial(e, async () => {
         await halt(e);
+        if (restartOptions?.env) e.options = { ...e.options, env: restartOptions.env };
         e.crashTimes = [];
         if (e.info.startedAt) e.info.restarts++;
         await launchEntry(e);

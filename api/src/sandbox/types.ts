@@ -90,6 +90,8 @@ export type TerminalOptions = {
   onData: (data: Uint8Array) => void;
   /** Called once: the shell's exit status, or null when it was killed or the sandbox went away. */
   onExit: (exitCode: number | null) => void;
+  /** More environment for the shell (the project's own: secrets, DATABASE_URL); TERMINAL_ENV wins over it. */
+  env?: Record<string, string>;
 };
 
 export interface TerminalSession {
@@ -172,8 +174,11 @@ export interface SandboxProcesses {
   start(name: string, command: string, options?: { cwd?: string; env?: Record<string, string> }): Promise<ProcessInfo>;
   /** SIGTERM to its whole tree, SIGKILL after a grace period; null for an unknown name. */
   stop(name: string): Promise<ProcessInfo | null>;
-  /** Stops it (as `stop`) and starts its command again; null for an unknown name. */
-  restart(name: string): Promise<ProcessInfo | null>;
+  /**
+   * Stops it (as `stop`) and starts its command again; null for an unknown name. `env`, when given, replaces
+   * the environment it was started with (the project's changed), for this start and the automatic ones after.
+   */
+  restart(name: string, options?: { env?: Record<string, string> }): Promise<ProcessInfo | null>;
   list(): Promise<ProcessInfo[]>;
   /** Lines after `since` (a cursor from an earlier answer; omitted: everything kept), and the next cursor. */
   logs(name: string, since?: number): Promise<{ lines: ProcessLogLine[]; cursor: number } | null>;

@@ -5,6 +5,7 @@ import type { BusEvent, EventBus } from "../events/types";
 import type { Config } from "../lib/config";
 import type { Logger } from "../lib/logger";
 import type { ObjectStore } from "../storage/types";
+import type { AppDatabases } from "./app-databases/host";
 
 /**
  * How the file service hands a change to the project's sandbox on this instance, with the bytes it already
@@ -31,6 +32,8 @@ export type ServiceContext = {
   config?: Pick<Config, "limits">;
   /** Pushes file changes into the project's attached sandbox; absent means only the file events carry them. */
   sandboxSync?: SandboxSync;
+  /** Each project's own development database (services/app-databases); absent means none on this process. */
+  appDatabases?: AppDatabases;
 };
 
 /**

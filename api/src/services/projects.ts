@@ -3,6 +3,7 @@ import type { CreateProject, Project } from "@shared/schemas/project";
 import { findSite } from "../db/deployments";
 import * as projects from "../db/projects";
 import { conflict, notFound } from "../lib/errors";
+import { dropProjectDatabases } from "./app-databases";
 import { isUuid, projectPrefix, type ServiceContext } from "./context";
 
 export const listProjects = (ctx: ServiceContext, ownerId: string) => projects.listProjects(ctx.sql, ownerId);
@@ -45,5 +46,7 @@ export async function deleteProject(ctx: ServiceContext, ownerId: string, id: st
   // Its published site (the row went with the project) stops answering on every instance now, not when
   // their caches expire.
   if (site) await ctx.events.publishSite({ type: "site.changed", slug: site.slug }).catch(() => {});
+  // After the rows: a failed drop leaves its app_databases row, so the database is still known and can be dropped later.
+  await dropProjectDatabases(ctx, id).catch((error) => ctx.logger.warn("project database not dropped", { projectId: id, error: String(error) }));
   return deleted;
 }

@@ -25,6 +25,7 @@ import { silentLogger } from "../lib/logger";
 import { toPublicConfig } from "../public-config";
 import { createSandboxProvider } from "../sandbox/index";
 import type { SandboxProvider } from "../sandbox/types";
+import type { AppDatabases } from "../services/app-databases";
 import { createProjectSandboxes } from "../services/sandboxes";
 import { createImageSigner } from "../services/images";
 import { guardStore } from "../storage/guard";
@@ -43,7 +44,15 @@ export type TestUser = {
 };
 
 export async function testApp(
-  overrides: { store?: ObjectStore; env?: Record<string, string>; events?: EventBus; agent?: AgentOptions; provider?: SandboxProvider } = {},
+  overrides: {
+    store?: ObjectStore;
+    env?: Record<string, string>;
+    events?: EventBus;
+    agent?: AgentOptions;
+    provider?: SandboxProvider;
+    /** Project databases (test/app-databases.ts); without them the database routes answer "unavailable". */
+    appDatabases?: AppDatabases;
+  } = {},
 ) {
   const db = await testDb();
   const dataDir = mkdtempSync(join(tmpdir(), "app-test-"));
@@ -60,8 +69,9 @@ export async function testApp(
   const events = overrides.events ?? createMemoryBus();
   // Sandboxes are only started when a test asks for one.
   const provider = overrides.provider ?? createSandboxProvider(config, silentLogger);
-  const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config });
-  const services = { config, sql: db.sql, store, logger: silentLogger, events, sandboxes, sandboxSync: sandboxes.sync, signer: createImageSigner("test-secret") };
+  const { appDatabases } = overrides;
+  const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config, appDatabases });
+  const services = { config, sql: db.sql, store, logger: silentLogger, events, sandboxes, sandboxSync: sandboxes.sync, signer: createImageSigner("test-secret"), appDatabases };
   const deps: AppDeps = {
     ...services,
     runs: createAgentRuns({ ...services, agent: overrides.agent }),

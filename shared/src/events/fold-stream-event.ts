@@ -102,7 +102,7 @@ export function foldStreamEvent(fold: RunFold, event: StreamEvent): RunFold {
   }
 }
 
-function foldChunk(fold: RunFold, content: string, step: "in_progress" | "completed" | undefined): RunFold {
+function foldChunk(fold: RunFold, content: string, step: "in_progress" | "completed" | "warning" | undefined): RunFold {
   const next = step ? settleOpenSteps(fold) : fold;
   const joined = { ...next, content: fold.content + content };
   if (step !== "in_progress") return joined;

@@ -39,7 +39,7 @@ export const streamEventSchema = z.discriminatedUnion("type", [
    * Text to append to the answer. Step lines are
    * chunks too, each on its own line; `step` says which kind, for clients that want to know without parsing.
    */
-  z.object({ type: z.literal("chunk"), content: z.string(), step: z.enum(["in_progress", "completed"]).optional() }),
+  z.object({ type: z.literal("chunk"), content: z.string(), step: z.enum(["in_progress", "completed", "warning"]).optional() }),
   /** Reasoning text (only when the request asked for it), shown as 'Extended Thinking'. */
   z.object({ type: z.literal("thinking"), content: z.string() }),
   z.object({ type: z.literal("action"), action: actionStepSchema }),

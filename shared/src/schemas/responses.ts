@@ -9,6 +9,9 @@
  * const projects = projectListSchema.parse(await res.json()); // Project[]
  */
 import * as z from "zod/mini";
+// The database view's answers are typed from their full zod schemas (./database.ts); these zod/mini copies
+// for the browser are held to those types by their annotations.
+import type { DatabaseInfo, QueryResult, TableRows } from "./database";
 
 export const projectSchema = z.object({
   id: z.string(),
@@ -261,3 +264,30 @@ export const processLogsSchema = z.object({
   cursor: z.number(),
 });
 export type ProcessLogs = z.infer<typeof processLogsSchema>;
+/** GET /api/projects/{id}/database (types and limits: ./database.ts). */
+export const databaseInfoSchema: z.ZodMiniType<DatabaseInfo> = z.object({
+  status: z.enum(["ready", "read_only", "unavailable"]),
+  sizeBytes: z.number(),
+  tables: z.array(
+    z.object({
+      name: z.string(),
+      columns: z.array(z.object({ name: z.string(), type: z.string(), nullable: z.boolean() })),
+      rowEstimate: z.number(),
+    }),
+  ),
+});
+const resultColumnsSchema = z.array(z.object({ name: z.string(), type: z.string() }));
+/** GET /api/projects/{id}/database/tables/{table}/rows. */
+export const tableRowsSchema: z.ZodMiniType<TableRows> = z.object({
+  columns: resultColumnsSchema,
+  rows: z.array(z.array(z.json())),
+  total: z.number(),
+});
+/** POST /api/projects/{id}/database/query. */
+export const queryResultSchema: z.ZodMiniType<QueryResult> = z.object({
+  columns: resultColumnsSchema,
+  rows: z.array(z.array(z.json())),
+  rowCount: z.number(),
+  truncated: z.boolean(),
+  ms: z.number(),
+});

@@ -11,7 +11,7 @@ export const shellCommandSchema = z.object({
 export type ShellCommand = z.infer<typeof shellCommandSchema>;
 
 /** The project templates kept in the repository (api/templates). */
-export const TEMPLATE_NAMES = ["react", "vite", "node"] as const;
+export const TEMPLATE_NAMES = ["react", "vite", "node", "fullstack"] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
 export const applyTemplateSchema = z.object({

@@ -11,7 +11,8 @@ export class ApiError extends Error {
     readonly code: string | null,
     /** What a person can read: the body's `error`, else the raw body, else the status text. */
     readonly error: string,
-    body: string,
+    /** The raw body, for answers that carry more than `{ error, code }` (a SQL error's position). */
+    readonly body: string,
     statusText: string,
   ) {
     super(`${status}: ${body || statusText}`);

@@ -200,6 +200,21 @@ export const api = {
       parsed((s) => s.problemListSchema, client.sandbox[":projectId"].problems.$get({ param: encoded({ projectId }) }, { init })),
     clearProblems: (projectId: string) => parsed(ignored, client.sandbox[":projectId"].problems.$delete({ param: encoded({ projectId }) })),
   },
+  /** The project's development database; a failed statement answers 400 with PostgreSQL's message and position. */
+  database: {
+    info: (projectId: string, init: CallInit = {}) =>
+      parsed((s) => s.databaseInfoSchema, client.projects[":id"].database.$get({ param: encoded({ id: projectId }) }, { init })),
+    rows: (projectId: string, table: string, page: { limit: number; offset: number; order?: string }, init: CallInit = {}) =>
+      parsed(
+        (s) => s.tableRowsSchema,
+        client.projects[":id"].database.tables[":table"].rows.$get(
+          { param: encoded({ id: projectId, table }), query: { limit: String(page.limit), offset: String(page.offset), ...(page.order ? { order: page.order } : {}) } },
+          { init },
+        ),
+      ),
+    query: (projectId: string, sql: string, init: CallInit = {}) =>
+      parsed((s) => s.queryResultSchema, client.projects[":id"].database.query.$post({ param: encoded({ id: projectId }), json: { sql } }, { init })),
+  },
   /** The sandbox's named processes; live output and status arrive over the WebSocket (api/project-events.ts). */
   processes: {
     list: (projectId: string, init: CallInit = {}) =>

@@ -9,7 +9,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { ApiError } from "./api-error";
 import { api } from "./endpoints";
-import { fileKeys, messageKeys, projectKeys, publishKeys, sandboxKeys, usageKeys, versionKeys } from "./query-keys";
+import { databaseKeys, fileKeys, messageKeys, projectKeys, publishKeys, sandboxKeys, usageKeys, versionKeys } from "./query-keys";
 
 /** No session: the project list reads a 401 as null, which the projects screen turns into a fresh sign-in. */
 async function nullOn401<T>(request: Promise<T>): Promise<T | null> {
@@ -55,4 +55,8 @@ export const queries = {
     queryOptions({ queryKey: sandboxKeys.problems(projectId), queryFn: ({ signal }) => api.sandbox.problems(projectId, { signal }) }),
   processes: (projectId: string) =>
     queryOptions({ queryKey: sandboxKeys.processes(projectId), queryFn: ({ signal }) => api.processes.list(projectId, { signal }) }),
+  database: (projectId: string) =>
+    queryOptions({ queryKey: databaseKeys.info(projectId), queryFn: ({ signal }) => api.database.info(projectId, { signal }) }),
+  tableRows: (projectId: string, table: string, page: { limit: number; offset: number; order?: string }) =>
+    queryOptions({ queryKey: databaseKeys.rows(projectId, table, page), queryFn: ({ signal }) => api.database.rows(projectId, table, page, { signal }) }),
 };

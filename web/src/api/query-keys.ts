@@ -58,3 +58,12 @@ export const versionKeys = {
   /** A file's text at a version (its answer is the bytes, not JSON). */
   file: (projectId: string, versionId: string, path: string) => ["projects", projectId, "versions", versionId, "files", path] as const,
 };
+
+/** A project's development database: its tables, and a page of one table's rows. */
+export const databaseKeys = {
+  /** The tables (and the prefix of every rows query of the project). */
+  info: (projectId: string) => ["projects", projectId, "database"] as const,
+  /** Its own query function: the page, size and order go in the query string. */
+  rows: (projectId: string, table: string, page: { limit: number; offset: number; order?: string }) =>
+    ["projects", projectId, "database", "tables", table, "rows", page] as const,
+};

@@ -11,7 +11,7 @@ describe("system prompt", () => {
     expect(prompt).toContain("Name: Todo\nDescription: A todo list\nRun command (workflow): npm run dev");
     expect(prompt).toContain("Files:\n- package.json (300 bytes)\n- src/App.tsx (120 bytes)");
     for (const tool of allTools) expect(prompt).toContain(`- ${tool.name}: `);
-    expect(prompt).toContain("react: React + Vite + TypeScript; vite: plain Vite + TypeScript; node: Node.js server");
+    expect(prompt).toContain("react: React + Vite + TypeScript; vite: plain Vite + TypeScript; node: Node.js server; fullstack: React + Vite with a Node.js API");
     expect(prompt).toContain("must listen on 0.0.0.0");
     expect(prompt).toContain("background: true");
     expect(prompt).toContain("Call tools only through the tool-calling interface");
@@ -25,5 +25,15 @@ describe("system prompt", () => {
     const long = systemPrompt({ name: "Big", description: null, workflowCommand: null, files: many }, allTools, ["Older messages were trimmed."]);
     expect(long).toContain("- … and 50 more (use list_files)");
     expect(long).toEndWith("## Notes\n- Older messages were trimmed.");
+  });
+
+  test("with the database tools: DATABASE_URL and the migrations convention, applied by the agent and by publishing", () => {
+    const prompt = systemPrompt({ name: "Todo", description: null, workflowCommand: null, files: [] }, allTools);
+    expect(prompt).toContain("gets its address in DATABASE_URL");
+    expect(prompt).toContain("db/migrations/NNN_name.sql");
+    expect(prompt).toContain("Apply a new migration to the development database yourself with run_sql");
+    expect(prompt).toContain("publishing applies them to production");
+    const without = systemPrompt({ name: "Todo", description: null, workflowCommand: null, files: [] }, allTools.filter((t) => t.name !== "run_sql"));
+    expect(without).not.toContain("Apply a new migration");
   });
 });

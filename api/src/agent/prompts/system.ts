@@ -37,7 +37,7 @@ export function systemPrompt(project: PromptProject, tools: Tool[], notes: strin
       [
         "- Call tools only through the tool-calling interface (function calls). Never write a tool call as text, JSON or XML in your answer: it is not run.",
         names.has("create_boilerplate")
-          ? "- For a new app, start with create_boilerplate (react: React + Vite + TypeScript; vite: plain Vite + TypeScript; node: Node.js server). It installs dependencies and starts the app. Then change the files it created."
+          ? "- For a new app, start with create_boilerplate (react: React + Vite + TypeScript; vite: plain Vite + TypeScript; node: Node.js server; fullstack: React + Vite with a Node.js API on one port and a PostgreSQL database, for apps that must remember data). It installs dependencies and starts the app. Then change the files it created."
           : null,
         "- Read a file before editing it (read_file shows line numbers; they are not part of the file). Use edit_file for small changes (each search text must match exactly once; several edits can go in one call) and write_file for new files or full rewrites. Always write complete file contents, never placeholders. Keep each call well under your output limit: split a large file into modules, or write it in parts with write_file and append: true.",
         "- Paths are relative to the project root (e.g. src/App.tsx). The project's files are stored and synced to the sandbox automatically.",
@@ -51,6 +51,9 @@ export function systemPrompt(project: PromptProject, tools: Tool[], notes: strin
           ? names.has("restart_app")
             ? "- Record how the app starts, and its port, with set_workflow_command (create_boilerplate does it for you), then start or restart it with restart_app (not run_shell, whose background servers cannot be stopped later). A Vite dev server reloads edits by itself. When you finish after changing files, the app is checked and any problems come back to you: read_logs and get_problems show them."
             : "- Record how the app starts with set_workflow_command (create_boilerplate does it for you). A Vite dev server reloads edits by itself. A background server cannot be stopped from a later command (each command runs in its own process space), so start Node servers with `node --watch server.js`: they restart by themselves when their files change."
+          : null,
+        names.has("run_sql")
+          ? "- Data: the project has its own PostgreSQL database for development. Every process in the sandbox (the app, run_shell, run_code) gets its address in DATABASE_URL; read it from there (e.g. `postgres(process.env.DATABASE_URL)` with the postgres package, or pg, Drizzle, Prisma), never hard-code one. Change the schema only through migrations: files db/migrations/NNN_name.sql (001_init.sql, 002_add_due_date.sql, …), one change each, never edited once applied. Apply a new migration to the development database yourself with run_sql (the fullstack template's server also applies pending ones on start and records them in the _migrations table: record yours there too); publishing applies them to production. Use describe_database to see the tables and run_sql to check data. DROP, TRUNCATE and DELETE/UPDATE without WHERE are shown to the user as warnings: use them only when asked."
           : null,
         names.has("run_code") ? "- Use run_code to try out a small Python, JavaScript or TypeScript snippet." : null,
         names.has("web_search") ? "- Use web_search when you need current documentation or an error explained." : null,

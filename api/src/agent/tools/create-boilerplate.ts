@@ -1,22 +1,24 @@
 /**
  * create_boilerplate: starts the project from one of the templates kept in the repository (react, vite,
- * node): files written, dependencies installed, workflow command set, and the app started so the Preview
+ * node, fullstack): files written, dependencies installed, workflow command set, and the app started so the Preview
  * shows it at once.
  */
 import { z } from "zod";
+import { TEMPLATE_NAMES } from "@shared/schemas/sandbox";
 import { defineTool, ToolError } from "./define-tool";
 
-const LABEL = { react: "React", vite: "Vite", node: "Node.js" } as const;
+const LABEL = { react: "React", vite: "Vite", node: "Node.js", fullstack: "full-stack" } as const;
 
 export const createBoilerplateTool = defineTool({
   name: "create_boilerplate",
   description:
-    "Start the project from a template: react (React + Vite + TypeScript), vite (plain Vite + TypeScript) or node " +
-    "(a Node.js HTTP server). Writes the files, installs dependencies, sets the workflow command and starts the " +
+    "Start the project from a template: react (React + Vite + TypeScript), vite (plain Vite + TypeScript), node " +
+    "(a Node.js HTTP server) or fullstack (React + Vite and a Node.js API on one port that keeps data in the project's " +
+    "PostgreSQL database through DATABASE_URL, with migrations in db/migrations; use it when the app must remember data). Writes the files, installs dependencies, sets the workflow command and starts the " +
     "app. Use it once, at the start of a new project, then edit the files. It refuses a project that already has " +
     "files unless overwrite is true (only when the user asked to start over).",
   input: z.object({
-    template: z.enum(["react", "vite", "node"]),
+    template: z.enum(TEMPLATE_NAMES),
     overwrite: z.boolean().optional().describe("Replace a project that already has files (only when the user asked to start over)"),
   }),
   summary: (input) => `${input.template} template`,

@@ -16,7 +16,8 @@
 import type { z } from "zod";
 import type { Workspace } from "../ports";
 
-export type StepStatus = "in_progress" | "completed";
+/** `warning`: something done that the person should notice (destructive SQL); shown as a warning step. */
+export type StepStatus = "in_progress" | "completed" | "warning";
 
 /** Where web_search sends its queries, when the server has one (SEARXNG_URL). */
 export type SearchBackend = { kind: "none" } | { kind: "searxng"; url: string };

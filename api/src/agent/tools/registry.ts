@@ -5,6 +5,7 @@
 import { z } from "zod";
 import type { ToolSpec } from "../chat-message";
 import { createBoilerplateTool } from "./create-boilerplate";
+import { describeDatabaseTool } from "./describe-database";
 import type { SearchBackend, Tool } from "./define-tool";
 import { editFileTool } from "./edit-file";
 import { getProblemsTool } from "./get-problems";
@@ -13,6 +14,7 @@ import { readFileTool } from "./read-file";
 import { readLogsTool } from "./read-logs";
 import { restartAppTool } from "./restart-app";
 import { runCodeTool } from "./run-code";
+import { runSqlTool } from "./run-sql";
 import { runShellTool } from "./run-shell";
 import { setWorkflowCommandTool } from "./set-workflow-command";
 import { webSearchTool } from "./web-search";
@@ -30,6 +32,8 @@ export const allTools: Tool[] = [
   readLogsTool,
   getProblemsTool,
   restartAppTool,
+  describeDatabaseTool,
+  runSqlTool,
   webSearchTool,
 ] as Tool[];
 

@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { agentConfig, agentEnv, type AgentConfig } from "./agent";
+import { appDatabasesConfig, appDatabasesEnv, type AppDatabasesSection } from "./app-databases";
 import { authConfig, authEnv, type AuthConfig } from "./auth";
 import { databaseConfig, databaseEnv, type DatabaseConfig } from "./database";
 import { limitsConfig, limitsEnv, type LimitsConfig } from "./limits";
@@ -27,6 +28,7 @@ export { ConfigError } from "./values";
 export { describeConfig, redactUrl } from "./describe";
 export { isKnownVisionModel, type ModelPrice } from "./model";
 export type { AuthConfig } from "./auth";
+export type { AppDatabasesConfig } from "./app-databases";
 
 const envSchema = z.object({
   ...serverEnv,
@@ -39,13 +41,15 @@ const envSchema = z.object({
   ...sitesEnv,
   ...limitsEnv,
   ...authEnv,
+  ...appDatabasesEnv,
 });
 
 export type Config = ServerConfig &
   SandboxConfig &
   ModelConfig &
   AgentConfig &
-  LimitsConfig & {
+  LimitsConfig &
+  AppDatabasesSection & {
     database: DatabaseConfig;
     storage: StorageConfig;
     preview: PreviewConfig;
@@ -64,12 +68,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // The contradiction checks run in this order (storage, sandbox, model, sites, auth): the first one found is reported.
   const storage = storageConfig(e, server.dataDir);
   const sandbox = sandboxConfig(e);
+  const database = databaseConfig(e, server.dataDir);
   const model = modelConfig(e);
   const preview = previewConfig(e.PREVIEW_DOMAIN, server.publicUrl, server.port);
   const sites = sitesConfig(e, { publicUrl: server.publicUrl, port: server.port, previewDomain: preview.domain });
   return {
     ...server,
-    database: databaseConfig(e, server.dataDir),
+    database,
     storage,
     ...sandbox,
     ...model,
@@ -78,5 +83,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sites,
     auth: authConfig(e, server.host),
     ...limitsConfig(e),
+    ...appDatabasesConfig(e, database, server.dataDir),
   };
 }

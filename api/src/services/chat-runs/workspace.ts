@@ -1,6 +1,6 @@
 /**
  * An agent run's workspace: the project's stored files, its sandbox (created on first need and reused for
- * the rest of the run), its workflow command and its running app (app-runtime.ts), scoped to one project whose ownership the run checked at
+ * the rest of the run), its workflow command, its running app (app-runtime.ts) and its database, scoped to one project whose ownership the run checked at
  * its start. The only file of the chat runs that knows the sandbox service.
  *
  * Writes go through the file service, which pushes the bytes into the attached sandbox and waits for it
@@ -20,7 +20,9 @@ import type { RunResult, Sandbox } from "../../sandbox/types";
 import { notFound } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { listFilesInProject, readFileInProject, writeFileInProject } from "../files";
+import { ensureProjectDatabase, withProjectDatabase } from "../app-databases";
 import { createAppRuntime } from "./app-runtime";
+import { createProjectDatabasePort } from "./project-database";
 
 const commandResult = (r: RunResult) => ({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut, truncated: r.truncated });
 
@@ -70,5 +72,12 @@ export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandbo
       },
     },
     app: sandboxes && createAppRuntime({ ctx, ownerId, projectId, sandbox, lastChangeAt: () => lastChangeAt }),
+    // Made on the first tool call that needs it; the client is closed after each call.
+    database: ctx.appDatabases
+      ? createProjectDatabasePort(async (fn) => {
+          await ensureProjectDatabase(ctx, projectId);
+          return withProjectDatabase(ctx, projectId, fn);
+        })
+      : null,
   };
 }

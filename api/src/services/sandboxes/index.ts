@@ -15,6 +15,7 @@ import { getOwnedProject } from "../projects";
 import { applyTemplate } from "./apply-template";
 import { createSandboxLifecycle, type LifecycleDeps, type RecreateResult } from "./lifecycle";
 import { createSandboxProcesses, type SandboxProcessesService } from "./processes";
+import { createProjectEnv, restartAppOnEnvChange, type ProjectEnv } from "./project-env";
 import { createSandboxSync, type SandboxSyncService } from "./sync";
 import { createTemplateCache, type TemplateCache } from "./template-cache";
 import { loadTemplate } from "./templates";
@@ -52,13 +53,17 @@ export type ProjectSandboxesService = ProjectSandboxes & {
   shutdown(): Promise<void>;
   /** Sandboxes this instance has attached (for /metrics). */
   activeCount(): number;
+  /** What every process in a project's sandbox gets in its environment: parts register contributors here. */
+  readonly env: ProjectEnv;
 };
 
 export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesService {
   const sync = createSandboxSync(ctx);
   const templateCache = createTemplateCache({ provider: ctx.provider, logger: ctx.logger });
   const dependencies = { templateCache, logger: ctx.logger };
-  const lifecycle = createSandboxLifecycle(ctx, sync, dependencies);
+  const env = createProjectEnv(ctx);
+  const lifecycle = createSandboxLifecycle(ctx, sync, dependencies, env);
+  const stopRestarts = restartAppOnEnvChange(ctx, (projectId) => sync.get(projectId)?.sandbox ?? null);
   const processes = createSandboxProcesses(ctx, { ensure: lifecycle.ensure });
   let shuttingDown: Promise<void> | null = null;
 
@@ -87,6 +92,7 @@ export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesServ
     templateCache,
     sync,
     processes,
+    env,
 
     warmTemplates(names) {
       if (!templateCache) return;
@@ -104,6 +110,7 @@ export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesServ
       // Graceful shutdown calls this early and the parts' close again: one teardown serves both.
       shuttingDown ??= (async () => {
         lifecycle.close();
+        stopRestarts();
         sync.stop();
         await ctx.provider.shutdown();
       })();

@@ -12,7 +12,7 @@
  * sandbox-start rate limit, whichever route or run asked for it; using or reconnecting a running one is free.
  *
  * @example
- * const lifecycle = createSandboxLifecycle({ ...ctx, provider, config }, sync, dependencies);
+ * const lifecycle = createSandboxLifecycle({ ...ctx, provider, config }, sync, dependencies, createProjectEnv(ctx));
  * const sandbox = await lifecycle.ensure(ownerId, projectId);
  */
 import * as fileRows from "../../db/files";
@@ -28,6 +28,7 @@ import { getOwnedProject } from "../projects";
 import { createRateLimiter } from "../rate-limits";
 import { installDependencies, templateWithPackageJson, type DependencyDeps } from "./dependencies";
 import { previewUrlFor } from "./preview-url";
+import { withProjectEnv, type ProjectEnv } from "./project-env";
 import type { SandboxSyncService } from "./sync";
 import { publishProcessEvents } from "./process-events";
 import { createSandboxSlots } from "./slots";
@@ -49,7 +50,9 @@ export type LifecycleDeps = ServiceContext & {
 
 export type SandboxLifecycle = ReturnType<typeof createSandboxLifecycle>;
 
-export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncService, dependencies: DependencyDeps) {
+export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncService, dependencies: DependencyDeps, env: ProjectEnv) {
+  /** The sandbox as the project's: every process it starts gets the project's environment (project-env.ts). */
+  const asProjects = (projectId: string, sandbox: Sandbox) => withProjectEnv(sandbox, () => env.forProject(projectId));
   const inflight = new Map<string, Promise<Sandbox>>();
   const recreating = new Map<string, Promise<RecreateResult>>();
   const slots = createSandboxSlots(ctx);
@@ -151,7 +154,7 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
   async function createFresh(ownerId: string, projectId: string): Promise<{ sandbox: Sandbox; filesSynced: number }> {
     let sandbox: Sandbox;
     try {
-      sandbox = await ctx.provider.create(projectId);
+      sandbox = asProjects(projectId, await ctx.provider.create(projectId));
     } catch (error) {
       throw new AppError(503, "dependency_unavailable", `Could not start a sandbox: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
@@ -194,7 +197,8 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     const project = await findSandboxRecord(ctx.sql, projectId);
     if (!project) throw notFound("Project");
     if (project.sandboxId) {
-      const existing = await ctx.provider.connect(project.sandboxId).catch(() => null);
+      const found = await ctx.provider.connect(project.sandboxId).catch(() => null);
+      const existing = found && asProjects(projectId, found);
       if (existing && (await existing.isAlive().catch(() => false))) {
         // Free of the start limit, but it counts toward the owner's sandboxes again: the room is still made.
         await makeRoom();

@@ -193,7 +193,7 @@ if (await localSuiteGate("template cache", { sameOnEveryDatabase: true })) {
       const projectId = await newProject(erin, "Route");
       const unknown = await erin.request("POST", `/api/sandbox/${projectId}/template`, { template: "angular" });
       expect(unknown.status).toBe(400);
-      expect(((await unknown.json()) as { error: string }).error).toContain("template must be one of react, vite, node");
+      expect(((await unknown.json()) as { error: string }).error).toContain("template must be one of react, vite, node, fullstack");
       expect((await t.user("mallory").request("POST", `/api/sandbox/${projectId}/template`, { template: "node" })).status).toBe(404);
       const res = await erin.request("POST", `/api/sandbox/${projectId}/template`, { template: "node" });
       expect(res.status).toBe(200);

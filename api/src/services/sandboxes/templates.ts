@@ -1,4 +1,4 @@
-/** Reads the project templates kept in api/templates (react, vite, node). */
+/** Reads the project templates kept in api/templates (react, vite, node, fullstack). */
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { z } from "zod";
@@ -14,7 +14,7 @@ const templateSchema = z.object({
 });
 export type Template = z.infer<typeof templateSchema> & { name: TemplateName; files: { path: string; content: Uint8Array }[] };
 
-export const TEMPLATE_NAMES = ["react", "vite", "node"] as const satisfies readonly TemplateName[];
+export const TEMPLATE_NAMES = ["react", "vite", "node", "fullstack"] as const satisfies readonly TemplateName[];
 
 export async function loadTemplate(name: TemplateName): Promise<Template> {
   const root = join(TEMPLATES_DIR, name);

@@ -65,6 +65,12 @@ export const FileCodeIcon = icon(
     <path d="M14 2v4a2 2 0 0 0 2 2h4M10 12.5 8 14.5l2 2M14 16.5l2-2-2-2" />
   </>,
 );
+export const DatabaseIcon = icon(
+  <>
+    <ellipse cx="12" cy="5" rx="9" ry="3" />
+    <path d="M3 5v14a9 3 0 0 0 18 0V5M3 12a9 3 0 0 0 18 0" />
+  </>,
+);
 export const TerminalIcon = icon(
   <>
     <rect x="3" y="3" width="18" height="18" rx="2" />

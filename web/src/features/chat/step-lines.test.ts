@@ -52,3 +52,11 @@ describe("splitSteps", () => {
     expect(isStepActive(later, 0, true)).toBe(false);
   });
 });
+
+test("run_sql's destructive statements are warning steps", () => {
+  expect(splitSteps("Applying.\nDestructive SQL ran: DROP TABLE todos\nDone.")).toEqual([
+    { kind: "text", text: "Applying." },
+    { kind: "step", text: "Destructive SQL ran: DROP TABLE todos", status: "warning" },
+    { kind: "text", text: "Done." },
+  ]);
+});

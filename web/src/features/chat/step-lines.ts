@@ -1,14 +1,18 @@
 /**
  * Step lines in the assistant's text: lines beginning 'Creating', 'Installing', 'Starting' or 'Checking the
  * app' are in-progress steps; 'Created', 'Edited', 'Installed', 'Configured', 'Ran shell:', 'Started:' and the
- * app check's results ('App runs without errors', 'Found 2 problems, fixing (1/3)') completed ones. splitSteps cuts a message into Markdown runs and step lines, leaving fenced code alone.
+ * app check's results ('App runs without errors', 'Found 2 problems, fixing (1/3)') completed ones; 'Destructive SQL ran:'
+ * a warning. splitSteps cuts a message into Markdown runs and step lines, leaving fenced code alone.
  *
  * @example
  * splitSteps("Sure!\nCreated src/App.tsx\nDone.");
  * // [{ kind: "text", text: "Sure!" }, { kind: "step", text: "Created src/App.tsx", status: "completed" },
  * //  { kind: "text", text: "Done." }]
  */
-export type StepStatus = "in_progress" | "completed";
+export type StepStatus = "in_progress" | "completed" | "warning";
+
+/** Done, but the person should notice: run_sql's destructive statements ('Destructive SQL ran: DROP TABLE todos'). */
+export const WARNING_STEP_PREFIXES = ["Destructive SQL ran:"] as const;
 
 export const IN_PROGRESS_STEP_PREFIXES = ["Creating", "Installing", "Starting", "Checking the app", "Restarting the app"] as const;
 export const COMPLETED_STEP_PREFIXES = ["Created", "Edited", "Installed", "Configured", "Ran shell:", "Started:", "Restarted the app", "App runs without errors"] as const;
@@ -17,6 +21,7 @@ const COMPLETED_STEP_PATTERNS = [/^Found \d+ problems?, fixing \(\d+\/\d+\)$/, /
 
 export function classifyStepLine(line: string): StepStatus | null {
   const text = line.trimStart();
+  if (WARNING_STEP_PREFIXES.some((p) => text.startsWith(p))) return "warning";
   if (COMPLETED_STEP_PREFIXES.some((p) => text.startsWith(p))) return "completed";
   if (COMPLETED_STEP_PATTERNS.some((p) => p.test(text.trimEnd()))) return "completed";
   if (IN_PROGRESS_STEP_PREFIXES.some((p) => text.startsWith(p))) return "in_progress";

@@ -5,7 +5,7 @@
 import { useLocation } from "wouter";
 import { type ProjectView, projectPath, projectViewLabels, projectViews } from "../projects/project-views";
 import { cn } from "../../lib/cn";
-import { BrandMark, ChatIcon, FileCodeIcon, FolderIcon, MonitorIcon, TerminalIcon } from "../../components/ui/icons";
+import { BrandMark, ChatIcon, DatabaseIcon, FileCodeIcon, FolderIcon, MonitorIcon, TerminalIcon } from "../../components/ui/icons";
 import { useProjectLocation } from "./project-location";
 import { SidebarGroup, type SidebarLink } from "./sidebar-nav";
 import { SidebarUser } from "./sidebar-user";
@@ -14,6 +14,7 @@ export const projectViewIcons: Record<ProjectView, typeof ChatIcon> = {
   preview: MonitorIcon,
   chat: ChatIcon,
   files: FileCodeIcon,
+  database: DatabaseIcon,
   terminal: TerminalIcon,
 };
 

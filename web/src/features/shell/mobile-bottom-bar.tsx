@@ -1,4 +1,4 @@
-/** Below 768 px inside a project: a bar at the bottom with the four views. */
+/** Below 768 px inside a project: a bar at the bottom with the five views. */
 import { Link } from "wouter";
 import { type ProjectView, projectPath, projectViews } from "../projects/project-views";
 import { cn } from "../../lib/cn";
@@ -8,6 +8,7 @@ const SHORT_LABELS: Record<ProjectView, string> = {
   preview: "Preview",
   chat: "Agent",
   files: "Files",
+  database: "Data",
   terminal: "Terminal",
 };
 
@@ -17,7 +18,7 @@ export function MobileBottomBar({ projectId, view }: { projectId: string; view: 
       aria-label="Project views"
       className="fixed inset-x-0 bottom-0 z-30 border-t bg-background/95 pb-[env(safe-area-inset-bottom)] backdrop-blur md:hidden"
     >
-      <ul className="grid h-16 grid-cols-4">
+      <ul className="grid h-16 grid-cols-5">
         {projectViews.map((v) => {
           const Icon = projectViewIcons[v];
           const active = v === view;

@@ -1,7 +1,7 @@
 /**
  * The layout of signed-in screens: a collapsible sidebar (16rem, 3rem as icons; an 18rem sheet below
  * 768 px), a header with the sidebar toggle and the theme toggle, the page, and inside a project on mobile a
- * bottom bar with the four views.
+ * bottom bar with the five views.
  */
 import { type ReactNode, Suspense, useEffect } from "react";
 import { Link, useLocation } from "wouter";

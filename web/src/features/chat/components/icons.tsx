@@ -14,6 +14,12 @@ export const CheckCircleIcon = icon(
     <path d="m9 12 2 2 4-4" />
   </>,
 );
+export const WarningIcon = icon(
+  <>
+    <path d="m21.73 18-8-14a2 2 0 0 0-3.48 0l-8 14A2 2 0 0 0 4 21h16a2 2 0 0 0 1.73-3" />
+    <path d="M12 9v4M12 17h.01" />
+  </>,
+);
 export const CircleIcon = icon(<circle cx="12" cy="12" r="10" strokeDasharray="3 3" />);
 export const ImagePlusIcon = icon(
   <>

@@ -1,0 +1,39 @@
+/**
+ * The Database view's service: a project's development database (made on first use) as its owner sees it
+ * in the web app: overview, a page of a table, and SQL from the SQL box, each on a client as the project's
+ * own role (app-databases), so the view can do no more than the app itself.
+ *
+ * @example
+ * const overview = await databaseOverview(ctx, uid, projectId); // { status, sizeBytes, tables }
+ * const result = await runProjectQuery(ctx, uid, projectId, "select * from items"); // throws SqlError on a refused statement
+ */
+import { MAX_QUERY_ROWS, QUERY_TIMEOUT_MS, type DatabaseInfo, type QueryResult, type TableRows, type TableRowsQuery } from "@shared/schemas/database";
+import type { ServiceContext } from "../context";
+import { ensureProjectDatabase, projectDatabaseSize, withProjectDatabase } from "../app-databases";
+import { getOwnedProject } from "../projects";
+import { describeTables } from "./introspect";
+import { runSql } from "./run-sql";
+import { readTableRows } from "./table-rows";
+
+export { SqlError } from "./sql-error";
+
+export async function databaseOverview(ctx: ServiceContext, ownerId: string, projectId: string): Promise<DatabaseInfo> {
+  await getOwnedProject(ctx, ownerId, projectId);
+  if (!ctx.appDatabases) return { status: "unavailable", sizeBytes: 0, tables: [] };
+  await ensureProjectDatabase(ctx, projectId);
+  const tables = await withProjectDatabase(ctx, projectId, describeTables);
+  // Measured after the catalog read, and so also switching read-only on or off against the limit.
+  const sizeBytes = await projectDatabaseSize(ctx, projectId);
+  const { status } = await ensureProjectDatabase(ctx, projectId);
+  return { status, sizeBytes, tables: tables.map(({ name, columns, rowEstimate }) => ({ name, columns, rowEstimate })) };
+}
+
+export async function tableRows(ctx: ServiceContext, ownerId: string, projectId: string, table: string, page: TableRowsQuery): Promise<TableRows> {
+  await getOwnedProject(ctx, ownerId, projectId);
+  return withProjectDatabase(ctx, projectId, (sql) => readTableRows(sql, table, page, QUERY_TIMEOUT_MS));
+}
+
+export async function runProjectQuery(ctx: ServiceContext, ownerId: string, projectId: string, text: string): Promise<QueryResult> {
+  await getOwnedProject(ctx, ownerId, projectId);
+  return withProjectDatabase(ctx, projectId, (sql) => runSql(sql, text, { maxRows: MAX_QUERY_ROWS, timeoutMs: QUERY_TIMEOUT_MS }));
+}

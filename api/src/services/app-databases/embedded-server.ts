@@ -1,0 +1,147 @@
+/**
+ * Project databases with nothing installed: each project gets its own PGlite data folder under
+ * DATA_DIR/app-databases/<projectId>, copied from a template made once (initdb takes seconds, a copy a fraction
+ * of one). A project's PGlite runs only while connections use it: started by the first one, stopped after
+ * APP idle time with none. Its session runs as the non-superuser role `app`, owner of database `app`.
+ *
+ * What isolation holds: every project has its own PGlite and folder, and a gateway leads to one project only,
+ * so no credentials reach another project's data or the app builder's. PGlite's session user is its bootstrap
+ * superuser (the role is applied with SET ROLE), so a client that runs RESET ROLE is superuser of its own
+ * PGlite; even then it has no programs to run (COPY … TO PROGRAM does nothing in WebAssembly) and its file
+ * functions see only PGlite's in-memory file system and its own data folder.
+ *
+ * @example
+ * const server = createEmbeddedServer({ dir: "/srv/data/app-databases", idleMs: 60_000, logger });
+ * await server.create(id);
+ * const { target, release } = await server.open(id); // { path: "/tmp/app-pglite-…/<id>/.s.PGSQL.5432" }
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createPgliteTemplate, startProjectPglite, type EmbeddedPostgres } from "../../db/embedded";
+import { makePrivate, privateDir } from "../../lib/private-files";
+import type { Logger } from "../../lib/logger";
+import { EMBEDDED_NAMES } from "./names";
+import { roleClient } from "./postgres-server";
+import type { DatabaseIdentity, DatabaseServer } from "./types";
+
+const { name, role } = EMBEDDED_NAMES;
+const TEMPLATE_SETUP = [
+  `create role ${role} login nosuperuser nocreatedb nocreaterole noreplication nobypassrls`,
+  `create database ${name} owner ${role}`,
+  `revoke all on database ${name} from public`,
+  `grant connect, temporary on database ${name} to ${role}`,
+  `revoke connect on database postgres from public`,
+  `revoke connect on database template1 from public`,
+];
+
+type Running = { pglite: Promise<EmbeddedPostgres>; users: number; idle: ReturnType<typeof setTimeout> | null };
+
+export function createEmbeddedServer(o: { dir: string; idleMs: number; logger: Logger }): DatabaseServer & { warm(): Promise<void> } {
+  const templateDir = join(o.dir, ".template");
+  const socketRoot = mkdtempSync(join(tmpdir(), "app-pglite-"));
+  const running = new Map<string, Running>();
+  let template: Promise<void> | null = null;
+  const folder = (projectId: string) => join(o.dir, projectId);
+
+  const ensureTemplate = () =>
+    (template ??= (async () => {
+      if (existsSync(templateDir)) return;
+      privateDir(o.dir);
+      const building = join(o.dir, `.template-${crypto.randomUUID()}`);
+      await createPgliteTemplate(building, TEMPLATE_SETUP);
+      renameSync(building, templateDir);
+      makePrivate(templateDir);
+    })().catch((error) => {
+      template = null;
+      throw error;
+    }));
+
+  const stop = async (projectId: string) => {
+    const entry = running.get(projectId);
+    if (!entry) return;
+    running.delete(projectId);
+    if (entry.idle) clearTimeout(entry.idle);
+    await (await entry.pglite.catch(() => null))?.stop();
+  };
+
+  const start = (projectId: string): Running => {
+    let entry = running.get(projectId);
+    if (entry) return entry;
+    const dir = join(socketRoot, projectId.replace(/-/g, ""));
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const pglite = startProjectPglite({ dataDir: folder(projectId), socketPath: join(dir, ".s.PGSQL.5432"), username: role, database: name, maxConnections: 200 });
+    entry = { pglite, users: 0, idle: null };
+    running.set(projectId, entry);
+    pglite.catch(() => running.delete(projectId));
+    return entry;
+  };
+
+  /** Holds the project's PGlite open while `fn` runs, through its own socket as the role. */
+  const asRole = async <T>(id: DatabaseIdentity, fn: (sql: ReturnType<typeof roleClient>) => Promise<T>): Promise<T> => {
+    const { target, release } = await open(id);
+    const sql = roleClient(target, id, 1);
+    try {
+      return await fn(sql);
+    } finally {
+      await sql.end({ timeout: 2 }).catch(() => {});
+      release();
+    }
+  };
+
+  const open = async (id: DatabaseIdentity) => {
+    const entry = start(id.projectId);
+    entry.users++;
+    if (entry.idle) clearTimeout(entry.idle), (entry.idle = null);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      if (--entry.users > 0 || running.get(id.projectId) !== entry) return;
+      entry.idle = setTimeout(() => void stop(id.projectId).catch((e) => o.logger.warn("project database not stopped", { error: String(e) })), o.idleMs);
+      entry.idle.unref?.();
+    };
+    try {
+      return { target: { path: (await entry.pglite).socketPath }, release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
+
+  return {
+    kind: "embedded",
+    /** Builds the template ahead of the first project (start-up calls it in the background). */
+    warm: () => ensureTemplate(),
+    async create(id) {
+      if (existsSync(folder(id.projectId))) return;
+      await ensureTemplate();
+      const copy = join(o.dir, `.copy-${crypto.randomUUID()}`);
+      cpSync(templateDir, copy, { recursive: true });
+      try {
+        renameSync(copy, folder(id.projectId));
+      } catch (error) {
+        rmSync(copy, { recursive: true, force: true });
+        if (!existsSync(folder(id.projectId))) throw error;
+      }
+    },
+    async drop(id) {
+      await stop(id.projectId);
+      rmSync(folder(id.projectId), { recursive: true, force: true });
+    },
+    size: (id) => asRole(id, async (sql) => Number((await sql`select pg_database_size(current_database())::float8 as bytes`)[0]!.bytes)),
+    setReadOnly: (id, readOnly) =>
+      asRole(id, async (sql) => {
+        const value = readOnly ? "on" : "off";
+        await sql.unsafe(`alter database ${name} set default_transaction_read_only = ${value}`);
+        // One PGlite session serves every connection: setting it here reaches them all at once.
+        await sql.unsafe(`set default_transaction_read_only = ${value}`);
+      }),
+    open,
+    publicAddress: () => null,
+    async close() {
+      await Promise.all([...running.keys()].map((projectId) => stop(projectId).catch(() => {})));
+      rmSync(socketRoot, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * This process's handle on project databases: the server they live on, a gateway socket per project for
+ * host-side clients (agent tools, the Database API), gateways bound into local sandboxes, and the size limit.
+ * Built once at start-up (server.ts) and carried in the services context as `appDatabases`.
+ *
+ * @example
+ * const appDatabases = createAppDatabases({ config: config.appDatabases, sql, logger });
+ * const db = await appDatabases.ensure(projectId); // { name, role, status: "ready", … }
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { deleteAppDatabase, findAppDatabase, insertAppDatabase, recordAppDatabaseSize, type AppDatabaseRow } from "../../db/app-databases";
+import type { Sql } from "../../db/client";
+import type { AppDatabasesConfig } from "../../lib/config";
+import { AppError } from "../../lib/errors";
+import type { Logger } from "../../lib/logger";
+import { createEmbeddedServer } from "./embedded-server";
+import { startGateway, type Gateway, type GatewayUpstream } from "./gateway";
+import { databaseNames, databasePassword, EMBEDDED_NAMES } from "./names";
+import { createPostgresServer, roleClient } from "./postgres-server";
+import type { DatabaseIdentity, DatabaseServer, ProjectDatabase } from "./types";
+
+/** How often the size of a database in use is measured against APP_DATABASE_MAX_MB. */
+const SIZE_CHECK_MS = 10_000;
+
+export type AppDatabases = {
+  readonly kind: "postgres" | "embedded";
+  readonly maxBytes: number;
+  /** Gets ready ahead of the first project (embedded: builds the template once); start-up runs it in the background. */
+  warm(): Promise<void>;
+  ensure(projectId: string): Promise<ProjectDatabase>;
+  /** A client connected as the project's role through its gateway; `end()` it when done. */
+  client(projectId: string, options?: { max?: number }): Promise<Sql>;
+  size(projectId: string): Promise<number>;
+  drop(projectId: string): Promise<void>;
+  /** Measures the database and turns read-only on or off as it crosses the limit; returns the new state. */
+  enforceLimit(projectId: string): Promise<ProjectDatabase>;
+  /** Opens a gateway at `path` (owned by `owner`) leading to this project's database, made on first connection. */
+  openGateway(projectId: string, path: string, owner?: { uid: number; gid: number }): Promise<Gateway>;
+  /** The DATABASE_URL a sandbox process gets: through its local gateway, or the server's own address (E2B). */
+  sandboxUrl(projectId: string, via: "local" | "remote"): Promise<string>;
+  close(): Promise<void>;
+};
+
+export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; logger: Logger }): AppDatabases {
+  const { config, sql, logger } = o;
+  const server: DatabaseServer & { warm?(): Promise<void> } =
+    config.kind === "postgres"
+      ? createPostgresServer({ adminUrl: config.adminUrl, appSql: sql, logger })
+      : createEmbeddedServer({ dir: config.dir, idleMs: config.idleMs, logger });
+  const socketDir = mkdtempSync(join(tmpdir(), "app-db-"));
+  const hostGateways = new Map<string, Promise<Gateway>>();
+  const made = new Map<string, Promise<AppDatabaseRow>>();
+  const limits = new Map<string, { readOnly: boolean; sizeBytes: number | null; checkedAt: number }>();
+  const gateways = new Set<Gateway>();
+
+  const names = (projectId: string) => (server.kind === "embedded" ? EMBEDDED_NAMES : databaseNames(projectId));
+  const identity = async (projectId: string): Promise<DatabaseIdentity> => ({ projectId, ...names(projectId), password: await databasePassword(sql, projectId) });
+
+  /** The row, creating the database first when there is none (creation is idempotent, so a race is harmless). */
+  const row = (projectId: string) => {
+    let pending = made.get(projectId);
+    if (!pending) {
+      pending = (async () => {
+        const found = await findAppDatabase(sql, projectId);
+        if (found) return found;
+        await server.create(await identity(projectId));
+        return insertAppDatabase(sql, { projectId, kind: server.kind, ...names(projectId) });
+      })();
+      made.set(projectId, pending);
+      pending.catch(() => made.delete(projectId));
+    }
+    return pending;
+  };
+
+  const describe = (r: AppDatabaseRow): ProjectDatabase => {
+    const known = limits.get(r.projectId);
+    const readOnly = known?.readOnly ?? r.readOnly;
+    return { projectId: r.projectId, kind: r.kind, name: r.name, role: r.role, status: readOnly ? "read_only" : "ready", sizeBytes: known?.sizeBytes ?? r.sizeBytes, maxBytes: config.maxBytes };
+  };
+
+  const enforceLimit = async (projectId: string): Promise<ProjectDatabase> => {
+    const r = await row(projectId);
+    const id = await identity(projectId);
+    const sizeBytes = await server.size(id);
+    const over = sizeBytes > config.maxBytes;
+    const wasReadOnly = limits.get(projectId)?.readOnly ?? r.readOnly;
+    limits.set(projectId, { readOnly: over, sizeBytes, checkedAt: Date.now() });
+    if (over !== wasReadOnly) {
+      await server.setReadOnly(id, over);
+      logger.info(over ? "project database over its size limit: now read-only" : "project database back under its size limit", { projectId, sizeBytes });
+    }
+    await recordAppDatabaseSize(sql, projectId, sizeBytes, over);
+    return describe({ ...r, readOnly: over, sizeBytes });
+  };
+
+  const limitMessage = () =>
+    `This project's database is over its size limit (APP_DATABASE_MAX_MB = ${Math.round(config.maxBytes / 1024 / 1024)} MB), so it is read-only: reads work, writes are refused. ` +
+    `Free space by dropping or truncating what is no longer needed (inside BEGIN READ WRITE), or ask the operator to raise APP_DATABASE_MAX_MB.`;
+
+  /** What one gateway connection leads to; measures the size when the last measure is stale. */
+  const upstream = async (projectId: string): Promise<GatewayUpstream> => {
+    await row(projectId);
+    const id = await identity(projectId);
+    const last = limits.get(projectId);
+    if (!last || Date.now() - last.checkedAt > SIZE_CHECK_MS) {
+      await enforceLimit(projectId).catch((error) => logger.warn("project database size not measured", { projectId, error: String(error) }));
+    }
+    const { target, release } = await server.open(id);
+    return { identity: id, checkPassword: true, target, release, readOnlyMessage: () => (limits.get(projectId)?.readOnly ? limitMessage() : null) };
+  };
+
+  const openGateway = async (projectId: string, path: string, owner?: { uid: number; gid: number }) => {
+    const gateway = await startGateway({ path, owner, connect: () => upstream(projectId), logger });
+    gateways.add(gateway);
+    return { ...gateway, close: async () => (gateways.delete(gateway), gateway.close()) };
+  };
+
+  const hostGateway = (projectId: string) => {
+    let gateway = hostGateways.get(projectId);
+    if (!gateway) {
+      const dir = join(socketDir, projectId.replace(/-/g, ""));
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      gateway = openGateway(projectId, join(dir, ".s.PGSQL.5432"));
+      hostGateways.set(projectId, gateway);
+      gateway.catch(() => hostGateways.delete(projectId));
+    }
+    return gateway;
+  };
+
+  // Databases in use are measured every SIZE_CHECK_MS, so a growing one turns read-only without a reconnect.
+  const sweep = setInterval(() => {
+    for (const [projectId, known] of limits) {
+      if (Date.now() - known.checkedAt < SIZE_CHECK_MS) continue;
+      enforceLimit(projectId).catch((error) => logger.debug("project database size check failed", { projectId, error: String(error) }));
+    }
+  }, SIZE_CHECK_MS);
+  sweep.unref?.();
+
+  return {
+    kind: server.kind,
+    maxBytes: config.maxBytes,
+    warm: async () => server.warm?.(),
+    ensure: async (projectId) => describe(await row(projectId)),
+    async client(projectId, options = {}) {
+      await row(projectId);
+      const gateway = await hostGateway(projectId);
+      return roleClient({ path: gateway.path }, await identity(projectId), options.max ?? 1);
+    },
+    async size(projectId) {
+      return (await enforceLimit(projectId)).sizeBytes ?? 0;
+    },
+    async drop(projectId) {
+      const found = await findAppDatabase(sql, projectId);
+      const gateway = hostGateways.get(projectId);
+      hostGateways.delete(projectId);
+      if (gateway) await (await gateway.catch(() => null))?.close();
+      limits.delete(projectId);
+      made.delete(projectId);
+      if (!found) return;
+      await server.drop({ projectId, name: found.name, role: found.role });
+      await deleteAppDatabase(sql, projectId);
+    },
+    enforceLimit,
+    openGateway,
+    async sandboxUrl(projectId, via) {
+      const id = await identity(projectId);
+      const address = via === "local" ? { host: "127.0.0.1", port: 5432 } : server.publicAddress();
+      if (!address) throw noRemoteAddress();
+      return `postgres://${id.role}:${id.password}@${address.host}:${address.port}/${id.name}`;
+    },
+    async close() {
+      clearInterval(sweep);
+      for (const gateway of [...gateways]) await gateway.close().catch(() => {});
+      await server.close();
+      rmSync(socketDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** E2B sandboxes run elsewhere: they need a database server they can reach over the network. */
+export function noRemoteAddress(): AppError {
+  return new AppError(
+    503,
+    "dependency_unavailable",
+    "This project's sandbox runs on E2B, which cannot reach a database on this machine. Set APP_DATABASES_URL to a PostgreSQL server the sandboxes can reach over the network (an admin connection allowed to create databases and roles), then restart.",
+  );
+}
