@@ -43,6 +43,8 @@ export type AppDatabases = {
    * project's database. Closed when the sandbox's folder is gone (checked every SIZE_CHECK_MS) or on close().
    */
   serveSandbox(projectId: string, socket: { path: string; uid: number; gid: number }): Promise<void>;
+  /** Benchmarks and tests: a client as the project's role straight to the server, past the gateway. */
+  directClient(projectId: string): Promise<{ sql: Sql; release(): void }>;
   /** The DATABASE_URL a sandbox process gets: through its local gateway, or the server's own address (E2B). */
   sandboxUrl(projectId: string, via: "local" | "remote"): Promise<string>;
   close(): Promise<void>;
@@ -183,6 +185,11 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
         gateway.catch(() => sandboxGateways.delete(socket.path));
       }
       await gateway;
+    },
+    async directClient(projectId) {
+      await row(projectId);
+      const { target, release } = await server.open(await identity(projectId));
+      return { sql: roleClient(target, await identity(projectId), 1), release };
     },
     async sandboxUrl(projectId, via) {
       const id = await identity(projectId);
