@@ -30,6 +30,11 @@ export type AppDatabases = {
   /** Gets ready ahead of the first project (embedded: builds the template once); start-up runs it in the background. */
   warm(): Promise<void>;
   ensure(projectId: string): Promise<ProjectDatabase>;
+  /**
+   * Makes the database and gets it running (embedded: PGlite started, stopped again after the idle time), for a
+   * process about to start with DATABASE_URL, so its first connection does not wait for PGlite's start.
+   */
+  prepare(projectId: string): Promise<void>;
   /** A client connected as the project's role through its gateway; `end()` it when done. */
   client(projectId: string, options?: { max?: number }): Promise<Sql>;
   size(projectId: string): Promise<number>;
@@ -156,6 +161,10 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
     maxBytes: config.maxBytes,
     warm: async () => server.warm?.(),
     ensure: async (projectId) => describe(await row(projectId)),
+    async prepare(projectId) {
+      await row(projectId);
+      (await server.open(await identity(projectId))).release();
+    },
     async client(projectId, options = {}) {
       await row(projectId);
       const gateway = await hostGateway(projectId);
