@@ -73,6 +73,11 @@ export interface Sandbox {
   kill(): Promise<void>;
   /** The sandbox's named, supervised processes (kept for the sandbox's life, whichever request started them). */
   readonly processes: SandboxProcesses;
+  /**
+   * Local provider: where the host must serve this sandbox's database connections (its 127.0.0.1:5432 leads
+   * there, and nowhere else), and the host uid allowed to connect. Absent: the sandbox reaches databases by network (E2B).
+   */
+  readonly databaseSocket?: { path: string; uid: number; gid: number };
 
   // --- The interactive terminal ---
   /**

@@ -125,11 +125,18 @@ if (await localSuiteGate("isolation")) {
       test("cannot connect to host services on loopback (PostgreSQL, the API)", async () => {
         // Controls: from the host these answer (or, for 5432, at least the probe is meaningful).
         expect(await (await fetch(`http://127.0.0.1:${loopbackPort}/`)).text()).toBe("host loopback");
-        for (const [host, port] of [["127.0.0.1", 5432], ["127.0.0.1", loopbackPort], ["10.0.2.2", loopbackPort], ["10.0.2.2", 5432]] as const) {
+        for (const [host, port] of [["127.0.0.1", loopbackPort], ["10.0.2.2", loopbackPort], ["10.0.2.2", 5432]] as const) {
           const out = await probe(a, host, port);
           expect(out).not.toContain("OPEN");
           expect(out).toMatch(/rc=[1-9]/);
         }
+        // 127.0.0.1:5432 inside is the sandbox's own forwarder to its project's database (issue 21), not the
+        // host's PostgreSQL: with no database served for this sandbox, a PostgreSQL SSLRequest gets no answer.
+        const ssl = await a.run(
+          `timeout 5 bash -c 'exec 3<>/dev/tcp/127.0.0.1/5432; printf "\\x00\\x00\\x00\\x08\\x04\\xd2\\x16\\x2f" >&3; head -c1 <&3 | od -An -c'; echo "rc=$?"`,
+          { timeoutMs: 15_000 },
+        );
+        expect(ssl.stdout).not.toMatch(/\b[NS]\b/);
       }, 30_000);
 
       test("cannot reach a host service bound to 0.0.0.0 through the host's own address", async () => {

@@ -7,6 +7,8 @@
  *   vol/                     root:<uid> 0750: that file system mounted (nosuid, nodev), or a plain folder
  *     project/               <uid>, bound read-write at /home/user/project (HOME; synced with storage)
  *     cache/                 <uid>, bound at /home/user/.cache (npm and bun caches, never synced)
+ *   db/                      root:<uid> 0750, bound READ-ONLY at /opt/project-db: the host's gateway socket to the
+ *                            project's database (<uid> 0600), which the supervisor's 127.0.0.1:5432 forwards to
  *   etc/                     root, read-only: passwd, group, hosts, resolv.conf (10.0.2.3), supervisor.js,
  *                            pty-helper.py
  * <stateDir>/sandboxes/<id>/ root 0700: slirp4netns API socket, owner.json (for the stale sweep)
@@ -30,6 +32,10 @@ const SANDBOX_CACHE = "/home/user/.cache";
 const SUPERVISOR_IN_SANDBOX = "/opt/sandbox/supervisor.js";
 /** Where the host's template dependency cache appears inside every sandbox, read-only. */
 export const TEMPLATE_CACHE_IN_SANDBOX = "/opt/template-cache";
+/** Where the project database's socket appears inside (supervisor.js listens on 127.0.0.1:5432 and forwards there). */
+const DATABASE_DIR_IN_SANDBOX = "/opt/project-db";
+/** The socket's name in the sandbox's db folder. */
+export const DATABASE_SOCKET_NAME = ".s.PGSQL.5432";
 
 export type Layout = {
   id: string;
@@ -38,6 +44,8 @@ export type Layout = {
   projectDir: string;
   cacheDir: string;
   etcDir: string;
+  /** Holds the host's database gateway socket; read-only inside, so the sandbox cannot plant an impostor. */
+  dbDir: string;
   stateDir: string;
   apiSocket: string;
   netns: string;
@@ -53,6 +61,7 @@ export function layoutFor(rootDir: string, stateRoot: string, id: string, uid: n
     projectDir: path.join(baseDir, VOLUME_DIR, "project"),
     cacheDir: path.join(baseDir, VOLUME_DIR, "cache"),
     etcDir: path.join(baseDir, "etc"),
+    dbDir: path.join(baseDir, "db"),
     stateDir,
     apiSocket: path.join(stateDir, "slirp.sock"),
     netns: `sbx-${id}`,
@@ -98,6 +107,8 @@ export function createLayout(l: Layout, programs: SandboxPrograms, diskTemplate?
     fs.chownSync(dir, uid, uid);
   }
   fs.mkdirSync(l.etcDir, { mode: 0o755 });
+  fs.mkdirSync(l.dbDir, { mode: 0o750 });
+  fs.chownSync(l.dbDir, 0, uid);
   const files: Record<string, string> = {
     passwd: `root:x:0:0:root:/root:/usr/sbin/nologin\nuser:x:${uid}:${uid}:user:${SANDBOX_HOME}:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
     group: `root:x:0:\nuser:x:${uid}:\nnogroup:x:65534:\n`,
@@ -187,6 +198,7 @@ export function sandboxArgv(
     "--ro-bind", path.join(l.etcDir, "supervisor.js"), SUPERVISOR_IN_SANDBOX,
     "--ro-bind", path.join(l.etcDir, "pty-helper.py"), PTY_HELPER_IN_SANDBOX,
     ...(options.templateCacheDir ? ["--ro-bind-try", options.templateCacheDir, TEMPLATE_CACHE_IN_SANDBOX] : []),
+    "--ro-bind-try", l.dbDir, DATABASE_DIR_IN_SANDBOX,
     "--remount-ro", "/", "--chdir", "/",
     tools.runtime, SUPERVISOR_IN_SANDBOX,
   ];

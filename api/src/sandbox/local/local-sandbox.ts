@@ -6,11 +6,12 @@
  * const res = await sandbox.run("npm install", { timeoutMs: 60_000 });
  * const target = await sandbox.previewTarget(5173); // { hostname: "127.0.0.1", port: 4xxxx }
  */
+import path from "node:path";
 import type { Logger } from "../../lib/logger.ts";
 import { createProcessTable, type ProcessTable } from "../process-table.ts";
 import { NothingListeningError, TERMINAL_ENV, type RunOptions, type RunResult, type Sandbox, type TerminalOptions, type TerminalSession } from "../types.ts";
 import type { createLocalFiles } from "./files.ts";
-import { commandEnv, projectPath, removeLayout, type Layout } from "./layout.ts";
+import { commandEnv, DATABASE_SOCKET_NAME, projectPath, removeLayout, type Layout } from "./layout.ts";
 import type { SandboxLimits } from "./limits.ts";
 import { isListening, type SandboxNetwork } from "./network.ts";
 import { killQuietly, pidsOfUid } from "./procs.ts";
@@ -50,6 +51,7 @@ export class LocalSandbox implements Sandbox {
   readonly files: LocalSandboxParts["files"];
   readonly host: LocalSandboxHostInfo;
   readonly processes: ProcessTable;
+  readonly databaseSocket: { path: string; uid: number; gid: number };
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private lifetimeTimer: ReturnType<typeof setTimeout> | null = null;
   private killing: Promise<void> | null = null;
@@ -59,6 +61,7 @@ export class LocalSandbox implements Sandbox {
     const { layout, supervisor, network, limits } = parts;
     this.id = layout.id;
     this.files = parts.files;
+    this.databaseSocket = { path: path.join(layout.dbDir, DATABASE_SOCKET_NAME), uid: layout.uid, gid: layout.uid };
     this.host = {
       uid: layout.uid,
       supervisorPid: supervisor.pid,

@@ -251,3 +251,21 @@ chan.on("close", exitAll);
 chan.on("error", exitAll);
 
 send({ t: "ready" });
+
+// The project's database: 127.0.0.1:5432 here (what DATABASE_URL names) leads to the host's gateway for this
+// project only, through a socket in a folder the host bound in read-only (so nothing here can replace it).
+// Bound first, before any command runs, so no process of the sandbox can take the port.
+const DB_SOCKET = "/opt/project-db/.s.PGSQL.5432";
+if (fs.existsSync("/opt/project-db")) {
+  const db = net.createServer((client) => {
+    const upstream = net.connect(DB_SOCKET);
+    client.setNoDelay(true);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    const end = () => (client.destroy(), upstream.destroy());
+    client.on("error", end).on("close", end);
+    upstream.on("error", end).on("close", end);
+  });
+  db.on("error", () => {});
+  db.listen(5432, "127.0.0.1");
+}

@@ -7,9 +7,9 @@
  * const appDatabases = createAppDatabases({ config: config.appDatabases, sql, logger });
  * const db = await appDatabases.ensure(projectId); // { name, role, status: "ready", … }
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { deleteAppDatabase, findAppDatabase, insertAppDatabase, recordAppDatabaseSize, type AppDatabaseRow } from "../../db/app-databases";
 import type { Sql } from "../../db/client";
 import type { AppDatabasesConfig } from "../../lib/config";
@@ -30,6 +30,11 @@ export type AppDatabases = {
   /** Gets ready ahead of the first project (embedded: builds the template once); start-up runs it in the background. */
   warm(): Promise<void>;
   ensure(projectId: string): Promise<ProjectDatabase>;
+  /**
+   * Makes the database and gets it running (embedded: PGlite started, stopped again after the idle time), for a
+   * process about to start with DATABASE_URL, so its first connection does not wait for PGlite's start.
+   */
+  prepare(projectId: string): Promise<void>;
   /** A client connected as the project's role through its gateway; `end()` it when done. */
   client(projectId: string, options?: { max?: number }): Promise<Sql>;
   size(projectId: string): Promise<number>;
@@ -38,6 +43,13 @@ export type AppDatabases = {
   enforceLimit(projectId: string): Promise<ProjectDatabase>;
   /** Opens a gateway at `path` (owned by `owner`) leading to this project's database, made on first connection. */
   openGateway(projectId: string, path: string, owner?: { uid: number; gid: number }): Promise<Gateway>;
+  /**
+   * Serves a local sandbox's database socket (idempotent per path): what reaches it leads only to this
+   * project's database. Closed when the sandbox's folder is gone (checked every SIZE_CHECK_MS) or on close().
+   */
+  serveSandbox(projectId: string, socket: { path: string; uid: number; gid: number }): Promise<void>;
+  /** Benchmarks and tests: a client as the project's role straight to the server, past the gateway. */
+  directClient(projectId: string): Promise<{ sql: Sql; release(): void }>;
   /** The DATABASE_URL a sandbox process gets: through its local gateway, or the server's own address (E2B). */
   sandboxUrl(projectId: string, via: "local" | "remote"): Promise<string>;
   close(): Promise<void>;
@@ -54,6 +66,7 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
   const made = new Map<string, Promise<AppDatabaseRow>>();
   const limits = new Map<string, { readOnly: boolean; sizeBytes: number | null; checkedAt: number }>();
   const gateways = new Set<Gateway>();
+  const sandboxGateways = new Map<string, Promise<Gateway>>();
 
   const names = (projectId: string) => (server.kind === "embedded" ? EMBEDDED_NAMES : databaseNames(projectId));
   const identity = async (projectId: string): Promise<DatabaseIdentity> => ({ projectId, ...names(projectId), password: await databasePassword(sql, projectId) });
@@ -131,6 +144,11 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
 
   // Databases in use are measured every SIZE_CHECK_MS, so a growing one turns read-only without a reconnect.
   const sweep = setInterval(() => {
+    for (const [path, gateway] of sandboxGateways) {
+      if (existsSync(dirname(path))) continue;
+      sandboxGateways.delete(path);
+      void gateway.then((g) => g.close()).catch(() => {});
+    }
     for (const [projectId, known] of limits) {
       if (Date.now() - known.checkedAt < SIZE_CHECK_MS) continue;
       enforceLimit(projectId).catch((error) => logger.debug("project database size check failed", { projectId, error: String(error) }));
@@ -143,6 +161,10 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
     maxBytes: config.maxBytes,
     warm: async () => server.warm?.(),
     ensure: async (projectId) => describe(await row(projectId)),
+    async prepare(projectId) {
+      await row(projectId);
+      (await server.open(await identity(projectId))).release();
+    },
     async client(projectId, options = {}) {
       await row(projectId);
       const gateway = await hostGateway(projectId);
@@ -164,6 +186,20 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
     },
     enforceLimit,
     openGateway,
+    async serveSandbox(projectId, socket) {
+      let gateway = sandboxGateways.get(socket.path);
+      if (!gateway) {
+        gateway = openGateway(projectId, socket.path, { uid: socket.uid, gid: socket.gid });
+        sandboxGateways.set(socket.path, gateway);
+        gateway.catch(() => sandboxGateways.delete(socket.path));
+      }
+      await gateway;
+    },
+    async directClient(projectId) {
+      await row(projectId);
+      const { target, release } = await server.open(await identity(projectId));
+      return { sql: roleClient(target, await identity(projectId), 1), release };
+    },
     async sandboxUrl(projectId, via) {
       const id = await identity(projectId);
       const address = via === "local" ? { host: "127.0.0.1", port: 5432 } : server.publicAddress();
@@ -172,6 +208,7 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
     },
     async close() {
       clearInterval(sweep);
+      sandboxGateways.clear();
       for (const gateway of [...gateways]) await gateway.close().catch(() => {});
       await server.close();
       rmSync(socketDir, { recursive: true, force: true });

@@ -62,6 +62,10 @@ export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesServ
   const templateCache = createTemplateCache({ provider: ctx.provider, logger: ctx.logger });
   const dependencies = { templateCache, logger: ctx.logger };
   const env = createProjectEnv(ctx);
+  const databases = ctx.appDatabases;
+  // DATABASE_URL in every process: the sandbox's own 127.0.0.1:5432 locally; on E2B the server's address, or
+  // nothing when there is none it can reach (the tools and API say so when asked for the database).
+  if (databases) env.register("database", async (projectId) => ({ DATABASE_URL: await databases.sandboxUrl(projectId, ctx.provider.kind === "local" ? "local" : "remote") }));
   const lifecycle = createSandboxLifecycle(ctx, sync, dependencies, env);
   const stopRestarts = restartAppOnEnvChange(ctx, (projectId) => sync.get(projectId)?.sandbox ?? null);
   const processes = createSandboxProcesses(ctx, { ensure: lifecycle.ensure });

@@ -52,7 +52,13 @@ export type SandboxLifecycle = ReturnType<typeof createSandboxLifecycle>;
 
 export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncService, dependencies: DependencyDeps, env: ProjectEnv) {
   /** The sandbox as the project's: every process it starts gets the project's environment (project-env.ts). */
-  const asProjects = (projectId: string, sandbox: Sandbox) => withProjectEnv(sandbox, () => env.forProject(projectId));
+  const asProjects = (projectId: string, sandbox: Sandbox) => {
+    // A local sandbox's 127.0.0.1:5432 leads to the host through its socket: serve it before any process asks.
+    if (sandbox.databaseSocket && ctx.appDatabases) {
+      ctx.appDatabases.serveSandbox(projectId, sandbox.databaseSocket).catch((error) => ctx.logger.warn("the sandbox's database socket could not be served", { projectId, error: String(error) }));
+    }
+    return withProjectEnv(sandbox, () => env.forProject(projectId));
+  };
   const inflight = new Map<string, Promise<Sandbox>>();
   const recreating = new Map<string, Promise<RecreateResult>>();
   const slots = createSandboxSlots(ctx);
