@@ -24,12 +24,12 @@ beforeEach(() => model.reset());
 
 const tools = [writeFileTool, readFileTool, editFileTool] as Tool[];
 
-async function run(o: { files?: Record<string, string>; enableReasoning?: boolean } = {}) {
+async function run(o: { files?: Record<string, string>; enableReasoning?: boolean; model?: string } = {}) {
   const workspace = memoryWorkspace(o.files ?? {});
   const events: StreamEvent[] = [];
   const result = await runAgent({
     client: createModelClient({ baseUrl: model.baseUrl, apiKey: "test" }),
-    model: "fake-model",
+    model: o.model ?? "fake-model",
     messages: [
       { role: "system", content: "You are a test." },
       { role: "user", content: "Build it" },
@@ -134,5 +134,94 @@ describe("edits that land", () => {
     const r = await run({ files: { "big.ts": big } });
     expect(r.files.get("new.ts")).toBe(note);
     expect(r.files.get("big.ts")).toBe(`${big}\n${note}`);
+  });
+});
+
+describe("the wire as real servers send it", () => {
+  const write = { name: "write_file", arguments: { path: "a.txt", content: "hello" } };
+
+  test("a tool name repeated in every chunk yields one call", async () => {
+    model.mode({ repeatToolName: true });
+    model.enqueue(turn.toolCalls([write]), turn.text("Done."));
+    const r = await run();
+    expect(r.files.get("a.txt")).toBe("hello");
+    expect(model.requests[1]!.body.messages.at(-2)).toMatchObject({ tool_calls: [{ function: { name: "write_file" } }] });
+  });
+
+  test("complete arguments repeated in every chunk yield one call with them once", async () => {
+    model.mode({ repeatToolArguments: true });
+    model.enqueue(turn.toolCalls([write]), turn.text("Done."));
+    const r = await run();
+    expect(r.files.get("a.txt")).toBe("hello");
+    expect(toolResults()[0]).toBe("Created a.txt (5 bytes).");
+  });
+
+  test("raw newlines inside JSON strings are repaired", async () => {
+    model.enqueue(turn.toolCalls([{ name: "write_file", arguments: '{"path": "a.txt", "content": "line 1\nline 2\n\tend"}' }]), turn.text("Done."));
+    const r = await run();
+    expect(r.files.get("a.txt")).toBe("line 1\nline 2\n\tend");
+  });
+
+  test("arrays, numbers and booleans sent as strings are coerced to the tool's schema", async () => {
+    const edits = JSON.stringify([{ search: "a = 1", replace: "a = 2" }]);
+    model.enqueue(
+      turn.toolCalls([{ name: "edit_file", arguments: { path: "a.ts", edits } }]),
+      turn.toolCalls([{ name: "write_file", arguments: { path: "a.ts", content: "// more\n", append: "true" } }]),
+      turn.toolCalls([{ name: "read_file", arguments: { path: "a.ts", startLine: "2", endLine: "2" } }]),
+      turn.text("Done."),
+    );
+    const r = await run({ files: { "a.ts": "const a = 1;\n" } });
+    expect(r.files.get("a.ts")).toBe("const a = 2;\n// more\n");
+    const results = toolResults();
+    expect(results.filter((t) => t.startsWith("Error"))).toEqual([]);
+    expect(results[2]).toContain("// more");
+  });
+
+  test("arguments that cannot be repaired are still refused with the reason", async () => {
+    model.enqueue(turn.toolCalls([{ name: "write_file", arguments: { path: "a.ts", content: "x", append: "perhaps" } }]), turn.text("Done."));
+    const r = await run();
+    expect(r.files.has("a.ts")).toBe(false);
+    expect(toolResults()[0]).toStartWith("Error: invalid arguments for write_file: append:");
+  });
+
+  test("a lone </think> (R1-distill, QwQ templates: the opening tag is in the prompt) splits reasoning from the answer", async () => {
+    const script = () => turn.steps({ text: "The user wants a greeting.\n</think>\n\nHello there!", chunkSize: 4 });
+    model.enqueue(script());
+    const r1 = "DeepSeek-R1-Distill-Qwen-7B";
+    const on = await run({ enableReasoning: true, model: r1 });
+    expect(on.thinking).toBe("The user wants a greeting.\n");
+    expect(on.text).toBe("\nHello there!".trimStart());
+    model.enqueue(script());
+    const off = await run({ model: r1 });
+    expect(off.thinking).toBe("");
+    expect(off.text).toBe("Hello there!");
+  });
+
+  const plain = ["[1, 2, 3]", '[{"name": "Ada", "age": 36}]', "[note(that)] is how footnotes look", '[TOOL_CALLS][{"name": "delete_everything", "arguments": {}}]', "[see the docs](https://example.com)"];
+  for (const reply of plain) {
+    test(`plain text that only looks like data stays text: ${reply}`, async () => {
+      model.enqueue(turn.text(reply));
+      const r = await run();
+      expect(r.text).toBe(reply);
+      expect(model.requests).toHaveLength(1);
+    });
+  }
+
+  test("a 400 that merely mentions 'context' is the client error it is, not a context-length error", async () => {
+    model.enqueue(turn.http(400, { error: { message: "Unrecognized request argument supplied: context", type: "invalid_request_error" } }));
+    const r = await run();
+    expect(r.result.status).toBe("failed");
+    expect(r.errors[0]).toContain("rejected the request (HTTP 400)");
+    expect(model.requests).toHaveLength(1);
+  });
+
+  test("a 400 in the server's own context wording (llama.cpp) is a context-length error and is answered by trimming", async () => {
+    model.enqueue(
+      turn.http(400, { error: { code: 400, message: "the request exceeds the available context size, try increasing it", type: "exceed_context_size_error" } }),
+      turn.text("Fine."),
+    );
+    const r = await run();
+    expect(r.errors).toEqual([]);
+    expect(r.text).toContain("Fine.");
   });
 });
