@@ -93,6 +93,12 @@ export function looksCut(counted: number, reportedPromptTokens: number, alwaysKe
   return counted >= CUT_CHECK_MIN_TOKENS && reportedPromptTokens >= alwaysKept * 0.7 && reportedPromptTokens > 0 && reportedPromptTokens < counted * 0.7;
 }
 
+/**
+ * Phrases of the stubs that stand in for old content in a run's history (here) and in a chat's earlier
+ * answers (`history.ts`): a write that holds one copied a stub instead of code (write_file refuses it).
+ */
+export const HISTORY_STUB_PHRASES = ["omitted to save space", "removed to fit the context window", "left out to save space"] as const;
+
 const SHORT_TOOL_RESULT = "[Earlier tool output removed to fit the context window; run the tool again if you need it.]";
 const KEEP_CHARS = 200;
 

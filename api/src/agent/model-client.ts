@@ -152,8 +152,10 @@ async function streamOnce(
         calls.push(entry);
       }
       if (part.id) entry.id = part.id;
-      if (part.function?.name) entry.name += part.function.name;
-      if (part.function?.arguments) entry.arguments += part.function.arguments;
+      // Some servers repeat the name in every chunk, or send the complete arguments in every chunk (or again
+      // at the end): a repeat is not a continuation.
+      if (part.function?.name && part.function.name !== entry.name) entry.name += part.function.name;
+      if (part.function?.arguments) entry.arguments = joinArguments(entry.arguments, part.function.arguments);
     }
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
@@ -174,6 +176,23 @@ async function streamOnce(
     finishReason,
     usage,
   };
+}
+
+/** Arguments so far plus the next piece, unless both are complete JSON: then the piece is the whole again. */
+function joinArguments(sofar: string, piece: string): string {
+  if (!sofar || !isCompleteJson(sofar) || !isCompleteJson(piece)) return sofar + piece;
+  return piece;
+}
+
+function isCompleteJson(text: string): boolean {
+  const t = text.trim();
+  if (!t.startsWith("{") && !t.startsWith("[")) return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -278,6 +297,20 @@ function retryAfterMs(headers: Headers | undefined): number | undefined {
 
 const isRateLimitCode = (v: unknown) => v === 429 || v === "429" || (typeof v === "string" && /rate.?limit/i.test(v));
 
+/**
+ * Servers' ways of saying a prompt is over the window: OpenAI's code, and the wordings of OpenAI, vLLM,
+ * llama.cpp, Ollama, Anthropic- and Gemini-style proxies. A 400 that merely mentions "context" (a parameter
+ * named so) is some other refusal.
+ */
+const CONTEXT_CODES = /^(context_length_exceeded|exceed_context_size_error|string_above_max_length)$/;
+const CONTEXT_WORDING =
+  /maximum context length|context (window|length|size)|too many tokens|prompt is too long|input is too long|(input|prompt|request) (length )?exceeds|exceeds? the (model's )?(maximum|max|available)? ?(context|token|input)/i;
+
+function isContextLengthError(...signs: unknown[]): boolean {
+  const detail = String(signs.at(-1));
+  return signs.slice(0, -1).some((s) => typeof s === "string" && CONTEXT_CODES.test(s)) || CONTEXT_WORDING.test(detail);
+}
+
 export function classifyModelError(error: unknown): ModelFailure {
   if (error instanceof OpenAI.APIConnectionTimeoutError) {
     return { kind: "timeout", message: "The model did not answer in time.", retryable: true };
@@ -296,7 +329,7 @@ export function classifyModelError(error: unknown): ModelFailure {
       // An error payload inside the stream.
       return { kind: "server", message: `The model reported an error: ${detail}`, retryable: true };
     }
-    if (status === 400 && /context|maximum.*tokens|too long|too many tokens/i.test(detail)) {
+    if (status === 400 && isContextLengthError(error.code, body?.code, body?.type, detail)) {
       return { kind: "context_length", message: `The conversation is too long for the model: ${detail}`, retryable: false, status };
     }
     if (status === 401 || status === 403) {

@@ -60,6 +60,25 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * How much of a reply's start is held to see whether a lone `</think>` ends it as reasoning (R1-distill, QwQ:
+ * their templates open the tag in the prompt). Models known to do it, by name or from an earlier reply, are
+ * held until the tag or the end; others are not held, so ordinary answers stream (a lone tag from them is
+ * dropped from the answer and their later replies are held).
+ */
+const LONE_CLOSE_NAMES = /(^|[^a-z])(r1|qwq)([^a-z]|$)|distill/i;
+const BRIEF_HOLD_CHARS = 0;
+const loneCloseModels = new WeakMap<object, Set<string>>();
+
+function holdForLoneClose(client: object, model: string): number {
+  return LONE_CLOSE_NAMES.test(model) || loneCloseModels.get(client)?.has(model) ? Number.POSITIVE_INFINITY : BRIEF_HOLD_CHARS;
+}
+
+function rememberLoneClose(client: object, model: string): void {
+  const known = loneCloseModels.get(client) ?? new Set<string>();
+  known.add(model);
+  loneCloseModels.set(client, known);
+}
 
 export async function runModelTurn(o: ModelTurnOptions): Promise<ModelTurn> {
   let restarted = false;
@@ -124,10 +143,13 @@ async function streamOnce(o: ModelTurnOptions, markShown: () => void): Promise<M
     o.onThinking(delta);
   };
   const guard = new TextToolCallGuard(showText);
-  const splitter = new InlineThinkingSplitter({
-    text: (t) => guard.push(t),
-    thinking: showThinking,
-  });
+  const splitter = new InlineThinkingSplitter(
+    {
+      text: (t) => guard.push(t),
+      thinking: showThinking,
+    },
+    holdForLoneClose(o.client, o.model),
+  );
   try {
     const turn = await o.client.stream(
       { model: o.model, messages: o.messages, tools: o.tools, enableReasoning: o.enableReasoning, maxOutputTokens: o.maxOutputTokens },
@@ -139,6 +161,7 @@ async function streamOnce(o: ModelTurnOptions, markShown: () => void): Promise<M
       },
     );
     splitter.end();
+    if (splitter.sawLoneClose) rememberLoneClose(o.client, o.model);
     const { held, callLike } = guard.end();
     let toolCalls = turn.toolCalls;
     let rest = held;
@@ -152,6 +175,8 @@ async function streamOnce(o: ModelTurnOptions, markShown: () => void): Promise<M
     if (!textCallCut && (rest.trim() || (rest && toolCalls.length === 0))) showText(rest);
     return { ...turn, text: shownText, toolCalls, ...(textCallCut ? { textCallCut } : {}) };
   } catch (error) {
+    // A held start of the reply was received: it counts as shown (so a cut reply restarts, saying so).
+    splitter.release();
     if (call.signal.aborted && call.signal.reason instanceof IdleTimeout) throw call.signal.reason;
     throw error;
   } finally {

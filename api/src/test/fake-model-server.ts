@@ -87,8 +87,13 @@ export const turn = {
  *   `numCtx` as a Modelfile's `num_ctx` in `parameters`) and `GET /api/ps` (the model loaded with `running`
  *   as its `context_length`, or nothing loaded), and reports no window on `/v1/models`, as Ollama does.
  *   `noReasoningEffort`: an older Ollama that refuses `reasoning_effort` with a 400.
+ * - `repeatToolName` / `repeatToolArguments`: servers (some vLLM parsers, llama.cpp builds, proxies) that
+ *   send a tool call's name in every chunk, or its complete arguments in every chunk, instead of once / as
+ *   fragments.
  */
 export type FakeServerMode = {
+  repeatToolName?: boolean;
+  repeatToolArguments?: boolean;
   requireReasoningContent?: boolean;
   contextWindow?: number;
   silentWindow?: number;
@@ -186,7 +191,7 @@ export async function startFakeModelServer(options: { port?: number; hostname?: 
       reportsUsage && next.kind === "stream" && !next.steps.some((st) => "usage" in st)
         ? { ...next, steps: [...next.steps, { usage: { prompt_tokens: Math.min(fakePromptTokens(seen), mode.silentWindow ?? Infinity), completion_tokens: 10 } }] }
         : next;
-    if (body.stream) await streamTurn(res, id, body.model, played);
+    if (body.stream) await streamTurn(res, id, body.model, played, mode);
     else json(200, await wholeTurn(id, body.model, played));
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.hostname ?? "127.0.0.1", resolve));
@@ -259,7 +264,7 @@ function chunk(id: string, model: string, delta: Delta, finishReason: string | n
   return { id, object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finishReason }] };
 }
 
-function toolCallChunks(calls: FakeToolCall[], startIndex: number): Delta[] {
+function toolCallChunks(calls: FakeToolCall[], startIndex: number, mode: FakeServerMode = {}): Delta[] {
   const deltas: Delta[] = [];
   calls.forEach((call, i) => {
     const index = startIndex + i;
@@ -267,12 +272,14 @@ function toolCallChunks(calls: FakeToolCall[], startIndex: number): Delta[] {
     const id = call.id ?? `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
     // First chunk: id, type and name with empty arguments, as OpenAI sends it; then argument fragments.
     deltas.push({ tool_calls: [{ index, id, type: "function", function: { name: call.name, arguments: "" } }] });
-    for (const part of split(args, call.chunkSize ?? 7)) deltas.push({ tool_calls: [{ index, function: { arguments: part } }] });
+    const parts = mode.repeatToolArguments ? [args, args, args] : split(args, call.chunkSize ?? 7);
+    const name = mode.repeatToolName ? { name: call.name } : {};
+    for (const part of parts) deltas.push({ tool_calls: [{ index, function: { ...name, arguments: part } }] });
   });
   return deltas;
 }
 
-async function streamTurn(res: ServerResponse, id: string, model: string, t: Extract<FakeTurn, { kind: "stream" }>): Promise<void> {
+async function streamTurn(res: ServerResponse, id: string, model: string, t: Extract<FakeTurn, { kind: "stream" }>, mode: FakeServerMode = {}): Promise<void> {
   let toolIndex = 0;
   let usedTools = false;
   res.socket?.setNoDelay(true); // each chunk goes out when written, as a real model server's do
@@ -289,7 +296,7 @@ async function streamTurn(res: ServerResponse, id: string, model: string, t: Ext
     } else if ("reasoning" in step) {
       for (const part of split(step.reasoning, step.chunkSize ?? 5)) send(chunk(id, model, { [step.field ?? "reasoning_content"]: part }));
     } else if ("toolCalls" in step) {
-      for (const delta of toolCallChunks(step.toolCalls, toolIndex)) send(chunk(id, model, delta));
+      for (const delta of toolCallChunks(step.toolCalls, toolIndex, mode)) send(chunk(id, model, delta));
       toolIndex += step.toolCalls.length;
       usedTools = true;
     } else if ("usage" in step) {

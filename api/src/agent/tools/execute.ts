@@ -6,6 +6,7 @@
  */
 import { AppError } from "../../lib/errors";
 import { clip, ToolError, type Tool, type ToolContext } from "./define-tool";
+import { parseLooseJson, parseWithCoercion } from "./loose-arguments";
 
 /** zod issues as one line for the model ("path: message; …"), at most five. */
 function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
@@ -39,7 +40,7 @@ export async function executeToolCall(tools: Tool[], name: string, rawArguments:
   let parsed: unknown;
   try {
     // Some servers send "" for a call without arguments.
-    parsed = rawArguments.trim() === "" ? {} : JSON.parse(rawArguments);
+    parsed = rawArguments.trim() === "" ? {} : parseLooseJson(rawArguments);
   } catch (error) {
     return {
       ok: false,
@@ -47,7 +48,7 @@ export async function executeToolCall(tools: Tool[], name: string, rawArguments:
       result: `Error: the arguments for ${name} are not valid JSON (${(error as Error).message}). Nothing was done. Call ${name} again with a JSON object matching its schema.`,
     };
   }
-  const input = tool.input.safeParse(parsed);
+  const input = parseWithCoercion(tool.input, parsed);
   if (!input.success) {
     return {
       ok: false,

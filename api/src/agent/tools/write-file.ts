@@ -1,6 +1,10 @@
-/** write_file: creates a project file or replaces its whole content (stored; the sandbox sees it at once). */
+/**
+ * write_file: creates a project file or replaces its whole content (stored; the sandbox sees it at once). A
+ * rewrite holding a placeholder for the code it drops ("rest of the code", a history stub) is refused.
+ */
 import { z } from "zod";
 import { defineTool, ToolError } from "./define-tool";
+import { placeholderIn } from "./placeholder-content";
 import { toolPathSchema } from "./tool-path";
 
 export const writeFileTool = defineTool({
@@ -22,6 +26,15 @@ export const writeFileTool = defineTool({
       const file = await ctx.files.write(input.path, (existing?.content ?? "") + input.content);
       ctx.step(`${file.created ? "Created" : "Edited"} ${file.path}`, "completed");
       return { result: `Appended ${new TextEncoder().encode(input.content).length} bytes to ${file.path} (${file.size} bytes now).` };
+    }
+    const existing = await ctx.files.read(input.path);
+    const placeholder = existing && !existing.binary ? placeholderIn(input.content, existing.content) : null;
+    if (placeholder) {
+      throw new ToolError(
+        `Refused: the new content for ${input.path} holds a placeholder ("${placeholder}") where code should be, and is much shorter ` +
+          `than the file it would replace (${input.content.length} characters against ${existing!.content.length}). Nothing was changed. ` +
+          "Write the complete content of the file, or change only the parts you mean to with edit_file.",
+      );
     }
     const { created, ...file } = await ctx.files.write(input.path, input.content);
     ctx.step(`${created ? "Created" : "Edited"} ${file.path}`, "completed");
