@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { sweepBlobs } from "../services/versions/retention";
 import { testApp } from "../test/test-app";
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -75,10 +76,13 @@ describe(`projects routes (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGl
     const project = await (await dave.request("POST", "/api/projects", { name: "Doomed" })).json();
     const keep = await (await dave.request("POST", "/api/projects", { name: "Kept" })).json();
     for (const p of [project, keep]) {
-      expect((await dave.request("POST", `/api/files/${p.id}`, { path: "src/a.ts", content: "x" })).status).toBe(201);
+      expect((await dave.request("POST", `/api/files/${p.id}`, { path: "src/a.ts", content: `x in ${p.id}` })).status).toBe(201);
     }
     await t.db.sql`insert into messages (id, project_id, role, content) values (${crypto.randomUUID()}, ${project.id}, 'user', 'hi')`;
-    expect(await t.deps.store.list(`projects/${project.id}/`)).toHaveLength(1);
+    await t.deps.store.put(`projects/${project.id}/uploads/a.png`, new Uint8Array([1]));
+    await t.deps.store.put(`projects/${keep.id}/uploads/a.png`, new Uint8Array([1]));
+    const [doomedFile] = await t.db.sql<{ storageKey: string }[]>`select storage_key as "storageKey" from files where project_id = ${project.id}`;
+    expect(await t.deps.store.get(doomedFile!.storageKey)).not.toBeNull();
 
     const res = await dave.request("DELETE", `/api/projects/${project.id}`);
     expect(res.status).toBe(200);
@@ -86,8 +90,13 @@ describe(`projects routes (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGl
     expect(await t.db.sql`select 1 from messages where project_id = ${project.id}`).toHaveLength(0);
     expect(await t.db.sql`select 1 from files where project_id = ${project.id}`).toHaveLength(0);
     expect(await t.deps.store.list(`projects/${project.id}/`)).toEqual([]);
+    // Its files' contents are blobs no file or version names any more: the blob sweep removes them.
+    await t.db.sql`update blobs set last_used_at = now() - interval '1 hour' where sha256 = ${doomedFile!.storageKey.split("/").at(-1)!}`;
+    await sweepBlobs(t.deps, 60);
+    expect(await t.deps.store.get(doomedFile!.storageKey)).toBeNull();
     // The other project is untouched.
     expect(await t.deps.store.list(`projects/${keep.id}/`)).toHaveLength(1);
+    expect((await (await dave.request("GET", `/api/files/${keep.id}`)).json()).map((f: { path: string }) => f.path)).toEqual(["src/a.ts"]);
     expect((await dave.request("DELETE", `/api/projects/${project.id}`)).status).toBe(404);
   });
 
