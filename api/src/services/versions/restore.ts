@@ -1,7 +1,8 @@
 /**
  * Restoring a version: the project's files become exactly that version's. Every change goes through the
  * file service (delete, then write), naming the content it expects to replace, so the sandbox sync and the
- * browsers' file events follow as for any other edit. The files as they were are kept first as a 'restore' version, and the result is one too.
+ * browsers' file events follow as for any other edit. The files as they were are kept first as a 'restore'
+ * version, and the result is one too; then the app restarts on them if it runs in a sandbox.
  * A save that lands during the restore is not lost: if the restore then replaces or removes that file, the
  * saved content is kept as a version of its own ("Saved during the restore"); if it lands after the
  * restore wrote the file, it stays, and the save's own user version records it.
