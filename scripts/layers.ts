@@ -1,12 +1,15 @@
 /**
- * The layer rules of ARCHITECTURE.md, checked over the import graph: which folder may import which.
- * `bun scripts/layers.ts` prints every broken rule and exits 1; `scripts/layers.test.ts` runs it in CI.
+ * The import rules of ARCHITECTURE.md, checked over the import graph as the TypeScript compiler reads and
+ * resolves it (tsconfig paths such as `@shared/*` included): which folder may import which, which file wraps
+ * each vendor SDK, and the narrower rules of the agent engine and the file service. `bun scripts/layers.ts`
+ * prints every broken rule and exits 1; `scripts/layers.test.ts` runs it in CI and proves each rule bites.
  *
  * @example
  * const broken = checkLayers(process.cwd()); // [] when the house is in order
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
 
 /** A place in the tree, named by its folder: `api:routes`, `api:agent`, `web`, `shared`, … */
 export type Layer = string;
@@ -25,7 +28,7 @@ export const RULES: Record<Layer, { may: Layer[]; types?: Layer[]; why: string }
     types: ["api:agent", "api:auth"],
     why: "services hold the rules and implement the agent's interfaces",
   },
-  // lib: its error class and logger type (agent/imports.test.ts narrows the agent to exactly those).
+  // lib: its error class and logger type (NARROW below holds the agent to exactly those).
   "api:agent": { may: ["api:agent", "shared", "api:lib"], why: "the agent is an engine that talks only through its own interfaces" },
   "api:sandbox": { may: ["api:sandbox", "api:lib", "shared"], why: "sandbox providers know nothing above them" },
   "api:db": { may: ["api:db", "api:lib", "shared"], why: "queries know nothing of the services using them" },
@@ -50,7 +53,31 @@ export const VENDORS: Record<string, string> = {
   postgres: "api/src/db/client.ts",
   "@electric-sql/pglite": "api/src/db/embedded.ts",
   firebase: "web/src/features/auth/firebase.ts",
+  "@firebase": "web/src/features/auth/firebase.ts",
 };
+
+
+/**
+ * Narrower rules inside a layer the table allows. The agent engine reaches lib/ for its error class and
+ * logger alone and no package but zod and openai (the latter in model-client.ts, by VENDORS); the file
+ * service reaches sandboxes only through the hook it defines (ServiceContext.sandboxSync), never by importing
+ * the sandbox service, which writes through it.
+ */
+export const NARROW: { from: RegExp; to?: RegExp; packages?: string[]; allow?: string[]; why: string }[] = [
+  {
+    from: /^api\/src\/agent\//,
+    to: /^api\/src\/lib\//,
+    allow: ["api/src/lib/errors.ts", "api/src/lib/logger.ts"],
+    why: "the agent engine takes only lib's error class and logger",
+  },
+  { from: /^api\/src\/agent\//, packages: ["zod", "openai"], why: "the agent engine uses no package but zod and openai" },
+  {
+    from: /^api\/src\/services\/(files|context)\.ts$/,
+    to: /^api\/src\/(services\/sandboxes|sandbox)\//,
+    allow: [],
+    why: "the file service reaches sandboxes only through ServiceContext.sandboxSync",
+  },
+];
 
 const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
 const isTest = (path: string) => /\.(test|e2e\.test|security\.test)\.(ts|tsx)$/.test(path) || path.includes("/src/test/");
@@ -64,31 +91,79 @@ export function layerOf(path: string): Layer | null {
   return api[2] === "/" ? `api:${api[1]}` : "api:root";
 }
 
-const IMPORT = /(?:^|[;\n])\s*(import|export)\s+(type\s+)?(?:([^'";]*?)\s+from\s+)?["']([^"']+)["']/g;
-const DYNAMIC = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
+const kindOf = (file: string) =>
+  file.endsWith(".tsx") ? ts.ScriptKind.TSX : /\.[mc]?js$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
 
-/** Every import and re-export in one file, with whether it brings in types alone. */
-export function importsOf(source: string): { specifier: string; typeOnly: boolean }[] {
+/**
+ * Every import, re-export, dynamic `import()` and `import("…")` type in one file, as the compiler parses it
+ * (so comments and strings never count), with whether it brings in types alone: `import type`, `export type`,
+ * `import { type A, type B }` and `import("…")` in a type position do.
+ */
+export function importsOf(source: string, fileName = "file.ts"): { specifier: string; typeOnly: boolean }[] {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, kindOf(fileName));
   const found: { specifier: string; typeOnly: boolean }[] = [];
-  for (const m of source.matchAll(IMPORT)) {
-    const clause = m[3] ?? "";
-    // `import { type A, type B } from` is as type-only as `import type { A, B } from`.
-    const names = /^\{([^}]*)\}$/.exec(clause.trim())?.[1]?.split(",").map((s) => s.trim()).filter(Boolean);
-    const allTypes = !!names?.length && names.every((n) => n.startsWith("type "));
-    found.push({ specifier: m[4]!, typeOnly: !!m[2] || allTypes });
-  }
-  for (const m of source.matchAll(DYNAMIC)) found.push({ specifier: m[1]!, typeOnly: false });
+  const add = (node: ts.Node | undefined, typeOnly: boolean) => {
+    if (node && ts.isStringLiteralLike(node)) found.push({ specifier: node.text, typeOnly });
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause;
+      const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : undefined;
+      const allTypes = !!clause && !clause.name && !!named?.length && named.every((e) => e.isTypeOnly);
+      add(node.moduleSpecifier, !!clause?.isTypeOnly || allTypes);
+    } else if (ts.isExportDeclaration(node)) {
+      const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
+      add(node.moduleSpecifier, node.isTypeOnly || (!!named?.length && named.every((e) => e.isTypeOnly)));
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      add(node.moduleReference.expression, node.isTypeOnly);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      add(node.arguments[0], false);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+      add(node.argument.literal, true);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
   return found;
 }
 
-/** Resolves a specifier to a repository-relative path, or null for packages. */
-function resolveSpecifier(root: string, fromFile: string, specifier: string): string | null {
-  if (specifier.startsWith("@shared/")) return `shared/src/${specifier.slice("@shared/".length)}`;
-  if (!specifier.startsWith(".")) return null;
-  return relative(root, resolve(dirname(join(root, fromFile)), specifier));
+/** The compiler options of the repository's tsconfig.json: its `paths` decide what `@shared/…` means. */
+function compilerOptions(root: string): ts.CompilerOptions {
+  const path = join(root, "tsconfig.json");
+  if (!existsSync(path)) return { moduleResolution: ts.ModuleResolutionKind.Bundler, allowImportingTsExtensions: true };
+  const { config, error } = ts.readConfigFile(path, ts.sys.readFile);
+  if (error) throw new Error(`${path}: ${ts.flattenDiagnosticMessageText(error.messageText, "\n")}`);
+  return ts.parseJsonConfigFileContent(config, ts.sys, root).options;
+}
+
+/**
+ * Resolves a specifier as the compiler does, to a repository-relative path, or null for a package. A relative
+ * specifier the compiler cannot resolve (a missing file, a non-TypeScript asset) still names a place in the
+ * tree, so it is placed by its path.
+ */
+function resolver(root: string) {
+  const options = compilerOptions(root);
+  const cache = ts.createModuleResolutionCache(root, (f) => f, options);
+  return (fromFile: string, specifier: string): string | null => {
+    const from = join(root, fromFile);
+    const resolved = ts.resolveModuleName(specifier, from, options, ts.sys, cache).resolvedModule;
+    if (resolved && !resolved.isExternalLibraryImport) {
+      const path = relative(root, resolved.resolvedFileName);
+      if (!path.startsWith("..")) return path;
+    }
+    if (specifier.startsWith(".")) return relative(root, resolve(dirname(from), specifier));
+    return null;
+  };
+}
+
+/** The package a bare specifier names: `@scope/name` or `name`, without its subpath. */
+export function packageOf(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
 }
 
 function walk(root: string, dir: string, out: string[]) {
+  if (!existsSync(join(root, dir))) return;
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
     if (entry.name === "node_modules" || entry.name === "dist") continue;
     const path = `${dir}/${entry.name}`;
@@ -97,7 +172,7 @@ function walk(root: string, dir: string, out: string[]) {
   }
 }
 
-/** Checks one import edge against the rules. */
+/** Checks one import edge between two files of the tree against the layer table and the narrow rules. */
 export function judge(edge: Import): Violation | null {
   const fromLayer = layerOf(edge.from);
   const toLayer = layerOf(edge.to);
@@ -106,6 +181,12 @@ export function judge(edge: Import): Violation | null {
     return { ...edge, fromLayer, toLayer, rule: "production code never imports test helpers" };
   }
   if (isTest(edge.from)) return null; // tests may reach anything they check
+  const to = edge.to.replace(/(\.tsx?)?$/, (ext) => ext || ".ts");
+  for (const narrow of NARROW) {
+    if (narrow.to && narrow.from.test(edge.from) && narrow.to.test(to) && !narrow.allow?.includes(to)) {
+      return { ...edge, fromLayer, toLayer, rule: narrow.why };
+    }
+  }
   const rule = RULES[fromLayer];
   if (!rule) return null;
   if (rule.may.includes(toLayer)) return null;
@@ -114,29 +195,30 @@ export function judge(edge: Import): Violation | null {
   return { ...edge, fromLayer, toLayer, rule: `${fromLayer} may import ${allowed}: ${rule.why}` };
 }
 
-/** A vendor package imported by a production file other than the one that wraps it. */
+/** A package imported by a production file that may not: a vendor SDK outside its wrapping file, or a package
+ * outside a narrow rule's list. */
 export function judgeVendor(from: string, specifier: string, typeOnly = false): Violation | null {
   if (isTest(from) || layerOf(from) === null) return null;
+  const broken = (to: string, rule: string): Violation => ({ from, to, specifier, typeOnly, fromLayer: layerOf(from)!, toLayer: to, rule });
   const vendor = Object.keys(VENDORS).find((name) => specifier === name || specifier.startsWith(`${name}/`));
-  if (!vendor || VENDORS[vendor] === from) return null;
-  const rule = `${vendor} is used through ${VENDORS[vendor]} only, so a second provider or an upgrade touches one file`;
-  return { from, to: vendor, specifier, typeOnly, fromLayer: layerOf(from)!, toLayer: vendor, rule };
+  if (vendor && VENDORS[vendor] !== from) {
+    return broken(vendor, `${vendor} is used through ${VENDORS[vendor]} only, so a second provider or an upgrade touches one file`);
+  }
+  const pkg = packageOf(specifier);
+  const narrow = NARROW.find((n) => n.packages && n.from.test(from) && !n.packages.includes(pkg));
+  return narrow ? broken(pkg, narrow.why) : null;
 }
 
 /** Every broken rule in the repository at `root`. */
 export function checkLayers(root: string): Violation[] {
   const files: string[] = [];
   for (const dir of ["api/src", "web/src", "shared/src"]) walk(root, dir, files);
+  const resolveFrom = resolver(root);
   const violations: Violation[] = [];
   for (const from of files) {
-    for (const { specifier, typeOnly } of importsOf(readFileSync(join(root, from), "utf8"))) {
-      const to = resolveSpecifier(root, from, specifier);
-      if (!to) {
-        const vendor = judgeVendor(from, specifier, typeOnly);
-        if (vendor) violations.push(vendor);
-        continue;
-      }
-      const broken = judge({ from, to, specifier, typeOnly });
+    for (const { specifier, typeOnly } of importsOf(readFileSync(join(root, from), "utf8"), from)) {
+      const to = resolveFrom(from, specifier);
+      const broken = to ? judge({ from, to, specifier, typeOnly }) : judgeVendor(from, specifier, typeOnly);
       if (broken) violations.push(broken);
     }
   }

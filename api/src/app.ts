@@ -31,6 +31,39 @@ import { createUserEnsurer } from "./services/users";
 import { serveSpa } from "./static";
 
 export function createApp(deps: AppDeps) {
+  const { runs } = deps;
+  const metrics = deps.metrics ?? createMetrics();
+  metrics.gauge("app_agent_runs_active", "Agent runs working in this process.", () => runs.activeCount());
+  const api = apiRoutes(deps);
+
+  const app = new Hono<AppEnv>();
+  app.use("*", recordRequests(metrics), requestLog(deps.logger), securityHeaders(deps.config, deps.webDist));
+  // Prometheus scrapes each instance directly; the Caddyfile keeps this path off the public site.
+  app.get("/metrics", (c) => c.text(metrics.render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }));
+  // JSON answers over 1 KB are gzipped for clients that ask; event streams and images are left alone.
+  app.use("/api/*", compress({ threshold: 1024 }));
+  app.route("/api", api);
+  app.all("/api/*", () => {
+    throw notFound("API route");
+  });
+  if (deps.webDist) app.get("*", serveSpa(deps.webDist));
+
+  app.notFound((c) => c.json({ error: "Not found", code: "not_found" }, 404));
+  app.onError((error, c) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) {
+      deps.logger.error(appError.message, { path: c.req.path, method: c.req.method, cause: String(appError.cause ?? error) });
+    }
+    return c.json({ error: appError.message, code: appError.code }, appError.status, appError.headers);
+  });
+  return app;
+}
+
+/**
+ * Every route under `/api`, as one chained Hono app: its type (`ApiRoutes`) is what the web's typed client
+ * (`web/src/api/endpoints.ts`, `hc<ApiRoutes>`) and the route tests' client are checked against.
+ */
+function apiRoutes(deps: AppDeps) {
   const auth = requireAuth(deps.verifyToken, createUserEnsurer(deps));
   const jsonBodyLimit = bodyLimit({
     maxSize: deps.config.limits.maxBodyBytes,
@@ -40,11 +73,8 @@ export function createApp(deps: AppDeps) {
   });
 
   const limits = createRateLimits(deps);
-  const { runs } = deps;
-  const metrics = deps.metrics ?? createMetrics();
-  metrics.gauge("app_agent_runs_active", "Agent runs working in this process.", () => runs.activeCount());
 
-  const api = new Hono<AppEnv>()
+  return new Hono<AppEnv>()
     .route("/", systemRoutes(deps))
     .route("/upload", uploadRoutes(deps, auth, limits.uploads))
     .route("/projects", projectImportRoutes(deps, auth, limits.projects))
@@ -78,26 +108,7 @@ export function createApp(deps: AppDeps) {
     .route("/files", fileRoutes(deps))
     .route("/sandbox", sandboxRoutes(deps))
     .route("/sandbox", sandboxProcessRoutes(deps));
-
-  const app = new Hono<AppEnv>();
-  app.use("*", recordRequests(metrics), requestLog(deps.logger), securityHeaders(deps.config, deps.webDist));
-  // Prometheus scrapes each instance directly; the Caddyfile keeps this path off the public site.
-  app.get("/metrics", (c) => c.text(metrics.render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }));
-  // JSON answers over 1 KB are gzipped for clients that ask; event streams and images are left alone.
-  app.use("/api/*", compress({ threshold: 1024 }));
-  app.route("/api", api);
-  app.all("/api/*", () => {
-    throw notFound("API route");
-  });
-  if (deps.webDist) app.get("*", serveSpa(deps.webDist));
-
-  app.notFound((c) => c.json({ error: "Not found", code: "not_found" }, 404));
-  app.onError((error, c) => {
-    const appError = toAppError(error);
-    if (appError.status >= 500) {
-      deps.logger.error(appError.message, { path: c.req.path, method: c.req.method, cause: String(appError.cause ?? error) });
-    }
-    return c.json({ error: appError.message, code: appError.code }, appError.status, appError.headers);
-  });
-  return app;
 }
+
+/** The API's routes, paths, parameters and bodies, for Hono's typed client; a type only, never code. */
+export type ApiRoutes = ReturnType<typeof apiRoutes>;

@@ -1,10 +1,10 @@
 /**
  * The web's boundaries, checked over every source file: only api/endpoints.ts knows the API's paths
- * (no other file spells an `/api/` URL or calls the untyped fetch helpers), only
- * features/auth/firebase.ts imports the Firebase SDK, and only components/ui/icons.tsx draws icons (one
- * factory, so every icon has the same size, stroke and accessibility defaults; the Google logo, in its
- * brand colours, is the one other drawing). Files are parsed with the TypeScript compiler, so comments
- * never count and strings are found however they are quoted.
+ * (no other file spells an `/api/` URL or calls the untyped fetch helpers) and only components/ui/icons.tsx
+ * draws icons (one factory, so every icon has the same size, stroke and accessibility defaults; the Google
+ * logo, in its brand colours, is the one other drawing). Files are parsed with the TypeScript compiler, so comments
+ * never count and strings are found however they are quoted. Who may import what (the Firebase SDK in
+ * features/auth/firebase.ts alone, the API by its types alone) is checked by scripts/layers.ts.
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
@@ -15,7 +15,6 @@ const SRC = import.meta.dir;
 const ENDPOINTS = "api/endpoints.ts";
 /** The transport under the endpoints module: it takes paths, it never spells one. */
 const TRANSPORT = new Set([ENDPOINTS, "api/client.ts", "api/sse.ts"]);
-const FIREBASE = "features/auth/firebase.ts";
 /** The files that may draw an `<svg>`: the icon factory and the Google logo. */
 const SVG_ALLOWED = ["components/ui/icons.tsx", "features/auth/components/google-icon.tsx"];
 
@@ -62,19 +61,6 @@ export function apiPathFindings(code: string): string[] {
   return found;
 }
 
-/** The Firebase modules this code imports (static, dynamic or re-exported). */
-export function firebaseImports(code: string): string[] {
-  const found: string[] = [];
-  const check = (specifier: ts.Node | undefined) => {
-    if (specifier && ts.isStringLiteral(specifier) && /^(firebase|@firebase)(\/|$)/.test(specifier.text)) found.push(specifier.text);
-  };
-  walk(code, (node) => {
-    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) check(node.moduleSpecifier);
-    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) check(node.arguments[0]);
-  });
-  return found;
-}
-
 /** The `<svg>` elements this code draws (JSX or `createElement("svg")`). */
 export function svgDrawings(code: string): string[] {
   const found: string[] = [];
@@ -104,17 +90,6 @@ describe("the detectors", () => {
     expect(apiPathFindings('import { api } from "../api/endpoints"; const m = import("../../api/sse");')).toEqual([]);
   });
 
-  test("find every way of importing Firebase", () => {
-    const code = [
-      'import { getAuth } from "firebase/auth";',
-      'import type { User } from "firebase/auth";',
-      'export { FirebaseError } from "firebase/app";',
-      'const m = await import("@firebase/auth");',
-      'import { api } from "./api";',
-    ].join("\n");
-    expect(firebaseImports(code)).toEqual(["firebase/auth", "firebase/auth", "firebase/app", "@firebase/auth"]);
-  });
-
   test("find drawn <svg> elements, not comments, strings or icon components", () => {
     expect(svgDrawings('const a = <svg viewBox="0 0 24 24"><path d="M0 0" /></svg>;')).toEqual(["<svg>"]);
     expect(svgDrawings("const a = <svg />;")).toEqual(["<svg>"]);
@@ -129,7 +104,6 @@ describe("the web's boundaries", () => {
 
   test("the walk sees the whole web source", () => {
     expect(files).toContain(ENDPOINTS);
-    expect(files).toContain(FIREBASE);
     expect(files.length).toBeGreaterThan(100);
   });
 
@@ -143,11 +117,6 @@ describe("the web's boundaries", () => {
       }))
       .filter((o) => o.findings.length > 0);
     expect(offenders).toEqual([]);
-  });
-
-  test("exactly one web file imports Firebase", () => {
-    const importers = files.filter((file) => firebaseImports(read(file)).length > 0);
-    expect(importers).toEqual([FIREBASE]);
   });
 
   test("only the icon factory and the Google logo draw an <svg>", () => {

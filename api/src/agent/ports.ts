@@ -7,8 +7,9 @@
  * A workspace is scoped to one project whose ownership the run checked once at its start: nothing in it
  * checks again.
  */
-import type { RunStatus, TokenUsage } from "@shared/events/stream";
-import type { ActionStep, Message, ToolCall } from "@shared/schemas/message";
+import type { SavedRunMessage } from "@shared/events/fold-stream-event";
+import type { RunStatus } from "@shared/events/stream";
+import type { Message } from "@shared/schemas/message";
 import type { TemplateName } from "@shared/schemas/sandbox";
 import type { ChatImage } from "./chat-message";
 
@@ -86,7 +87,8 @@ export interface Workspaces {
 }
 
 /** The assistant message a run writes, as saved. */
-export type RunMessage = { content: string; thinking: string | null; toolCalls: ToolCall[]; actions: ActionStep[]; usage: TokenUsage | null };
+/** The assistant message as saved, built by the stream's fold (`toSavedMessage`). */
+export type RunMessage = SavedRunMessage;
 
 export type RunClaim = { projectId: string; userMessageId: string; assistantMessageId: string; content: string; attachments: string[] };
 

@@ -2,8 +2,9 @@
  * Agent runs, independent of any HTTP request. Starting a run stores the user's message and a 'running'
  * assistant message (the claim: one running run per project, across instances), then works in the
  * background. Anyone may subscribe: they get every event already sent, then the live ones, so a page that
- * reloads (or a browser that lost its connection) picks the stream up where it is. The assistant message
- * is saved as the run goes and finished as complete, stopped or failed.
+ * reloads (or a browser that lost its connection) picks the stream up where it is (`run-channel.ts`). The
+ * assistant message is saved as the run goes and finished as complete, stopped or failed (`run-recorder.ts`);
+ * the loop's input is gathered by `prepare-run.ts`.
  *
  * It reaches the rest of the server only through its ports (`ports.ts`): the project's ownership is
  * checked once when the run starts, and the tools get a workspace already scoped to that project.
@@ -15,20 +16,22 @@
  */
 import type { RunStatus, SendMessage, StreamEvent } from "@shared/events/stream";
 import { IMAGE_ONLY_CONTENT } from "@shared/events/stream";
+import type { ContextUsage } from "@shared/schemas/model";
 import { AppError, conflict } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ChatImage } from "./chat-message";
 import type { CountTokens } from "./context-window";
-import { startingConversation } from "./chat-summary";
 import { conversationTokens } from "./context-usage";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
-import { MODEL_NOT_CONFIGURED, type ModelClient } from "./model";
+import { MODEL_NOT_CONFIGURED } from "./model";
 import type { ConversationSource, RunCheckpoints, RunStore, UsageLedger, Workspaces } from "./ports";
-import { RunState } from "./run-state";
+import { prepareRun } from "./prepare-run";
+import { createRunChannel } from "./run-channel";
+import { createRunRecorder } from "./run-recorder";
+import { chooseModel, contextWindowOf, seesImages, type ModelSetup } from "./run-model";
 import type { SearchBackend } from "./tools/define-tool";
 import { availableTools } from "./tools/registry";
-import { costOf, type ModelPrices } from "./usage-cost";
-import { createVerifier, trackChanges } from "./verify";
+import type { ModelPrices } from "./usage-cost";
 
 export type AgentOptions = {
   limits?: Partial<AgentLimits>;
@@ -62,7 +65,7 @@ export type RunDeps = {
    * The model client and the default model's name, or null when none is configured (each run then says
    * what to set). `models` are the ids a project may choose (MODELS); absent means only `name`.
    */
-  model: { client: ModelClient; name: string; models?: string[] } | null;
+  model: ModelSetup | null;
   /** Per-user monthly tokens: checked before a run starts, added to when it ends (none when absent). */
   usage?: UsageLedger;
   /** MODEL_PRICES: a run's cost is saved with its usage when its model has a price. */
@@ -93,7 +96,7 @@ export type RunManager = {
   stop(ownerId: string, projectId: string): Promise<{ stopped: boolean; messageId: string | null }>;
   activeCount(): number;
   /** How full the project's model window is: the next request's tokens for the conversation as it stands. */
-  contextUsage(ownerId: string, projectId: string): Promise<{ model: string; usedTokens: number; contextTokens: number }>;
+  contextUsage(ownerId: string, projectId: string): Promise<ContextUsage>;
   /** Stops every run (server shutdown) and waits for them to be saved. */
   shutdown(): Promise<void>;
 };
@@ -109,31 +112,10 @@ export function createRunManager(deps: RunDeps): RunManager {
   const runs = new Map<string, LiveRun>();
   const options = deps.agent ?? {};
   const limits: AgentLimits = { ...DEFAULT_AGENT_LIMITS, ...options.limits };
-  const heartbeatMs = options.heartbeatMs ?? 20_000;
   const staleRunMs = options.staleRunMs ?? 2 * 60_000;
-  const progressSaveMs = options.progressSaveMs ?? 1_000;
   const { store, conversations } = deps;
 
   let closing = false;
-
-  /** The project's chosen model while the server still offers it, else the default. */
-  function modelFor(chosen: string | null | undefined): { client: ModelClient; name: string } | null {
-    if (!deps.model) return null;
-    const offered = deps.model.models ?? [deps.model.name];
-    return { client: deps.model.client, name: chosen && offered.includes(chosen) ? chosen : deps.model.name };
-  }
-
-  const visionOf = (model: string) => (typeof options.vision === "function" ? options.vision(model) : (options.vision ?? true));
-
-  /** The configured window, else what the endpoint reports for the model (at each run: Ollama's can change), else the default. */
-  async function contextWindow(model: { client: ModelClient; name: string }): Promise<number> {
-    if (options.contextTokensConfigured || !model.client.contextWindow) return limits.contextTokens;
-    try {
-      return (await model.client.contextWindow(model.name)) ?? limits.contextTokens;
-    } catch {
-      return limits.contextTokens;
-    }
-  }
 
   async function start(ownerId: string, message: SendMessage): Promise<Run> {
     if (closing) throw new AppError(503, "dependency_unavailable", "The server is restarting; send your message again in a moment.");
@@ -146,8 +128,7 @@ export function createRunManager(deps: RunDeps): RunManager {
     const content = message.content.trim() ? message.content : IMAGE_ONLY_CONTENT;
 
     if (runs.has(projectId)) throw conflict(BUSY);
-    const events: StreamEvent[] = [];
-    const listeners = new Set<(event: StreamEvent) => void>();
+    const channel = createRunChannel(deps.logger);
     let resolveFinished!: (status: RunStatus) => void;
     const run: LiveRun = {
       projectId,
@@ -155,12 +136,7 @@ export function createRunManager(deps: RunDeps): RunManager {
       messageId: crypto.randomUUID(),
       controller: new AbortController(),
       finished: new Promise((resolve) => (resolveFinished = resolve)),
-      subscribe(listener) {
-        for (const event of events) listener(event);
-        if (events.at(-1)?.type === "done") return () => {};
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
+      subscribe: channel.subscribe,
     };
     runs.set(projectId, run); // synchronously after the check: a second send now sees it
 
@@ -179,154 +155,16 @@ export function createRunManager(deps: RunDeps): RunManager {
       throw error;
     }
 
-    const publish = (event: StreamEvent) => {
-      events.push(event);
-      for (const listener of listeners) {
-        try {
-          listener(event);
-        } catch (error) {
-          deps.logger.warn("stream listener failed", { error: String(error) });
-        }
-      }
-    };
-    void execute(ownerId, run, { content, images, enableReasoning: message.enableReasoning ?? false }, publish)
+    void executeRun(deps, limits, ownerId, run, { content, images, enableReasoning: message.enableReasoning ?? false }, channel.publish)
       .then(resolveFinished, (error) => {
         deps.logger.error("agent run not finished cleanly", { projectId, error: String(error) });
         resolveFinished("failed");
       })
       .finally(() => {
-        listeners.clear();
+        channel.close();
         runs.delete(projectId);
       });
     return run;
-  }
-
-  async function execute(
-    ownerId: string,
-    run: LiveRun,
-    input: { content: string; images: ChatImage[]; enableReasoning: boolean },
-    publish: (event: StreamEvent) => void,
-  ): Promise<RunStatus> {
-    const state = new RunState();
-    let saving: Promise<void> = Promise.resolve();
-    let saveTimer: ReturnType<typeof setTimeout> | undefined;
-    let saveDue = Infinity;
-    const save = () => {
-      clearTimeout(saveTimer);
-      saveDue = Infinity;
-      const snapshot = state.snapshot();
-      saving = saving.then(() => store.saveProgress(run.messageId, snapshot)).catch((error) => {
-        deps.logger.warn("run progress not saved", { messageId: run.messageId, error: String(error) });
-      });
-    };
-    const saveWithin = (ms: number) => {
-      if (Date.now() + ms >= saveDue) return;
-      clearTimeout(saveTimer);
-      saveDue = Date.now() + ms;
-      saveTimer = setTimeout(save, ms);
-    };
-    const heartbeat = setInterval(() => {
-      saving = saving.then(() => store.heartbeat(run.messageId)).catch(() => {});
-    }, heartbeatMs);
-
-    let done: Extract<StreamEvent, { type: "done" }> = { type: "done", status: "failed", usage: null };
-    let modelName = deps.model?.name ?? "";
-    const emit = (event: StreamEvent) => {
-      if (event.type === "done" && event.usage) {
-        // The run's model and, when it has a price, the cost are saved with its tokens.
-        event = { ...event, usage: { ...event.usage, model: modelName, cost: costOf(deps.prices, modelName, event.usage) } };
-      }
-      state.apply(event);
-      if (event.type === "done") {
-        done = event; // sent after the message is saved, so a refetch on `done` sees it
-        return;
-      }
-      publish(event);
-      if (event.type === "tool_start" || event.type === "tool_complete") saveWithin(0);
-      else saveWithin(progressSaveMs);
-    };
-
-    let status: RunStatus;
-    const checkpoint = await deps.checkpoints?.aroundRun({ projectId: run.projectId, label: input.content, messageId: run.messageId });
-    try {
-      if (!deps.model) {
-        emit({ type: "error", message: MODEL_NOT_CONFIGURED });
-        status = "failed";
-      } else {
-        const tools = availableTools(deps);
-        const loaded = await conversations.load(ownerId, run.projectId);
-        const model = modelFor(loaded.project.model)!;
-        modelName = model.name;
-        const runLimits = { ...limits, contextTokens: await contextWindow(model) };
-        const messages = await startingConversation({
-          loaded,
-          excludeIds: [run.userMessageId, run.messageId],
-          content: input.content,
-          images: input.images,
-          tools,
-          limits: runLimits,
-          vision: visionOf(model.name),
-          countTokens: deps.countTokens,
-          model,
-          saveSummary: conversations.saveSummary?.bind(conversations),
-          projectId: run.projectId,
-          signal: run.controller.signal,
-          logger: deps.logger,
-        });
-        // The run notes when it first changes a file: only then is the app checked before the run ends.
-        const tracked = trackChanges(deps.workspaces.forProject(ownerId, run.projectId));
-        const toolContext = { ...tracked.workspace, search: deps.search, fetch: options.fetch ?? fetch };
-        const app = tracked.workspace.app;
-        const beforeFinish = app
-          ? createVerifier({ app, rounds: runLimits.repairRounds, settleMs: runLimits.verifySettleMs, changedSince: tracked.changedSince, lastChangedAt: tracked.lastChangedAt })
-          : undefined;
-        const result = await runAgent({
-          client: model.client,
-          model: model.name,
-          messages,
-          tools,
-          toolContext,
-          enableReasoning: input.enableReasoning,
-          signal: run.controller.signal,
-          limits: runLimits,
-          emit,
-          logger: deps.logger,
-          countTokens: deps.countTokens,
-          beforeFinish,
-        });
-        status = result.status;
-      }
-    } catch (error) {
-      deps.logger.error("agent run crashed", { projectId: run.projectId, error: String(error) });
-      if (state.error === null) emit({ type: "error", message: `The agent stopped because of a server error: ${error instanceof Error ? error.message : String(error)}` });
-      status = run.controller.signal.aborted ? "stopped" : "failed";
-    } finally {
-      clearInterval(heartbeat);
-      clearTimeout(saveTimer);
-    }
-    await checkpoint?.after();
-
-    await saving;
-    const final = state.final(status, run.stopNote);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await store.finish(run.messageId, run.projectId, { ...final, status });
-        break;
-      } catch (error) {
-        if (attempt >= 3) {
-          deps.logger.error("run result not saved", { messageId: run.messageId, error: String(error) });
-          break;
-        }
-        await Bun.sleep(500 * attempt);
-      }
-    }
-    if (final.usage?.totalTokens) {
-      await deps.usage?.record(ownerId, final.usage.totalTokens).catch((error: unknown) => {
-        deps.logger.warn("run tokens not added to the monthly usage", { messageId: run.messageId, error: String(error) });
-      });
-    }
-    publish({ ...done, type: "done", messageId: run.messageId, status, usage: final.usage });
-    return status;
   }
 
   return {
@@ -345,15 +183,15 @@ export function createRunManager(deps: RunDeps): RunManager {
     async contextUsage(ownerId, projectId) {
       const id = await conversations.ownedProject(ownerId, projectId);
       const loaded = await conversations.load(ownerId, id);
-      const model = modelFor(loaded.project.model);
-      if (!model) return { model: "", usedTokens: 0, contextTokens: limits.contextTokens };
-      const contextTokens = await contextWindow(model);
+      if (!deps.model) return { model: "", usedTokens: 0, contextTokens: limits.contextTokens };
+      const model = chooseModel(deps.model, loaded.project.model);
+      const contextTokens = await contextWindowOf(model, { configured: options.contextTokensConfigured ?? false, fallback: limits.contextTokens });
       const usedTokens = conversationTokens({
         loaded,
         tools: availableTools(deps),
         contextTokens,
         maxOutputTokens: limits.maxOutputTokens,
-        vision: visionOf(model.name),
+        vision: seesImages(options.vision, model.name),
         countTokens: deps.countTokens,
       });
       return { model: model.name, usedTokens, contextTokens };
@@ -368,4 +206,56 @@ export function createRunManager(deps: RunDeps): RunManager {
       await Promise.all(all.map((run) => run.finished));
     },
   };
+}
+
+/** Runs the agent for a started run, recording it; resolves with how it ended once `done` is sent. */
+async function executeRun(
+  deps: RunDeps,
+  limits: AgentLimits,
+  ownerId: string,
+  run: LiveRun,
+  message: { content: string; images: ChatImage[]; enableReasoning: boolean },
+  publish: (event: StreamEvent) => void,
+): Promise<RunStatus> {
+  const { projectId, messageId } = run;
+  const recorder = createRunRecorder({
+    store: deps.store,
+    messageId,
+    projectId,
+    publish,
+    logger: deps.logger,
+    model: deps.model?.name ?? "",
+    prices: deps.prices,
+    heartbeatMs: deps.agent?.heartbeatMs,
+    progressSaveMs: deps.agent?.progressSaveMs,
+  });
+  let status: RunStatus;
+  const checkpoint = await deps.checkpoints?.aroundRun({ projectId, label: message.content, messageId });
+  try {
+    if (!deps.model) {
+      recorder.emit({ type: "error", message: MODEL_NOT_CONFIGURED });
+      status = "failed";
+    } else {
+      const signal = run.controller.signal;
+      const input = await prepareRun(deps, { ownerId, projectId, excludeIds: [run.userMessageId, messageId], message, signal, limits, setup: deps.model });
+      recorder.model = input.model;
+      status = (await runAgent({ ...input, emit: recorder.emit })).status;
+    }
+  } catch (error) {
+    deps.logger.error("agent run crashed", { projectId, error: String(error) });
+    if (recorder.error === null) recorder.emit({ type: "error", message: `The agent stopped because of a server error: ${error instanceof Error ? error.message : String(error)}` });
+    status = run.controller.signal.aborted ? "stopped" : "failed";
+  } finally {
+    recorder.stop();
+  }
+  await checkpoint?.after();
+
+  const final = await recorder.finish(status, run.stopNote);
+  if (final.usage?.totalTokens) {
+    await deps.usage?.record(ownerId, final.usage.totalTokens).catch((error: unknown) => {
+      deps.logger.warn("run tokens not added to the monthly usage", { messageId, error: String(error) });
+    });
+  }
+  recorder.sendDone(status, final.usage);
+  return status;
 }

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Message } from "@shared/schemas/message";
-import type { ContextUsage, ProjectModel, TokenBudget } from "@shared/schemas/model";
+import type { ProjectModel } from "@shared/schemas/model";
+import { errorBody } from "../test/api-client";
 import { chatTestApp, readEvents } from "../test/chat-test-app";
 import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
 
@@ -40,6 +41,11 @@ const run = async (u: ChatUser, projectId: string, content = "Hello") => {
   expect(res.status).toBe(200);
   return readEvents(res);
 };
+/** A typed client's answer, after checking its status: its JSON typed by the route. */
+const answer = async <T>(res: { status: number; json(): Promise<T> }, status = 200): Promise<T> => {
+  expect(res.status).toBe(status);
+  return res.json();
+};
 const lastAnswer = async (u: ChatUser, projectId: string) =>
   (await json<Message[]>(await u.request("GET", `/api/messages/${projectId}`))).filter((m) => m.role === "assistant").at(-1)!;
 
@@ -47,7 +53,8 @@ describe("GET|PUT /api/projects/{id}/model", () => {
   test("the default first; a model from MODELS is stored, and the run sends it to the endpoint", async () => {
     const alice = t.user("alice");
     const id = await alice.project();
-    expect(await json<ProjectModel>(await alice.request("GET", `/api/projects/${id}/model`))).toEqual({
+    const route = alice.api.projects[":id"].model;
+    expect(await answer(await route.$get({ param: { id } }))).toEqual({
       model: "fake-model",
       models: ["fake-model", "fake-model-large"],
     });
@@ -56,26 +63,28 @@ describe("GET|PUT /api/projects/{id}/model", () => {
     await run(alice, id);
     expect(model.requests.at(-1)!.body.model).toBe("fake-model");
 
-    expect(await json<ProjectModel>(await alice.request("PUT", `/api/projects/${id}/model`, { model: "fake-model-large" }))).toEqual({
+    expect(await answer(await route.$put({ param: { id }, json: { model: "fake-model-large" } }))).toEqual({
       model: "fake-model-large",
       models: ["fake-model", "fake-model-large"],
     });
-    expect((await json<ProjectModel>(await alice.request("GET", `/api/projects/${id}/model`))).model).toBe("fake-model-large");
+    expect((await answer(await route.$get({ param: { id } }))).model).toBe("fake-model-large");
     model.enqueue(turn.steps({ text: "Large model here." }, { usage: { prompt_tokens: 100, completion_tokens: 20 } }));
     await run(alice, id, "Again");
     expect(model.requests.at(-1)!.body.model).toBe("fake-model-large");
     // Another project of the same user keeps the default.
     const other = await alice.project("Other");
-    expect((await json<ProjectModel>(await alice.request("GET", `/api/projects/${other}/model`))).model).toBe("fake-model");
+    expect((await answer(await route.$get({ param: { id: other } }))).model).toBe("fake-model");
   });
 
   test("a model the server does not offer is refused with a 400 naming the choices", async () => {
     const alice = t.user("alice");
     const id = await alice.project();
-    const body = await json<{ error: string; code: string }>(await alice.request("PUT", `/api/projects/${id}/model`, { model: "gpt-4o" }), 400);
-    expect(body).toEqual({ code: "bad_request", error: 'The model "gpt-4o" is not offered on this server. Choose one of: fake-model, fake-model-large.' });
-    expect((await alice.request("PUT", `/api/projects/${id}/model`, { model: "" })).status).toBe(400);
-    expect((await json<ProjectModel>(await alice.request("GET", `/api/projects/${id}/model`))).model).toBe("fake-model");
+    const route = alice.api.projects[":id"].model;
+    const refused = await route.$put({ param: { id }, json: { model: "gpt-4o" } });
+    expect(refused.status).toBe(400);
+    expect(await errorBody(refused)).toEqual({ code: "bad_request", error: 'The model "gpt-4o" is not offered on this server. Choose one of: fake-model, fake-model-large.' });
+    expect((await route.$put({ param: { id }, json: { model: "" } })).status).toBe(400);
+    expect((await answer(await route.$get({ param: { id } }))).model).toBe("fake-model");
   });
 
   test("a stored choice the server no longer offers (MODELS changed) reads as the default, and runs use the default", async () => {
@@ -140,13 +149,14 @@ describe("GET /api/projects/{id}/context", () => {
   test("the next request's tokens for the conversation against the window, growing with the chat", async () => {
     const alice = t.user("alice");
     const id = await alice.project();
-    const before = await json<ContextUsage>(await alice.request("GET", `/api/projects/${id}/context`));
+    const context = () => alice.api.projects[":id"].context.$get({ param: { id } });
+    const before = await answer(await context());
     expect(before).toMatchObject({ model: "fake-model", contextTokens: 20_000 });
     expect(before.usedTokens).toBeGreaterThan(500);
     expect(before.usedTokens).toBeLessThan(20_000);
     model.enqueue(turn.text("x ".repeat(2_000)));
     await run(alice, id, "Write a long answer");
-    const after = await json<ContextUsage>(await alice.request("GET", `/api/projects/${id}/context`));
+    const after = await answer(await context());
     expect(after.usedTokens).toBeGreaterThan(before.usedTokens + 1_500);
   });
 });
@@ -156,7 +166,8 @@ describe("USER_MONTHLY_TOKENS", () => {
     const carol = t.user("carol");
     const dave = t.user("dave");
     const id = await carol.project();
-    const fresh = await json<TokenBudget>(await carol.request("GET", "/api/usage"));
+    const usage = async () => answer(await carol.api.usage.$get());
+    const fresh = await usage();
     const now = new Date();
     const month = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
     const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
@@ -164,11 +175,11 @@ describe("USER_MONTHLY_TOKENS", () => {
 
     model.enqueue(turn.steps({ text: "Within budget." }, { usage: { prompt_tokens: 700, completion_tokens: 100 } }));
     await run(carol, id);
-    expect((await json<TokenBudget>(await carol.request("GET", "/api/usage"))).usedTokens).toBe(800);
+    expect((await usage()).usedTokens).toBe(800);
     // 800 < 1,000: one more run may start, and it takes the month past the budget.
     model.enqueue(turn.steps({ text: "Over it now." }, { usage: { prompt_tokens: 700, completion_tokens: 100 } }));
     await run(carol, id, "Again");
-    expect((await json<TokenBudget>(await carol.request("GET", "/api/usage"))).usedTokens).toBe(1_600);
+    expect((await usage()).usedTokens).toBe(1_600);
 
     const requestsBefore = model.requests.length;
     const refused = await carol.request("POST", "/api/messages/stream", { projectId: id, content: "One more" });

@@ -1,5 +1,7 @@
+/** /api/projects through the typed client (test/api-client.ts): list, create, get, delete, and what is refused. */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { sweepBlobs } from "../services/versions/retention";
+import { errorBody } from "../test/api-client";
 import { testApp } from "../test/test-app";
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -9,14 +11,14 @@ beforeAll(async () => {
 
 describe(`projects routes (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () => {
   test("a new user has no projects", async () => {
-    const res = await t.user("newbie").request("GET", "/api/projects");
+    const res = await t.user("newbie").api.projects.$get();
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual([]);
   });
 
   test("create trims the name, omits an empty description, and lists newest first", async () => {
     const alice = t.user("alice");
-    const first = await alice.request("POST", "/api/projects", { name: "  Todo app  ", description: "" });
+    const first = await alice.api.projects.$post({ json: { name: "  Todo app  ", description: "" } });
     expect(first.status).toBe(201);
     const created = await first.json();
     expect(created).toMatchObject({ name: "Todo app", description: null, sandboxId: null, workflowCommand: null });
@@ -24,21 +26,23 @@ describe(`projects routes (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGl
     expect(new Date(created.updatedAt).toISOString()).toBe(created.updatedAt);
 
     await Bun.sleep(5);
-    const second = await (await alice.request("POST", "/api/projects", { name: "Blog", description: "My blog" })).json();
-    const list = await (await alice.request("GET", "/api/projects")).json();
-    expect(list.map((p: { id: string }) => p.id)).toEqual([second.id, created.id]);
+    const second = await (await alice.api.projects.$post({ json: { name: "Blog", description: "My blog" } })).json();
+    const list = await (await alice.api.projects.$get()).json();
+    expect(list.map((p) => p.id)).toEqual([second.id, created.id]);
 
-    const got = await alice.request("GET", `/api/projects/${created.id}`);
+    const got = await alice.api.projects[":id"].$get({ param: { id: created.id } });
     expect(got.status).toBe(200);
     expect((await got.json()).name).toBe("Todo app");
   });
 
   test("bad input answers 400 with a readable reason and creates nothing", async () => {
     const bob = t.user("bob");
-    const blank = await bob.request("POST", "/api/projects", { name: "   " });
-    expect(blank.status).toBe(400);
-    expect(await blank.json()).toEqual({ error: "name: Name required", code: "bad_request" });
+    const blank = await bob.api.projects.$post({ json: { name: "   " } });
+    // The route types list only the answers the handler returns; refusals come from app.onError.
+    expect<number>(blank.status).toBe(400);
+    expect(await errorBody(blank)).toEqual({ error: "name: Name required", code: "bad_request" });
 
+    // Bodies the typed client refuses to compile go raw.
     const wrongType = await bob.request("POST", "/api/projects", { name: 42 });
     expect(wrongType.status).toBe(400);
     expect((await wrongType.json()).error).toContain("name");
@@ -47,10 +51,10 @@ describe(`projects routes (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGl
     expect(malformed.status).toBe(400);
     expect((await malformed.json()).code).toBe("bad_request");
 
-    const tooLong = await bob.request("POST", "/api/projects", { name: "x".repeat(101) });
-    expect(tooLong.status).toBe(400);
+    const tooLong = await bob.api.projects.$post({ json: { name: "x".repeat(101) } });
+    expect<number>(tooLong.status).toBe(400);
 
-    expect(await (await bob.request("GET", "/api/projects")).json()).toEqual([]);
+    expect(await (await bob.api.projects.$get()).json()).toEqual([]);
   });
 
   test("missing or bad token answers 401 JSON", async () => {
@@ -65,18 +69,18 @@ describe(`projects routes (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGl
   test("unknown and malformed ids answer 404", async () => {
     const carol = t.user("carol");
     for (const id of [crypto.randomUUID(), "not-a-uuid", "'; drop table projects; --"]) {
-      const res = await carol.request("GET", `/api/projects/${encodeURIComponent(id)}`);
+      const res = await carol.api.projects[":id"].$get({ param: { id: encodeURIComponent(id) } });
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ error: "Project not found", code: "not_found" });
+      expect(await errorBody(res)).toEqual({ error: "Project not found", code: "not_found" });
     }
   });
 
   test("delete removes the project with its messages, file rows and stored objects", async () => {
     const dave = t.user("dave");
-    const project = await (await dave.request("POST", "/api/projects", { name: "Doomed" })).json();
-    const keep = await (await dave.request("POST", "/api/projects", { name: "Kept" })).json();
+    const project = await (await dave.api.projects.$post({ json: { name: "Doomed" } })).json();
+    const keep = await (await dave.api.projects.$post({ json: { name: "Kept" } })).json();
     for (const p of [project, keep]) {
-      expect((await dave.request("POST", `/api/files/${p.id}`, { path: "src/a.ts", content: `x in ${p.id}` })).status).toBe(201);
+      expect((await dave.api.files[":projectId"].$post({ param: { projectId: p.id }, json: { path: "src/a.ts", content: `x in ${p.id}` } })).status).toBe(201);
     }
     await t.db.sql`insert into messages (id, project_id, role, content) values (${crypto.randomUUID()}, ${project.id}, 'user', 'hi')`;
     await t.deps.store.put(`projects/${project.id}/uploads/a.png`, new Uint8Array([1]));
@@ -84,9 +88,9 @@ describe(`projects routes (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGl
     const [doomedFile] = await t.db.sql<{ storageKey: string }[]>`select storage_key as "storageKey" from files where project_id = ${project.id}`;
     expect(await t.deps.store.get(doomedFile!.storageKey)).not.toBeNull();
 
-    const res = await dave.request("DELETE", `/api/projects/${project.id}`);
+    const res = await dave.api.projects[":id"].$delete({ param: { id: project.id } });
     expect(res.status).toBe(200);
-    expect((await dave.request("GET", `/api/projects/${project.id}`)).status).toBe(404);
+    expect((await dave.api.projects[":id"].$get({ param: { id: project.id } })).status).toBe(404);
     expect(await t.db.sql`select 1 from messages where project_id = ${project.id}`).toHaveLength(0);
     expect(await t.db.sql`select 1 from files where project_id = ${project.id}`).toHaveLength(0);
     expect(await t.deps.store.list(`projects/${project.id}/`)).toEqual([]);
@@ -96,14 +100,14 @@ describe(`projects routes (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGl
     expect(await t.deps.store.get(doomedFile!.storageKey)).toBeNull();
     // The other project is untouched.
     expect(await t.deps.store.list(`projects/${keep.id}/`)).toHaveLength(1);
-    expect((await (await dave.request("GET", `/api/files/${keep.id}`)).json()).map((f: { path: string }) => f.path)).toEqual(["src/a.ts"]);
-    expect((await dave.request("DELETE", `/api/projects/${project.id}`)).status).toBe(404);
+    expect((await (await dave.api.files[":projectId"].$get({ param: { projectId: keep.id } })).json()).map((f) => f.path)).toEqual(["src/a.ts"]);
+    expect((await dave.api.projects[":id"].$delete({ param: { id: project.id } })).status).toBe(404);
   });
 
   test("oversize bodies answer 413", async () => {
     const big = await testApp({ env: { MAX_BODY_BYTES: "1024" } });
-    const res = await big.user("erin").request("POST", "/api/projects", { name: "x", description: "y".repeat(4000) });
-    expect(res.status).toBe(413);
-    expect((await res.json()).code).toBe("payload_too_large");
+    const res = await big.user("erin").api.projects.$post({ json: { name: "x", description: "y".repeat(4000) } });
+    expect<number>(res.status).toBe(413);
+    expect((await errorBody(res)).code).toBe("payload_too_large");
   });
 });

@@ -8,6 +8,7 @@ import type { AppDeps, AppEnv } from "../app-env";
 import type { requireAuth } from "../auth/middleware";
 import type { RateLimits } from "../middleware/rate-limit";
 import { badRequest, tooLarge } from "../lib/errors";
+import { formFields } from "../lib/validate";
 import { readSignedImage, uploadImage } from "../services/images";
 
 export const uploadRoutes = (deps: AppDeps, auth: ReturnType<typeof requireAuth>, rateLimit: RateLimits["uploads"]) => {
@@ -24,6 +25,7 @@ export const uploadRoutes = (deps: AppDeps, auth: ReturnType<typeof requireAuth>
           throw tooLarge(`The image is larger than the ${(deps.config.limits.maxUploadBytes / 1048576).toFixed(1)} MB limit.`);
         },
       }),
+      formFields<{ file: File; projectId: string }>(),
       async (c) => {
         const form = await c.req.parseBody().catch(() => {
           throw badRequest("Send the image as multipart/form-data with fields file and projectId.");

@@ -11,7 +11,7 @@ import type { AppDeps, AppEnv } from "../app-env";
 import type { requireAuth } from "../auth/middleware";
 import type { RateLimits } from "../middleware/rate-limit";
 import { badRequest, tooLarge } from "../lib/errors";
-import { validate } from "../lib/validate";
+import { formFields, validate } from "../lib/validate";
 import { asText } from "../services/file-content";
 import * as versions from "../services/versions/index";
 import { importLimitsFrom } from "../services/versions/import-zip";
@@ -58,6 +58,7 @@ export const projectImportRoutes = (deps: AppDeps, auth: ReturnType<typeof requi
         throw tooLarge(`The zip is larger than the ${Math.round(limits.maxTotalBytes / 1048576)} MB a project may hold.`);
       },
     }),
+    formFields<{ file: File; name?: string }>(),
     async (c) => {
       const form = await c.req.parseBody().catch(() => {
         throw badRequest("Send the zip as multipart/form-data in field file (and optionally a name).");

@@ -12,6 +12,7 @@
 import { chmodSync } from "node:fs";
 import { streamEventSchema, type StreamEvent } from "@shared/events/stream";
 import type { AgentOptions } from "../agent/runs";
+import { apiClient } from "./api-client";
 import { emulatorToken } from "./emulator-tokens";
 import type { FakeModelServer } from "./fake-model-server";
 import { TEST_PROJECT_ID, testApp } from "./test-app";
@@ -43,6 +44,8 @@ export async function chatTestApp(o: { model?: FakeModelServer | null; agent?: A
     return {
       uid,
       token,
+      /** The typed client (`hc<ApiRoutes>`) through `app.request`, signed in as this user. */
+      api: apiClient(app, token),
       /** Through `app.request` (no network). */
       request: (method: string, path: string, body?: unknown) => app.request(path, init(method, body)),
       /** Over real HTTP, so the connection can be dropped with `signal`. */

@@ -6,12 +6,14 @@
  * const t = await testApp();
  * const alice = t.user("alice");
  * const res = await alice.request("POST", "/api/projects", { name: "Todo" });
+ * const typed = await alice.api.projects.$post({ json: { name: "Todo" } }); // checked against the routes
  */
 import { chmodSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentOptions } from "../agent/runs";
 import { createApp } from "../app";
+import { type ApiClient, apiClient } from "./api-client";
 import type { AppDeps } from "../app-env";
 import { emulatorToken } from "./emulator-tokens";
 import { createMemoryBus } from "../events/memory-bus";
@@ -36,6 +38,8 @@ export type TestUser = {
   uid: string;
   token: string;
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** The typed client (`hc<ApiRoutes>`), signed in as this user. */
+  api: ApiClient;
 };
 
 export async function testApp(
@@ -73,6 +77,7 @@ export async function testApp(
     return {
       uid,
       token,
+      api: apiClient(app, token),
       request: async (method, path, body, headers = {}) =>
         app.request(path, {
           method,

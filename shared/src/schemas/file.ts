@@ -1,16 +1,15 @@
 import { z } from "zod";
 import { filePathSchema } from "../file-path";
 
+/** What the API answers, inferred from the response schemas (./responses.ts). */
+export type { FileContent, ProjectFile } from "./responses";
+import type { DownloadResponse } from "./responses";
+
+/** The download map without its list of base64 entries. */
+export type DownloadMap = Omit<DownloadResponse, "binary">;
+
 /** Text content limit for one file saved through the API (bytes of UTF-8). */
 export const MAX_FILE_CONTENT_BYTES = 5 * 1024 * 1024;
-
-export type ProjectFile = {
-  id: string;
-  projectId: string;
-  path: string;
-  size: number;
-  updatedAt: string;
-};
 
 export const createFileSchema = z.object({ path: filePathSchema, content: z.string() });
 export type CreateFile = z.infer<typeof createFileSchema>;
@@ -20,7 +19,3 @@ export type SaveFileContent = z.infer<typeof saveFileContentSchema>;
 
 export const renameFileSchema = z.object({ newPath: filePathSchema });
 export type RenameFile = z.infer<typeof renameFileSchema>;
-
-export type FileContent = ProjectFile & { content: string; binary: boolean };
-
-export type DownloadMap = { projectName: string; filesCount: number; files: Record<string, string> };

@@ -4,6 +4,9 @@
  */
 import { z } from "zod";
 
+/** What the API answers, inferred from the response schemas (./responses.ts). */
+export type { ProcessInfo, ProcessLogLine, ProcessLogs, ProcessStatus } from "./responses";
+
 /** The process that runs the project's workflow command (its dev server); the preview shows its port. */
 export const APP_PROCESS = "app";
 export const MAX_PROCESS_COMMAND_LENGTH = 400;
@@ -27,22 +30,3 @@ export type StartProcess = z.infer<typeof startProcessSchema>;
 export const processLogsQuerySchema = z.object({
   since: z.coerce.number().int().min(0).optional(),
 });
-
-export type ProcessStatus = "starting" | "running" | "exited" | "crashed";
-
-export type ProcessInfo = {
-  name: string;
-  command: string;
-  status: ProcessStatus;
-  /** The last exit code (null while it runs, or when it was ended by a signal it did not report). */
-  exitCode: number | null;
-  /** TCP ports its process tree listens on, in the order they were first seen. */
-  ports: number[];
-  /** ISO time of the current (or last) start; null before it ever started. */
-  startedAt: string | null;
-  /** Times it was started again (after a crash or on request) since it was last replaced. */
-  restarts: number;
-};
-
-export type ProcessLogLine = { t: string; stream: "stdout" | "stderr"; text: string };
-export type ProcessLogs = { lines: ProcessLogLine[]; cursor: number };

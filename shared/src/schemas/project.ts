@@ -1,5 +1,8 @@
 import { z } from "zod";
 
+/** What the API answers, inferred from the response schemas (./responses.ts). */
+export type { Project } from "./responses";
+
 export const MAX_PROJECT_NAME_LENGTH = 100;
 export const MAX_PROJECT_DESCRIPTION_LENGTH = 1000;
 
@@ -8,14 +11,3 @@ export const createProjectSchema = z.object({
   description: z.string().trim().max(MAX_PROJECT_DESCRIPTION_LENGTH).optional(),
 });
 export type CreateProject = z.infer<typeof createProjectSchema>;
-
-export type Project = {
-  id: string;
-  name: string;
-  description: string | null;
-  sandboxId: string | null;
-  sandboxUrl: string | null;
-  workflowCommand: string | null;
-  createdAt: string;
-  updatedAt: string;
-};

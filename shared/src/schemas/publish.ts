@@ -5,34 +5,11 @@
  */
 import { z } from "zod";
 
-export const deploymentStatuses = ["building", "live", "failed", "superseded"] as const;
-export type DeploymentStatus = (typeof deploymentStatuses)[number];
+/** What the API answers, inferred from the response schemas (./responses.ts). */
+export type { Deployment, DeploymentStatus, LiveSite, PublishResult, SiteState } from "./responses";
+import type { DeploymentStatus } from "./responses";
 
-export type Deployment = {
-  id: string;
-  createdAt: string;
-  status: DeploymentStatus;
-  url: string;
-  versionId: string | null;
-  bytes: number;
-  buildLog?: string;
-};
-
-export type PublishResult = { deploymentId: string; url: string; status: DeploymentStatus };
-
-/** The project's site as the Publish dialog shows it. */
-export type SiteState = {
-  slug: string | null;
-  /** The slug the dialog proposes when the project has none yet (made from the project name). */
-  suggestedSlug: string;
-  url: string | null;
-  liveDeploymentId: string | null;
-  /** The project's files differ from those the live deployment was built from. */
-  unpublishedChanges: boolean;
-};
-
-/** One live site of the caller's (the project cards' "Live" badge). */
-export type LiveSite = { projectId: string; slug: string; url: string };
+export const deploymentStatuses = ["building", "live", "failed", "superseded"] as const satisfies readonly DeploymentStatus[];
 
 export const SLUG_MAX_LENGTH = 40;
 /** Names that would look like the product's own hosts, or mislead visitors. */

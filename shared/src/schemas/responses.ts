@@ -1,24 +1,16 @@
 /**
  * What each API answer looks like, as zod schemas the web parses every response with. Written with
  * `zod/mini`, the smaller build of zod: the web loads this module only when it first parses an answer, never
- * on the landing page (`GET /api/config` is checked by hand in ./config.ts for the same reason). Each schema
- * is annotated with the domain type it parses to, so a schema and its type cannot drift apart.
+ * on the landing page (`GET /api/config` is checked by hand in ./config.ts for the same reason). Each answer's
+ * type is inferred from its schema here (`z.infer`), never declared a second time; the domain modules
+ * (./project.ts, ./versions.ts, …) re-export those types.
  *
  * @example
  * const projects = projectListSchema.parse(await res.json()); // Project[]
  */
 import * as z from "zod/mini";
-import type { DownloadMap, FileContent, ProjectFile } from "./file";
-import type { Message } from "./message";
-import type { Problem } from "./problems";
-import type { ProcessInfo, ProcessLogs } from "./processes";
-import type { Project } from "./project";
-import type { ContextUsage, ProjectModel, TokenBudget } from "./model";
-import type { Deployment, LiveSite, PublishResult, SiteState } from "./publish";
-import type { RecreateResult, SandboxUrl, SandboxValidation, ShellResult } from "./sandbox";
-import type { RestoreResult, VersionDiff, VersionSummary } from "./versions";
 
-export const projectSchema: z.ZodMiniType<Project> = z.object({
+export const projectSchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.nullable(z.string()),
@@ -28,16 +20,34 @@ export const projectSchema: z.ZodMiniType<Project> = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+export type Project = z.infer<typeof projectSchema>;
 export const projectListSchema = z.array(projectSchema);
 
-const toolCallSchema = z.object({
+const stepStatusSchema = z.enum(["in_progress", "completed"]);
+export const toolCallSchema = z.object({
   name: z.string(),
   summary: z.string(),
-  status: z.enum(["in_progress", "completed"]),
+  status: stepStatusSchema,
   result: z.optional(z.string()),
 });
+export type ToolCall = z.infer<typeof toolCallSchema>;
+export const actionStepSchema = z.object({ description: z.string(), status: stepStatusSchema });
+export type ActionStep = z.infer<typeof actionStepSchema>;
+/** How the agent run that wrote an assistant message ended ('running' while it works). */
+export const messageStatusSchema = z.enum(["running", "complete", "stopped", "failed"]);
+export type MessageStatus = z.infer<typeof messageStatusSchema>;
+/** See `tokenUsageSchema` (events/stream.ts): reported or estimated tokens, the model, and the cost when priced. */
+export const messageUsageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  totalTokens: z.number(),
+  estimated: z.optional(z.boolean()),
+  model: z.optional(z.string()),
+  cost: z.optional(z.nullable(z.number())),
+});
+export type MessageUsage = z.infer<typeof messageUsageSchema>;
 
-export const messageSchema: z.ZodMiniType<Message> = z.object({
+export const messageSchema = z.object({
   id: z.string(),
   projectId: z.string(),
   role: z.enum(["user", "assistant"]),
@@ -45,29 +55,20 @@ export const messageSchema: z.ZodMiniType<Message> = z.object({
   thinking: z.nullable(z.string()),
   attachments: z.array(z.string()),
   toolCalls: z.array(toolCallSchema),
-  actions: z.array(z.object({ description: z.string(), status: z.enum(["in_progress", "completed"]) })),
+  actions: z.array(actionStepSchema),
   createdAt: z.string(),
-  status: z.optional(z.enum(["running", "complete", "stopped", "failed"])),
-  usage: z.optional(
-    z.nullable(
-      z.object({
-        promptTokens: z.number(),
-        completionTokens: z.number(),
-        totalTokens: z.number(),
-        estimated: z.optional(z.boolean()),
-        model: z.optional(z.string()),
-        cost: z.optional(z.nullable(z.number())),
-      }),
-    ),
-  ),
+  status: z.optional(messageStatusSchema),
+  /** Tokens the model reported for the run that wrote this message (null when it reported none). */
+  usage: z.optional(z.nullable(messageUsageSchema)),
 });
+export type Message = z.infer<typeof messageSchema>;
 export const messageListSchema = z.array(messageSchema);
 
 /** POST /api/messages/{projectId}/stop: false when there was no run to stop yet. */
-export const stopRunSchema: z.ZodMiniType<{ stopped: boolean }> = z.object({ stopped: z.boolean() });
+export const stopRunSchema = z.object({ stopped: z.boolean() });
 
 /** POST /api/upload/image. */
-export const uploadedImageSchema: z.ZodMiniType<{ url: string }> = z.object({ url: z.string() });
+export const uploadedImageSchema = z.object({ url: z.string() });
 
 const projectFileShape = {
   id: z.string(),
@@ -76,59 +77,75 @@ const projectFileShape = {
   size: z.number(),
   updatedAt: z.string(),
 };
-export const projectFileSchema: z.ZodMiniType<ProjectFile> = z.object(projectFileShape);
+export const projectFileSchema = z.object(projectFileShape);
+export type ProjectFile = z.infer<typeof projectFileSchema>;
 export const projectFileListSchema = z.array(projectFileSchema);
-export const fileContentSchema: z.ZodMiniType<FileContent> = z.object({
+export const fileContentSchema = z.object({
   ...projectFileShape,
   content: z.string(),
   binary: z.boolean(),
 });
+export type FileContent = z.infer<typeof fileContentSchema>;
 
 /** The download map; files listed in `binary` arrive base64-encoded. */
-export type DownloadResponse = DownloadMap & { binary?: string[] };
-export const downloadSchema: z.ZodMiniType<DownloadResponse> = z.object({
+export const downloadSchema = z.object({
   projectName: z.string(),
   filesCount: z.number(),
   files: z.record(z.string(), z.string()),
   binary: z.optional(z.array(z.string())),
 });
+export type DownloadResponse = z.infer<typeof downloadSchema>;
 
-export const sandboxUrlSchema: z.ZodMiniType<SandboxUrl> = z.object({ url: z.nullable(z.string()) });
-export const sandboxValidationSchema: z.ZodMiniType<SandboxValidation> = z.object({ isValid: z.boolean() });
-export const recreateResultSchema: z.ZodMiniType<RecreateResult> = z.object({
+export const sandboxUrlSchema = z.object({ url: z.nullable(z.string()) });
+export type SandboxUrl = z.infer<typeof sandboxUrlSchema>;
+export const sandboxValidationSchema = z.object({ isValid: z.boolean() });
+export type SandboxValidation = z.infer<typeof sandboxValidationSchema>;
+export const recreateResultSchema = z.object({
   url: z.string(),
   filesSynced: z.number(),
   workflowCommand: z.nullable(z.string()),
 });
+export type RecreateResult = z.infer<typeof recreateResultSchema>;
 /** POST /api/sandbox/{projectId}/run-workflow. */
-export const runWorkflowSchema: z.ZodMiniType<{ ok: boolean; workflowCommand: string }> = z.object({
+export const runWorkflowSchema = z.object({
   ok: z.boolean(),
   workflowCommand: z.string(),
 });
-export const shellResultSchema: z.ZodMiniType<ShellResult> = z.object({
+export const shellResultSchema = z.object({
   stdout: z.string(),
   stderr: z.string(),
   error: z.nullable(z.string()),
 });
+export type ShellResult = z.infer<typeof shellResultSchema>;
 
-
-/** GET/PUT /api/projects/{id}/model. */
-export const projectModelSchema: z.ZodMiniType<ProjectModel> = z.object({ model: z.string(), models: z.array(z.string()) });
-/** GET /api/projects/{id}/context. */
-export const contextUsageSchema: z.ZodMiniType<ContextUsage> = z.object({
+/** GET/PUT /api/projects/{id}/model: the project's model and every model the server offers (MODELS; the first is the default). */
+export const projectModelSchema = z.object({ model: z.string(), models: z.array(z.string()) });
+export type ProjectModel = z.infer<typeof projectModelSchema>;
+/**
+ * GET /api/projects/{id}/context: how full the model's window is: the tokens the next request would send for
+ * the conversation as it is (system prompt, tools, history), against the window.
+ */
+export const contextUsageSchema = z.object({
   model: z.string(),
   usedTokens: z.number(),
   contextTokens: z.number(),
 });
-/** GET /api/usage. */
-export const tokenBudgetSchema: z.ZodMiniType<TokenBudget> = z.object({
+export type ContextUsage = z.infer<typeof contextUsageSchema>;
+/**
+ * GET /api/usage: the caller's tokens this calendar month (UTC, `YYYY-MM`) against USER_MONTHLY_TOKENS
+ * (`limitTokens`, 0 = no budget); `resetsAt` is the first instant of the next month.
+ */
+export const tokenBudgetSchema = z.object({
   month: z.string(),
   usedTokens: z.number(),
   limitTokens: z.number(),
   resetsAt: z.string(),
 });
-const deploymentStatusSchema = z.enum(["building", "live", "failed", "superseded"]);
-export const deploymentSchema: z.ZodMiniType<Deployment> = z.object({
+export type TokenBudget = z.infer<typeof tokenBudgetSchema>;
+
+export const deploymentStatusSchema = z.enum(["building", "live", "failed", "superseded"]);
+export type DeploymentStatus = z.infer<typeof deploymentStatusSchema>;
+export const deploymentSchema = z.object({
   id: z.string(),
   createdAt: z.string(),
   status: deploymentStatusSchema,
@@ -137,69 +154,110 @@ export const deploymentSchema: z.ZodMiniType<Deployment> = z.object({
   bytes: z.number(),
   buildLog: z.optional(z.string()),
 });
+export type Deployment = z.infer<typeof deploymentSchema>;
 export const deploymentListSchema = z.array(deploymentSchema);
-export const publishResultSchema: z.ZodMiniType<PublishResult> = z.object({ deploymentId: z.string(), url: z.string(), status: deploymentStatusSchema });
-export const siteStateSchema: z.ZodMiniType<SiteState> = z.object({
+export const publishResultSchema = z.object({ deploymentId: z.string(), url: z.string(), status: deploymentStatusSchema });
+export type PublishResult = z.infer<typeof publishResultSchema>;
+/** The project's site as the Publish dialog shows it. */
+export const siteStateSchema = z.object({
   slug: z.nullable(z.string()),
+  /** The slug the dialog proposes when the project has none yet (made from the project name). */
   suggestedSlug: z.string(),
   url: z.nullable(z.string()),
   liveDeploymentId: z.nullable(z.string()),
+  /** The project's files differ from those the live deployment was built from. */
   unpublishedChanges: z.boolean(),
 });
-export const liveSiteListSchema: z.ZodMiniType<LiveSite[]> = z.array(z.object({ projectId: z.string(), slug: z.string(), url: z.string() }));
-export const versionSummarySchema: z.ZodMiniType<VersionSummary> = z.object({
+export type SiteState = z.infer<typeof siteStateSchema>;
+/** One live site of the caller's (the project cards' "Live" badge). */
+export const liveSiteSchema = z.object({ projectId: z.string(), slug: z.string(), url: z.string() });
+export type LiveSite = z.infer<typeof liveSiteSchema>;
+export const liveSiteListSchema = z.array(liveSiteSchema);
+
+export const versionSourceSchema = z.enum(["agent", "user", "restore", "manual"]);
+export type VersionSource = z.infer<typeof versionSourceSchema>;
+/** One row of the History list. `bytes` is the size of the files this version added or changed. */
+export const versionSummarySchema = z.object({
   id: z.string(),
   createdAt: z.string(),
   label: z.string(),
-  source: z.enum(["agent", "user", "restore", "manual"]),
+  source: versionSourceSchema,
   messageId: z.optional(z.string()),
+  /** Files added, removed or changed against the version before it. */
   filesChanged: z.number(),
   bytes: z.number(),
 });
+export type VersionSummary = z.infer<typeof versionSummarySchema>;
 export const versionListSchema = z.array(versionSummarySchema);
 
 const diffEntrySchema = z.object({ path: z.string(), sha256: z.string(), size: z.number() });
-/** GET /api/projects/{id}/versions/{a}/diff/{b}. */
-export const versionDiffSchema: z.ZodMiniType<VersionDiff> = z.object({
+export const changedEntrySchema = z.object({ path: z.string(), size: z.number(), fromSha256: z.string(), toSha256: z.string(), fromSize: z.number() });
+export type ChangedEntry = z.infer<typeof changedEntrySchema>;
+export const renamedEntrySchema = z.object({ from: z.string(), to: z.string(), sha256: z.string(), size: z.number() });
+export type RenamedEntry = z.infer<typeof renamedEntrySchema>;
+/** GET /api/projects/{id}/versions/{a}/diff/{b}: from version `from` to version `to` ("current" names the project's files as they are now). */
+export const versionDiffSchema = z.object({
   from: z.string(),
   to: z.string(),
   added: z.array(diffEntrySchema),
   removed: z.array(diffEntrySchema),
-  changed: z.array(z.object({ path: z.string(), size: z.number(), fromSha256: z.string(), toSha256: z.string(), fromSize: z.number() })),
-  renamed: z.array(z.object({ from: z.string(), to: z.string(), sha256: z.string(), size: z.number() })),
+  changed: z.array(changedEntrySchema),
+  /** A path removed and another added with the same content. Those paths are not also in added/removed. */
+  renamed: z.array(renamedEntrySchema),
+  /** With `?patch=1`: a unified diff per text file added, removed or changed (binary files are left out). */
   patches: z.optional(z.array(z.object({ path: z.string(), patch: z.string() }))),
 });
-/** POST /api/projects/{id}/versions/{versionId}/restore. */
-export const restoreResultSchema: z.ZodMiniType<RestoreResult> = z.object({
+export type VersionDiff = z.infer<typeof versionDiffSchema>;
+/** POST /api/projects/{id}/versions/{versionId}/restore: the version the project now matches and what was done to get there. */
+export const restoreResultSchema = z.object({
   version: versionSummarySchema,
   written: z.number(),
   deleted: z.number(),
 });
-export const problemListSchema: z.ZodMiniType<Problem[]> = z.array(
-  z.object({
-    id: z.string(),
-    source: z.enum(["browser", "server", "build"]),
-    message: z.string(),
-    file: z.nullable(z.string()),
-    line: z.nullable(z.number()),
-    firstSeen: z.string(),
-    count: z.number(),
-    detail: z.nullable(z.string()),
-  }),
-);
+export type RestoreResult = z.infer<typeof restoreResultSchema>;
+
+export const problemSourceSchema = z.enum(["browser", "server", "build"]);
+export type ProblemSource = z.infer<typeof problemSourceSchema>;
+export const problemSchema = z.object({
+  id: z.string(),
+  source: problemSourceSchema,
+  message: z.string(),
+  /** Project-relative path, when the problem points at a file. */
+  file: z.nullable(z.string()),
+  line: z.nullable(z.number()),
+  /** ISO 8601. */
+  firstSeen: z.string(),
+  /** How many times it was seen since it first appeared. */
+  count: z.number(),
+  /** The stack or code frame, when there is one (quoted to the AI by "Fix with AI"). */
+  detail: z.nullable(z.string()),
+});
+export type Problem = z.infer<typeof problemSchema>;
+export const problemListSchema = z.array(problemSchema);
+
+export const processStatusSchema = z.enum(["starting", "running", "exited", "crashed"]);
+export type ProcessStatus = z.infer<typeof processStatusSchema>;
 /** One named process of a sandbox (GET /api/sandbox/{projectId}/processes lists them). */
-export const processInfoSchema: z.ZodMiniType<ProcessInfo> = z.object({
+export const processInfoSchema = z.object({
   name: z.string(),
   command: z.string(),
-  status: z.enum(["starting", "running", "exited", "crashed"]),
+  status: processStatusSchema,
+  /** The last exit code (null while it runs, or when it was ended by a signal it did not report). */
   exitCode: z.nullable(z.number()),
+  /** TCP ports its process tree listens on, in the order they were first seen. */
   ports: z.array(z.number()),
+  /** ISO time of the current (or last) start; null before it ever started. */
   startedAt: z.nullable(z.string()),
+  /** Times it was started again (after a crash or on request) since it was last replaced. */
   restarts: z.number(),
 });
+export type ProcessInfo = z.infer<typeof processInfoSchema>;
 export const processListSchema = z.array(processInfoSchema);
+export const processLogLineSchema = z.object({ t: z.string(), stream: z.enum(["stdout", "stderr"]), text: z.string() });
+export type ProcessLogLine = z.infer<typeof processLogLineSchema>;
 /** GET /api/sandbox/{projectId}/processes/{name}/logs. */
-export const processLogsSchema: z.ZodMiniType<ProcessLogs> = z.object({
-  lines: z.array(z.object({ t: z.string(), stream: z.enum(["stdout", "stderr"]), text: z.string() })),
+export const processLogsSchema = z.object({
+  lines: z.array(processLogLineSchema),
   cursor: z.number(),
 });
+export type ProcessLogs = z.infer<typeof processLogsSchema>;

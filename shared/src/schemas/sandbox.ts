@@ -1,16 +1,14 @@
 import { z } from "zod";
 
+/** What the API answers, inferred from the response schemas (./responses.ts). */
+export type { RecreateResult, SandboxUrl, SandboxValidation, ShellResult } from "./responses";
+
 export const MAX_SHELL_COMMAND_LENGTH = 10_000;
 
 export const shellCommandSchema = z.object({
   command: z.string().trim().min(1, "Command is empty").max(MAX_SHELL_COMMAND_LENGTH),
 });
 export type ShellCommand = z.infer<typeof shellCommandSchema>;
-
-export type ShellResult = { stdout: string; stderr: string; error: string | null };
-export type SandboxUrl = { url: string | null };
-export type SandboxValidation = { isValid: boolean };
-export type RecreateResult = { url: string; filesSynced: number; workflowCommand: string | null };
 
 /** The project templates kept in the repository (api/templates). */
 export const TEMPLATE_NAMES = ["react", "vite", "node"] as const;

@@ -4,22 +4,13 @@
  */
 import { z } from "zod";
 
-export const versionSources = ["agent", "user", "restore", "manual"] as const;
-export type VersionSource = (typeof versionSources)[number];
+/** What the API answers, inferred from the response schemas (./responses.ts). */
+export type { ChangedEntry, RenamedEntry, RestoreResult, VersionDiff, VersionSource, VersionSummary } from "./responses";
+import type { VersionSource, VersionSummary } from "./responses";
+
+export const versionSources = ["agent", "user", "restore", "manual"] as const satisfies readonly VersionSource[];
 
 export const MAX_VERSION_LABEL_LENGTH = 200;
-
-/** One row of the History list. `bytes` is the size of the files this version added or changed. */
-export type VersionSummary = {
-  id: string;
-  createdAt: string;
-  label: string;
-  source: VersionSource;
-  messageId?: string;
-  /** Files added, removed or changed against the version before it. */
-  filesChanged: number;
-  bytes: number;
-};
 
 export type VersionEntry = { path: string; sha256: string; size: number; mode: number };
 
@@ -36,22 +27,3 @@ export const listVersionsQuerySchema = z.object({
   before: z.uuid().optional().describe("Id of the last version of the previous page: the next page starts after it"),
 });
 export type ListVersionsQuery = z.infer<typeof listVersionsQuerySchema>;
-
-export type ChangedEntry = { path: string; size: number; fromSha256: string; toSha256: string; fromSize: number };
-export type RenamedEntry = { from: string; to: string; sha256: string; size: number };
-
-/** From version `from` to version `to` ("current" names the project's files as they are now). */
-export type VersionDiff = {
-  from: string;
-  to: string;
-  added: { path: string; sha256: string; size: number }[];
-  removed: { path: string; sha256: string; size: number }[];
-  changed: ChangedEntry[];
-  /** A path removed and another added with the same content. Those paths are not also in added/removed. */
-  renamed: RenamedEntry[];
-  /** With `?patch=1`: a unified diff per text file added, removed or changed (binary files are left out). */
-  patches?: { path: string; patch: string }[];
-};
-
-/** What a restore answers: the version the project now matches and what was done to get there. */
-export type RestoreResult = { version: VersionSummary; written: number; deleted: number };

@@ -1,37 +1,24 @@
 /**
- * The one way the SPA calls its API: bearer token when signed in, cookies included, JSON in and out.
- * A non-OK answer throws ApiError.
+ * The one way the SPA's requests leave it: bearer token when signed in, cookies included, JSON asked for
+ * unless the call says otherwise. A non-OK answer throws ApiError.
  *
- * Only api/endpoints.ts calls it: that module knows the paths and parses each answer.
+ * Only api/endpoints.ts uses it, as the `fetch` of its typed client (`hc<ApiRoutes>`), which builds the
+ * path, the query and the body (JSON, or FormData sent as multipart) from the server's own route types.
  *
  * @example
- * const res = await apiRequest(apiPath("projects"), { method: "POST", body: { name } });
+ * const client = hc<ApiRoutes>("/api", { fetch: apiFetch });
  */
 import { ApiError } from "./api-error";
 import { getAuthToken } from "./auth-token";
 
-export type ApiInit = Omit<RequestInit, "body"> & {
-  /** Sent as JSON, except FormData, which goes as multipart. */
-  body?: unknown;
-};
-
-/** Sends the request and returns the OK response unread (for streams); throws ApiError otherwise. */
-export async function apiRequest(path: string, init: ApiInit = {}): Promise<Response> {
-  const { body, headers: extra, ...rest } = init;
-  const headers = new Headers(extra);
+/** A `fetch` that adds the session and returns the OK response unread (for streams); throws ApiError otherwise. */
+export async function apiFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
   const token = await getAuthToken();
   if (token) headers.set("Authorization", `Bearer ${token}`);
-
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) {
-    payload = body;
-  } else if (body !== undefined) {
-    headers.set("Content-Type", "application/json");
-    payload = JSON.stringify(body);
-  }
   if (!headers.has("Accept")) headers.set("Accept", "application/json");
 
-  const res = await fetch(path, { ...rest, headers, body: payload, credentials: "include" });
+  const res = await fetch(input, { ...init, headers, credentials: "include" });
   if (!res.ok) throw await ApiError.fromResponse(res);
   return res;
 }

@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { ApiError } from "./api-error";
 import { setTokenSource } from "./auth-token";
-import { api, apiPath, fetchQueryKey, queries } from "./endpoints";
+import { api, apiPath } from "./endpoints";
 
 type Seen = {
   url: string;
@@ -95,31 +95,6 @@ test("the file-events socket follows the page's scheme", () => {
   expect(api.files.eventsSocketUrl({ protocol: "http:", host: "localhost:3000" })).toBe("ws://localhost:3000/api/ws");
 });
 
-test("the default query function GETs the path its key spells and parses with the query's schema", async () => {
-  const seen = stubFetch(() => json([]));
-  const query = queries.files("p/1");
-  const context = { queryKey: query.queryKey, meta: query.meta, signal: new AbortController().signal } as never;
-  expect(await fetchQueryKey(context)).toEqual([]);
-  expect(seen[0]).toMatchObject({ url: "/api/files/p%2F1", method: "GET" });
-});
-
-test("a 401 answers null where the query asks for it, and throws elsewhere", async () => {
-  stubFetch(() => json({ error: "Sign in first", code: "unauthorized" }, 401));
-  const list = queries.projects();
-  expect(await fetchQueryKey({ queryKey: list.queryKey, meta: list.meta, signal: new AbortController().signal } as never)).toBeNull();
-  const one = queries.project("p1");
-  const err = await fetchQueryKey({ queryKey: one.queryKey, meta: one.meta, signal: new AbortController().signal } as never).catch((e: unknown) => e);
-  expect(err).toBeInstanceOf(ApiError);
-  expect((err as ApiError).status).toBe(401);
-});
-
-test("a query without a schema is refused rather than passed through unchecked", async () => {
-  stubFetch(() => json({}));
-  await expect(fetchQueryKey({ queryKey: ["projects"], meta: undefined, signal: new AbortController().signal } as never)).rejects.toThrow(
-    "No response schema",
-  );
-});
-
 test("a file at a version keeps its folders as path segments, and bytes that are not text read as null", async () => {
   const seen = stubFetch(() => new Response("const a = 1;\n", { headers: { "content-type": "text/plain; charset=utf-8" } }));
   expect(await api.versions.fileText("p1", "current", "src/a b.ts")).toEqual({ text: "const a = 1;\n" });
@@ -131,7 +106,7 @@ test("a file at a version keeps its folders as path segments, and bytes that are
 test("the versions list asks for a full page, and restore posts to the version", async () => {
   const version = { id: "v1", createdAt: "2026-01-01T00:00:00.000Z", label: "Saved", source: "manual", filesChanged: 1, bytes: 10 };
   let seen = stubFetch(() => json([version]));
-  const list = await queries.versions("p1").queryFn({ signal: new AbortController().signal });
+  const list = await api.versions.list("p1");
   expect(list).toEqual([version as never]);
   expect(seen[0]!.url).toBe("/api/projects/p1/versions?limit=200");
   seen = stubFetch(() => json({ version, written: 1, deleted: 0 }));

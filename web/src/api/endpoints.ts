@@ -1,8 +1,10 @@
 /**
- * Every call the SPA makes to its API, one function each: the only web module that knows an `/api/` path.
- * Path parameters are encoded here; each JSON answer is parsed with its schema from
- * `@shared/schemas/responses`, so callers get checked data, never a cast. Streams (SSE) come back as the
- * open Response for `api/sse.ts` to read.
+ * Every call the SPA makes to its API, one function each: the only web module that knows the API's paths.
+ * Calls go through Hono's client typed by the server's own routes (`hc<ApiRoutes>`), so a path, a parameter
+ * or a body the server does not accept fails to compile. Path parameters are encoded here; each JSON answer
+ * is parsed with its schema from `@shared/schemas/responses`, so callers get checked data, never a cast.
+ * Streams (SSE) come back as the open Response for `api/sse.ts` to read. The screens' queries over these
+ * calls: api/queries.ts.
  *
  * @example
  * const projects = await api.projects.list();
@@ -12,11 +14,9 @@ import { parsePublicConfig } from "@shared/schemas/config";
 import type { StartProcess } from "@shared/schemas/processes";
 import type { CreateProject } from "@shared/schemas/project";
 import type { SyncUser } from "@shared/schemas/user";
-import type { QueryFunctionContext, QueryKey } from "@tanstack/react-query";
-import { ApiError } from "./api-error";
-import { type ApiInit, apiRequest } from "./client";
-import { fileKeys, messageKeys, projectKeys, publishKeys, sandboxKeys, usageKeys, versionKeys } from "./query-keys";
-import { openSse } from "./sse";
+import { type ClientResponse, hc, type InferRequestType } from "hono/client";
+import type { ApiRoutes } from "../../../api/src/app";
+import { apiFetch } from "./client";
 
 /** The part of a zod schema this module needs. */
 type Schema<T> = { parse(value: unknown): T };
@@ -41,136 +41,97 @@ function loadSchemas(): Promise<Schemas> {
 const ignored: Schema<unknown> = { parse: () => undefined };
 const config: Schema<ReturnType<typeof parsePublicConfig>> = { parse: parsePublicConfig };
 
-/** `/api/` followed by each segment, encoded: ids can never add or change a path segment. */
+/** The API's routes as calls; relative to the page, which the API serves itself. Requests go through apiFetch. */
+const client = hc<ApiRoutes>("/api", { fetch: apiFetch });
+/** The typed client's type: what endpoints.type-test.ts holds to the routes. */
+export type ApiClient = typeof client;
+
+/** What one call may carry besides its inputs: the signal that cancels it. */
+export type CallInit = Pick<RequestInit, "signal">;
+const SSE = { Accept: "text/event-stream" };
+
+/** `/api/` followed by each segment, encoded: for the WebSockets, which are not routes of the Hono app. */
 export function apiPath(...segments: string[]): string {
   return `/api/${segments.map(encodeURIComponent).join("/")}`;
 }
 
-async function call<T>(ref: SchemaRef<T>, path: string, init: ApiInit = {}): Promise<T> {
-  const [res, schema] = await Promise.all([
-    apiRequest(path, init),
-    typeof ref === "function" ? loadSchemas().then(ref) : ref,
-  ]);
+/** Path parameters, each encoded: an id can never add or change a path segment. */
+function encoded<T extends Record<string, string>>(param: T): T {
+  return Object.fromEntries(Object.entries(param).map(([key, value]) => [key, encodeURIComponent(value)])) as T;
+}
+
+/** The answer's JSON parsed with its schema, which loads while the request is under way. */
+async function parsed<T>(ref: SchemaRef<T>, request: Promise<ClientResponse<unknown>>): Promise<T> {
+  const [res, schema] = await Promise.all([request, typeof ref === "function" ? loadSchemas().then(ref) : ref]);
   const text = await res.text();
   return schema.parse(text ? JSON.parse(text) : undefined);
 }
 
-const get = <T>(schema: SchemaRef<T>, ...segments: string[]) => call(schema, apiPath(...segments));
-const send = <T>(method: "POST" | "PUT" | "PATCH" | "DELETE", schema: SchemaRef<T>, segments: string[], body?: unknown, init: ApiInit = {}) =>
-  call(schema, apiPath(...segments), { ...init, method, body });
-
-/** What a key-path query carries for the default query function: its answer's schema, and how a 401 reads. */
-export type KeyQueryMeta = { schema: (schemas: Schemas) => Schema<unknown>; on401: "throw" | "returnNull" };
-
-/**
- * The default query function: GET on the path the query key spells (`["files", id]` →
- * `/api/files/{id}`), the answer parsed with the schema the query names in its meta. With `on401:
- * "returnNull"` a 401 answers null (no session) instead of throwing.
- */
-export async function fetchQueryKey({ queryKey, meta, signal }: QueryFunctionContext): Promise<unknown> {
-  const path = apiPath(...queryKey.map(String));
-  const options = meta as Partial<KeyQueryMeta> | undefined;
-  if (!options?.schema) throw new Error(`No response schema for the query ${path}`);
-  try {
-    return await call(options.schema, path, { signal });
-  } catch (err) {
-    if (options.on401 === "returnNull" && err instanceof ApiError && err.status === 401) return null;
-    throw err;
-  }
+/** The open Response apiFetch returned (hc hands it back as is), for a stream or a body that is not JSON. */
+async function opened(request: Promise<ClientResponse<unknown>>): Promise<Response> {
+  const res: unknown = await request;
+  if (!(res instanceof Response)) throw new Error("The API client answered something other than a Response");
+  return res;
 }
-
-/** Query options for a GET on the key's path, typed by the schema that will parse the answer. */
-function keyQuery<T, K extends QueryKey>(queryKey: K, schema: (schemas: Schemas) => Schema<T>): { queryKey: K; meta: KeyQueryMeta; queryFn?: () => Promise<T> };
-function keyQuery<T, K extends QueryKey>(
-  queryKey: K,
-  schema: (schemas: Schemas) => Schema<T>,
-  on401: "returnNull",
-): { queryKey: K; meta: KeyQueryMeta; queryFn?: () => Promise<T | null> };
-function keyQuery<T, K extends QueryKey>(queryKey: K, schema: (schemas: Schemas) => Schema<T>, on401: KeyQueryMeta["on401"] = "throw") {
-  return { queryKey, meta: { schema, on401 } satisfies KeyQueryMeta };
-}
-
-/**
- * The screens' queries, each a GET on its key's path through the default query function. The project list
- * reads a 401 as "no session" (null), which the projects screen turns into a fresh sign-in.
- */
-export const queries = {
-  projects: () => keyQuery(projectKeys.all, (s) => s.projectListSchema, "returnNull"),
-  project: (id: string) => keyQuery(projectKeys.detail(id), (s) => s.projectSchema),
-  messages: (projectId: string) => keyQuery(messageKeys.list(projectId), (s) => s.messageListSchema),
-  files: (projectId: string) => keyQuery(fileKeys.list(projectId), (s) => s.projectFileListSchema),
-  fileContent: (projectId: string, fileId: string) => keyQuery(fileKeys.content(projectId, fileId), (s) => s.fileContentSchema),
-  sandboxUrl: (projectId: string) => keyQuery(sandboxKeys.url(projectId), (s) => s.sandboxUrlSchema),
-  projectModel: (projectId: string) => keyQuery(projectKeys.model(projectId), (s) => s.projectModelSchema),
-  contextUsage: (projectId: string) => keyQuery(projectKeys.context(projectId), (s) => s.contextUsageSchema),
-  tokenBudget: () => keyQuery(usageKeys.all, (s) => s.tokenBudgetSchema),
-  site: (projectId: string) => keyQuery(publishKeys.site(projectId), (s) => s.siteStateSchema),
-  deployments: (projectId: string) => keyQuery(publishKeys.deployments(projectId), (s) => s.deploymentListSchema),
-  liveSites: () => keyQuery(publishKeys.liveSites, (s) => s.liveSiteListSchema),
-  /** The newest 200 versions (the API's page limit): enough for History and for finding a run's versions. */
-  versions: (projectId: string) => ({
-    queryKey: versionKeys.list(projectId),
-    queryFn: ({ signal }: { signal: AbortSignal }) =>
-      call((s) => s.versionListSchema, `${apiPath("projects", projectId, "versions")}?limit=${VERSIONS_PAGE}`, { signal }),
-  }),
-  versionDiff: (projectId: string, from: string, to: string) => keyQuery(versionKeys.diff(projectId, from, to), (s) => s.versionDiffSchema),
-  problems: (projectId: string) => keyQuery(sandboxKeys.problems(projectId), (s) => s.problemListSchema),
-  processes: (projectId: string) => keyQuery(sandboxKeys.processes(projectId), (s) => s.processListSchema),
-};
 
 export const VERSIONS_PAGE = 200;
 
 /** A file at a version ("current": as it is now): its text, or null when its bytes are not text. */
 export type VersionFileText = { text: string | null };
 
-export type StreamMessage = { projectId: string; content: string; attachments?: string[]; enableReasoning: boolean };
+/** The body of POST /api/messages/stream, as the route accepts it. */
+export type StreamMessage = InferRequestType<typeof client.messages.stream.$post>["json"];
 
 export const api = {
-  config: () => get(config, "config"),
+  config: () => parsed(config, client.config.$get()),
   auth: {
-    sync: (user: SyncUser, init: Pick<ApiInit, "signal"> = {}) => send("POST", ignored, ["auth", "sync"], user, init),
+    sync: (user: SyncUser, init: CallInit = {}) => parsed(ignored, client.auth.sync.$post({ json: user }, { init })),
   },
   projects: {
-    list: () => get((s) => s.projectListSchema, "projects"),
-    get: (id: string) => get((s) => s.projectSchema, "projects", id),
-    create: (input: CreateProject) => send("POST", (s) => s.projectSchema, ["projects"], input),
-    remove: (id: string) => send("DELETE", ignored, ["projects", id]),
+    list: (init: CallInit = {}) => parsed((s) => s.projectListSchema, client.projects.$get({}, { init })),
+    get: (id: string, init: CallInit = {}) => parsed((s) => s.projectSchema, client.projects[":id"].$get({ param: encoded({ id }) }, { init })),
+    create: (input: CreateProject) => parsed((s) => s.projectSchema, client.projects.$post({ json: input })),
+    remove: (id: string) => parsed(ignored, client.projects[":id"].$delete({ param: encoded({ id }) })),
     /** A new project from a .zip (named `name`, else after the zip); a refused zip answers 400 or 413 with the reason. */
-    import: (file: File, name?: string) => {
-      const form = new FormData();
-      form.append("file", file);
-      if (name?.trim()) form.append("name", name.trim());
-      return send("POST", (s) => s.projectSchema, ["projects", "import"], form);
-    },
+    import: (file: File, name?: string) =>
+      parsed((s) => s.projectSchema, client.projects.import.$post({ form: name?.trim() ? { file, name: name.trim() } : { file } })),
+    /** The project's model and the choices. */
+    model: (id: string, init: CallInit = {}) => parsed((s) => s.projectModelSchema, client.projects[":id"].model.$get({ param: encoded({ id }) }, { init })),
     /** Stores the model the project's runs use; a model the server does not offer answers 400. */
-    setModel: (id: string, model: string) => send("PUT", (s) => s.projectModelSchema, ["projects", id, "model"], { model }),
+    setModel: (id: string, model: string) =>
+      parsed((s) => s.projectModelSchema, client.projects[":id"].model.$put({ param: encoded({ id }), json: { model } })),
+    /** How full the model's context window is for the conversation. */
+    context: (id: string, init: CallInit = {}) =>
+      parsed((s) => s.contextUsageSchema, client.projects[":id"].context.$get({ param: encoded({ id }) }, { init })),
   },
+  /** The caller's tokens this month against the monthly budget. */
+  usage: (init: CallInit = {}) => parsed((s) => s.tokenBudgetSchema, client.usage.$get({}, { init })),
   messages: {
-    list: (projectId: string) => get((s) => s.messageListSchema, "messages", projectId),
-    stream: (body: StreamMessage, init: Pick<ApiInit, "signal"> = {}) =>
-      openSse(apiPath("messages", "stream"), { ...init, method: "POST", body }),
+    list: (projectId: string, init: CallInit = {}) =>
+      parsed((s) => s.messageListSchema, client.messages[":projectId"].$get({ param: encoded({ projectId }) }, { init })),
+    stream: (body: StreamMessage, init: CallInit = {}) => opened(client.messages.stream.$post({ json: body }, { headers: SSE, init })),
     /** Replays the project's running agent run, or answers 204 when none is going. */
-    active: (projectId: string, init: Pick<ApiInit, "signal"> = {}) => openSse(apiPath("messages", projectId, "active"), init),
-    stop: (projectId: string) => send("POST", (s) => s.stopRunSchema, ["messages", projectId, "stop"]),
+    active: (projectId: string, init: CallInit = {}) =>
+      opened(client.messages[":projectId"].active.$get({ param: encoded({ projectId }) }, { headers: SSE, init })),
+    stop: (projectId: string) => parsed((s) => s.stopRunSchema, client.messages[":projectId"].stop.$post({ param: encoded({ projectId }) })),
   },
   images: {
-    upload: (projectId: string, file: File) => {
-      const form = new FormData();
-      form.append("file", file);
-      form.append("projectId", projectId);
-      return send("POST", (s) => s.uploadedImageSchema, ["upload", "image"], form);
-    },
+    upload: (projectId: string, file: File) => parsed((s) => s.uploadedImageSchema, client.upload.image.$post({ form: { file, projectId } })),
   },
   files: {
-    list: (projectId: string) => get((s) => s.projectFileListSchema, "files", projectId),
-    content: (projectId: string, fileId: string) => get((s) => s.fileContentSchema, "files", projectId, fileId),
-    save: (fileId: string, content: string) => send("PATCH", (s) => s.projectFileSchema, ["files", fileId, "content"], { content }),
-    rename: (fileId: string, newPath: string) => send("PATCH", (s) => s.projectFileSchema, ["files", fileId, "rename"], { newPath }),
-    remove: (fileId: string) => send("DELETE", ignored, ["files", fileId]),
-    download: (projectId: string) => get((s) => s.downloadSchema, "files", projectId, "download"),
+    list: (projectId: string, init: CallInit = {}) =>
+      parsed((s) => s.projectFileListSchema, client.files[":projectId"].$get({ param: encoded({ projectId }) }, { init })),
+    content: (projectId: string, fileId: string, init: CallInit = {}) =>
+      parsed((s) => s.fileContentSchema, client.files[":projectId"][":fileId"].$get({ param: encoded({ projectId, fileId }) }, { init })),
+    save: (fileId: string, content: string) =>
+      parsed((s) => s.projectFileSchema, client.files[":fileId"].content.$patch({ param: encoded({ fileId }), json: { content } })),
+    rename: (fileId: string, newPath: string) =>
+      parsed((s) => s.projectFileSchema, client.files[":fileId"].rename.$patch({ param: encoded({ fileId }), json: { newPath } })),
+    remove: (fileId: string) => parsed(ignored, client.files[":fileId"].$delete({ param: encoded({ fileId }) })),
+    download: (projectId: string) => parsed((s) => s.downloadSchema, client.files[":projectId"].download.$get({ param: encoded({ projectId }) })),
     /** The project as a ZIP the server streams (for projects too large to zip in the browser). */
     downloadZip: async (projectId: string): Promise<Blob> => {
-      const res = await apiRequest(apiPath("files", projectId, "download.zip"), { headers: { Accept: "application/zip" } });
+      const res = await client.files[":projectId"]["download.zip"].$get({ param: encoded({ projectId }) }, { headers: { Accept: "application/zip" } });
       return res.blob();
     },
     /** The WebSocket that pushes file events (api/file-events.ts). */
@@ -178,48 +139,85 @@ export const api = {
       `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}${apiPath("ws")}`,
   },
   publish: {
-    start: (projectId: string, slug?: string) => send("POST", (s) => s.publishResultSchema, ["projects", projectId, "publish"], slug ? { slug } : {}),
-    unpublish: (projectId: string) => send("DELETE", ignored, ["projects", projectId, "publish"]),
+    /** The project's site as the Publish dialog shows it. */
+    site: (id: string, init: CallInit = {}) => parsed((s) => s.siteStateSchema, client.projects[":id"].publish.$get({ param: encoded({ id }) }, { init })),
+    deployments: (id: string, init: CallInit = {}) =>
+      parsed((s) => s.deploymentListSchema, client.projects[":id"].deployments.$get({ param: encoded({ id }) }, { init })),
+    /** The caller's live sites (the project cards' "Live" badge). */
+    liveSites: (init: CallInit = {}) => parsed((s) => s.liveSiteListSchema, client.sites.$get({}, { init })),
+    start: (projectId: string, slug?: string) =>
+      parsed((s) => s.publishResultSchema, client.projects[":id"].publish.$post({ param: encoded({ id: projectId }), json: slug ? { slug } : {} })),
+    unpublish: (projectId: string) => parsed(ignored, client.projects[":id"].publish.$delete({ param: encoded({ id: projectId }) })),
     activate: (projectId: string, deploymentId: string) =>
-      send("POST", (s) => s.deploymentSchema, ["projects", projectId, "deployments", deploymentId, "activate"]),
-    },
+      parsed(
+        (s) => s.deploymentSchema,
+        client.projects[":id"].deployments[":deploymentId"].activate.$post({ param: encoded({ id: projectId, deploymentId }) }),
+      ),
+  },
   versions: {
+    /** The newest VERSIONS_PAGE versions (the API's page limit): enough for History and for finding a run's versions. */
+    list: (projectId: string, init: CallInit = {}) =>
+      parsed(
+        (s) => s.versionListSchema,
+        client.projects[":id"].versions.$get({ param: encoded({ id: projectId }), query: { limit: String(VERSIONS_PAGE) } }, { init }),
+      ),
+    /** From version `from` to version `to` ("current": the files as they are now). */
+    diff: (projectId: string, from: string, to: string, init: CallInit = {}) =>
+      parsed((s) => s.versionDiffSchema, client.projects[":id"].versions[":from"].diff[":to"].$get({ param: encoded({ id: projectId, from, to }) }, { init })),
     /** The file's bytes answer with text/plain when they are UTF-8 text, application/octet-stream otherwise. */
-    fileText: async (projectId: string, versionId: string, path: string, init: Pick<ApiInit, "signal"> = {}): Promise<VersionFileText> => {
-      const res = await apiRequest(apiPath("projects", projectId, "versions", versionId, "files", ...path.split("/")), {
-        ...init,
-        headers: { Accept: "*/*" },
-      });
+    fileText: async (projectId: string, versionId: string, path: string, init: CallInit = {}): Promise<VersionFileText> => {
+      // The file's folders stay path segments; each segment is encoded.
+      const param = { ...encoded({ id: projectId, versionId }), path: path.split("/").map(encodeURIComponent).join("/") };
+      const res = await client.projects[":id"].versions[":versionId"].files[":path{.+}"].$get({ param }, { headers: { Accept: "*/*" }, init });
       if (!(res.headers.get("content-type") ?? "").startsWith("text/")) return { text: null };
       return { text: await res.text() };
     },
     /** The version that holds the files as they were before this chat message's agent run. */
     beforeMessage: (projectId: string, messageId: string) =>
-      get((s) => s.versionSummarySchema, "projects", projectId, "versions", "before-message", messageId),
-    create: (projectId: string, label: string) => send("POST", (s) => s.versionSummarySchema, ["projects", projectId, "versions"], { label }),
+      parsed(
+        (s) => s.versionSummarySchema,
+        client.projects[":id"].versions["before-message"][":messageId"].$get({ param: encoded({ id: projectId, messageId }) }),
+      ),
+    create: (projectId: string, label: string) =>
+      parsed((s) => s.versionSummarySchema, client.projects[":id"].versions.$post({ param: encoded({ id: projectId }), json: { label } })),
     restore: (projectId: string, versionId: string) =>
-      send("POST", (s) => s.restoreResultSchema, ["projects", projectId, "versions", versionId, "restore"]),
+      parsed((s) => s.restoreResultSchema, client.projects[":id"].versions[":versionId"].restore.$post({ param: encoded({ id: projectId, versionId }) })),
   },
   sandbox: {
-    url: (projectId: string) => get((s) => s.sandboxUrlSchema, "sandbox", projectId, "url"),
-    validate: (projectId: string) => get((s) => s.sandboxValidationSchema, "sandbox", projectId, "validate"),
-    recreate: (projectId: string) => send("POST", (s) => s.recreateResultSchema, ["sandbox", projectId, "recreate"]),
-    runWorkflow: (projectId: string) => send("POST", (s) => s.runWorkflowSchema, ["sandbox", projectId, "run-workflow"]),
-    shell: (projectId: string, command: string, init: Pick<ApiInit, "signal"> = {}) =>
-      send("POST", (s) => s.shellResultSchema, ["sandbox", projectId, "shell"], { command }, init),
+    url: (projectId: string, init: CallInit = {}) =>
+      parsed((s) => s.sandboxUrlSchema, client.sandbox[":projectId"].url.$get({ param: encoded({ projectId }) }, { init })),
+    validate: (projectId: string) => parsed((s) => s.sandboxValidationSchema, client.sandbox[":projectId"].validate.$get({ param: encoded({ projectId }) })),
+    recreate: (projectId: string) => parsed((s) => s.recreateResultSchema, client.sandbox[":projectId"].recreate.$post({ param: encoded({ projectId }) })),
+    runWorkflow: (projectId: string) =>
+      parsed((s) => s.runWorkflowSchema, client.sandbox[":projectId"]["run-workflow"].$post({ param: encoded({ projectId }) })),
+    shell: (projectId: string, command: string, init: CallInit = {}) =>
+      parsed((s) => s.shellResultSchema, client.sandbox[":projectId"].shell.$post({ param: encoded({ projectId }), json: { command } }, { init })),
     /** The interactive terminal's WebSocket (features/terminal/pty-connection.ts; shared/events/pty-frames.ts). */
     ptySocketUrl: (projectId: string, size: { cols: number; rows: number }, loc: Pick<Location, "protocol" | "host"> = location) =>
       `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}${apiPath("sandbox", projectId, "pty")}?cols=${size.cols}&rows=${size.rows}`,
-    clearProblems: (projectId: string) => send("DELETE", ignored, ["sandbox", projectId, "problems"]),
+    /** What the running app showed (browser errors, dev server and compile errors). */
+    problems: (projectId: string, init: CallInit = {}) =>
+      parsed((s) => s.problemListSchema, client.sandbox[":projectId"].problems.$get({ param: encoded({ projectId }) }, { init })),
+    clearProblems: (projectId: string) => parsed(ignored, client.sandbox[":projectId"].problems.$delete({ param: encoded({ projectId }) })),
   },
   /** The sandbox's named processes; live output and status arrive over the WebSocket (api/file-events.ts). */
   processes: {
-    list: (projectId: string) => get((s) => s.processListSchema, "sandbox", projectId, "processes"),
-    start: (projectId: string, body: StartProcess) => send("POST", (s) => s.processInfoSchema, ["sandbox", projectId, "processes"], body),
-    restart: (projectId: string, name: string) => send("POST", (s) => s.processInfoSchema, ["sandbox", projectId, "processes", name, "restart"]),
-    stop: (projectId: string, name: string) => send("POST", (s) => s.processInfoSchema, ["sandbox", projectId, "processes", name, "stop"]),
+    list: (projectId: string, init: CallInit = {}) =>
+      parsed((s) => s.processListSchema, client.sandbox[":projectId"].processes.$get({ param: encoded({ projectId }) }, { init })),
+    start: (projectId: string, body: StartProcess) =>
+      parsed((s) => s.processInfoSchema, client.sandbox[":projectId"].processes.$post({ param: encoded({ projectId }), json: body })),
+    restart: (projectId: string, name: string) =>
+      parsed((s) => s.processInfoSchema, client.sandbox[":projectId"].processes[":name"].restart.$post({ param: encoded({ projectId, name }) })),
+    stop: (projectId: string, name: string) =>
+      parsed((s) => s.processInfoSchema, client.sandbox[":projectId"].processes[":name"].stop.$post({ param: encoded({ projectId, name }) })),
     /** Lines after `since` (a cursor from an earlier answer), or every line still kept. */
     logs: (projectId: string, name: string, since?: number) =>
-      call((s) => s.processLogsSchema, `${apiPath("sandbox", projectId, "processes", name, "logs")}${since === undefined ? "" : `?since=${since}`}`),
+      parsed(
+        (s) => s.processLogsSchema,
+        client.sandbox[":projectId"].processes[":name"].logs.$get({
+          param: encoded({ projectId, name }),
+          query: since === undefined ? {} : { since: String(since) },
+        }),
+      ),
   },
 };

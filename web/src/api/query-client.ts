@@ -1,19 +1,17 @@
 /**
  * The shared TanStack Query client. Data is fresh forever, never refetched on its own, never retried:
  * screens refresh explicitly (invalidate after a change, or polling where a screen watches something that
- * changes on the server), so nothing reloads behind the user's back. A query without a query function GETs
- * the path its key spells (api/endpoints.ts, fetchQueryKey), so a key is all a screen needs.
+ * changes on the server), so nothing reloads behind the user's back. Each query brings its own query
+ * function (api/queries.ts).
  */
 import type { Project } from "@shared/schemas/project";
 import { QueryClient } from "@tanstack/react-query";
-import { fetchQueryKey } from "./endpoints";
 import { projectKeys } from "./query-keys";
 
 export function createQueryClient(): QueryClient {
   const client = new QueryClient({
     defaultOptions: {
       queries: {
-        queryFn: fetchQueryKey,
         staleTime: Infinity,
         refetchInterval: false,
         refetchOnWindowFocus: false,

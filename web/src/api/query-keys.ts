@@ -1,7 +1,7 @@
 /**
  * Every TanStack Query key the SPA uses, from this one factory: never hand-built arrays or strings. A key
- * spells its API path after `/api/`, except the
- * validity key, whose check has a query function of its own.
+ * names its data, and is never read as a URL (each query's function lives in api/queries.ts); keys nest, so
+ * invalidating a prefix (`fileKeys.list(id)`, `versionKeys.all(id)`) reaches the queries under it.
  */
 export const projectKeys = {
   all: ["projects"] as const,
@@ -55,6 +55,6 @@ export const versionKeys = {
   all: (projectId: string) => ["projects", projectId, "versions"] as const,
   list: (projectId: string) => ["projects", projectId, "versions"] as const,
   diff: (projectId: string, from: string, to: string) => ["projects", projectId, "versions", from, "diff", to] as const,
-  /** Its own query function: the answer is the file's bytes, not JSON. */
+  /** A file's text at a version (its answer is the bytes, not JSON). */
   file: (projectId: string, versionId: string, path: string) => ["projects", projectId, "versions", versionId, "files", path] as const,
 };

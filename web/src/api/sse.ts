@@ -4,10 +4,9 @@
  * Events are split on blank lines; a `data:` field may arrive cut anywhere across network chunks.
  *
  * @example
- * const res = await openSse(apiPath("messages", "stream"), { method: "POST", body: { projectId, content } });
+ * const res = await api.messages.stream({ projectId, content, enableReasoning: false });
  * const ended = await readSse(res.body!, (data) => handle(JSON.parse(data)), { signal });
  */
-import { type ApiInit, apiRequest } from "./client";
 
 /**
  * Incremental SSE parser: feed it decoded text as it arrives; it calls `onData` with each event's data
@@ -59,13 +58,6 @@ export function createSseParser(onData: (data: string) => void) {
       dispatch();
     },
   };
-}
-
-/** Opens an SSE response through the API client (bearer, cookies); a non-OK answer throws ApiError. */
-export function openSse(path: string, init: ApiInit = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  headers.set("Accept", "text/event-stream");
-  return apiRequest(path, { ...init, headers });
 }
 
 /**

@@ -2,39 +2,31 @@
  * Light/dark theme: dark by default, the choice kept in localStorage under "theme".
  * index.html applies it before first paint; this module changes it afterwards.
  */
-import { useSyncExternalStore } from "react";
+import { createStore, useStore } from "./create-store";
 
 export type Theme = "light" | "dark";
 
 const STORAGE_KEY = "theme";
-const listeners = new Set<() => void>();
+/** Starts from the root class index.html set before this module loaded; dark where there is no page. */
+const theme = createStore<Theme>(typeof document === "undefined" ? "dark" : document.documentElement.classList.contains("dark") ? "dark" : "light");
 
-export function setTheme(theme: Theme): void {
+export function setTheme(next: Theme): void {
   try {
-    localStorage.setItem(STORAGE_KEY, theme);
+    localStorage.setItem(STORAGE_KEY, next);
   } catch {
     // Private mode or storage disabled: the theme still applies for this page.
   }
   const root = document.documentElement;
-  root.classList.toggle("dark", theme === "dark");
-  root.style.colorScheme = theme;
-  for (const listener of listeners) listener();
+  root.classList.toggle("dark", next === "dark");
+  root.style.colorScheme = next;
+  theme.set(next);
 }
 
 export function toggleTheme(): void {
-  setTheme(currentTheme() === "dark" ? "light" : "dark");
-}
-
-function currentTheme(): Theme {
-  return document.documentElement.classList.contains("dark") ? "dark" : "light";
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  setTheme(theme.get() === "dark" ? "light" : "dark");
 }
 
 /** The theme in force, re-rendering when it changes. */
 export function useTheme(): Theme {
-  return useSyncExternalStore(subscribe, currentTheme, () => "dark");
+  return useStore(theme, (current) => current, "dark");
 }

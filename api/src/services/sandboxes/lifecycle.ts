@@ -32,11 +32,13 @@ import type { SandboxSyncService } from "./sync";
 import { publishProcessEvents } from "./process-events";
 import { createSandboxSlots } from "./slots";
 import { startWorkflow } from "./workflow";
+import type { RecreateResult } from "@shared/schemas/sandbox";
 
 /** What a recreated sandbox runs when its package.json is not exactly a template's. */
 const RECREATE_INSTALL = "npm install --no-audit --no-fund --loglevel=error";
 
-export type RecreateResult = { url: string; filesSynced: number; workflowCommand: string | null };
+/** What POST /api/sandbox/{projectId}/recreate answers: the shared response schema's type. */
+export type { RecreateResult } from "@shared/schemas/sandbox";
 
 export type LifecycleDeps = ServiceContext & {
   provider: SandboxProvider;

@@ -6,7 +6,7 @@
  * toast({ title: "Project created", description: "Your new project has been created successfully." });
  * toast({ title: "Sign in failed", description: message, variant: "destructive" });
  */
-import { useSyncExternalStore } from "react";
+import { createStore, useStore } from "../../lib/create-store";
 
 export type ToastVariant = "default" | "destructive";
 export type ToastInput = { title: string; description?: string; variant?: ToastVariant; durationMs?: number };
@@ -16,17 +16,11 @@ export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
-let toasts: Toast[] = [];
+const toasts = createStore<Toast[]>([]);
 let counter = 0;
-const listeners = new Set<() => void>();
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
 // Auto-dismiss clocks of open toasts: when the current run ends, or how long is left while paused.
 const clocks = new Map<string, { endsAt: number } | { remaining: number }>();
-
-function commit(next: Toast[]): void {
-  toasts = next;
-  for (const listener of listeners) listener();
-}
 
 function schedule(id: string, ms: number, run: () => void): void {
   clearTimeout(timers.get(id));
@@ -35,7 +29,7 @@ function schedule(id: string, ms: number, run: () => void): void {
 
 export function dismissToast(id: string): void {
   clocks.delete(id);
-  commit(toasts.map((t) => (t.id === id ? { ...t, open: false } : t)));
+  toasts.set((list) => list.map((t) => (t.id === id ? { ...t, open: false } : t)));
   schedule(id, TOAST_REMOVE_DELAY_MS, () => removeToast(id));
 }
 
@@ -43,17 +37,17 @@ function removeToast(id: string): void {
   clearTimeout(timers.get(id));
   timers.delete(id);
   clocks.delete(id);
-  commit(toasts.filter((t) => t.id !== id));
+  toasts.set((list) => list.filter((t) => t.id !== id));
 }
 
 export function toast(input: ToastInput): { id: string; dismiss: () => void } {
   const id = String(++counter);
-  for (const dropped of toasts.slice(TOAST_LIMIT - 1)) {
+  for (const dropped of toasts.get().slice(TOAST_LIMIT - 1)) {
     clearTimeout(timers.get(dropped.id));
     timers.delete(dropped.id);
     clocks.delete(dropped.id);
   }
-  commit([{ ...input, id, open: true }, ...toasts].slice(0, TOAST_LIMIT));
+  toasts.set((list) => [{ ...input, id, open: true }, ...list].slice(0, TOAST_LIMIT));
   runClock(id, input.durationMs ?? TOAST_DURATION_MS);
   return { id, dismiss: () => dismissToast(id) };
 }
@@ -78,16 +72,11 @@ export function resumeToast(id: string): void {
   runClock(id, clock.remaining);
 }
 
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 /** The current list, newest first (for code outside React; components use useToasts). */
 export function getToasts(): Toast[] {
-  return toasts;
+  return toasts.get();
 }
 
 export function useToasts(): Toast[] {
-  return useSyncExternalStore(subscribe, getToasts, getToasts);
+  return useStore(toasts);
 }

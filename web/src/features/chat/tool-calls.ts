@@ -1,10 +1,13 @@
 /**
  * Tool badges: tool_start adds an in-progress entry; tool_complete completes the first
- * in-progress entry of the same name, or adds a completed one when there is none. A shell tool whose
+ * in-progress entry of the same name, or adds a completed one when there is none (the stream's fold,
+ * shared/src/events/fold-stream-event.ts, does both). A shell tool whose
  * summary says a server started ('npm run dev', 'npm start', 'Started:') shows as completed even while in
  * progress: a server never "finishes".
  */
 import type { ToolCall } from "@shared/schemas/message";
+
+export { applyToolComplete, applyToolStart } from "@shared/events/fold-stream-event";
 
 export type ToolKind = "create_boilerplate" | "write_file" | "edit_file" | "run_shell" | "run_code" | "default";
 
@@ -13,17 +16,6 @@ const SERVER_START_MARKERS = ["npm run dev", "npm start", "Started:"];
 
 export function toolKind(name: string): ToolKind {
   return KNOWN.has(name) ? (name as ToolKind) : "default";
-}
-
-export function applyToolStart(calls: ToolCall[], event: { name: string; summary: string }): ToolCall[] {
-  return [...calls, { name: event.name, summary: event.summary, status: "in_progress" }];
-}
-
-export function applyToolComplete(calls: ToolCall[], event: { name: string; summary: string; result: string }): ToolCall[] {
-  const done: ToolCall = { name: event.name, summary: event.summary, status: "completed", result: event.result };
-  const index = calls.findIndex((c) => c.name === event.name && c.status === "in_progress");
-  if (index === -1) return [...calls, done];
-  return calls.map((c, i) => (i === index ? done : c));
 }
 
 export function isShellTool(name: string): boolean {

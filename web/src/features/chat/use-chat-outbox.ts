@@ -1,22 +1,31 @@
-/** Sends the messages queued for this project's chat (chat-outbox.ts) whenever the chat is idle. */
-import { useEffect, useState } from "react";
-import { returnChatMessage, subscribeChatOutbox, takeChatMessage } from "./chat-outbox";
+/**
+ * The chat's side of chat-outbox.ts: while mounted, the chat counts as open (messages sent to it are queued
+ * for it), and it sends its project's queued messages whenever it is idle, as if typed.
+ */
+import { useEffect, useRef } from "react";
+import { useStore } from "../../lib/create-store";
+import { chatOutbox, openChat, returnChatMessage, takeChatMessage } from "./chat-outbox";
 import type { SendInput, SendOutcome } from "./use-chat-session";
 
-export function useChatOutbox(projectId: string, chat: { sending: boolean; send: (input: SendInput) => Promise<SendOutcome> }) {
-  const [queuedAt, setQueuedAt] = useState(0);
-  useEffect(() => subscribeChatOutbox(() => setQueuedAt(Date.now())), []);
+type Chat = { sending: boolean; send: (input: SendInput) => Promise<SendOutcome> };
+
+/** `enableReasoning`: the composer's current choice, as for a message typed there. */
+export function useChatOutbox(projectId: string, chat: Chat, enableReasoning: boolean) {
+  useEffect(() => openChat(projectId), [projectId]);
+  // The project's queue (a new list on each change): a message queued or put back wakes the chat.
+  const queued = useStore(chatOutbox, (all) => all.get(projectId));
+  const reasoning = useRef(enableReasoning);
+  reasoning.current = enableReasoning;
   const { sending, send } = chat;
   useEffect(() => {
-    if (sending) return;
+    if (sending || !queued?.length) return;
     const text = takeChatMessage(projectId);
     if (text === null) return;
-    void send({ text, attachments: [], enableReasoning: false }).then((outcome) => {
-      // Busy after all (a run was still being picked up): tried again when the chat is next idle.
-      if (outcome === "blocked") returnChatMessage(projectId, text);
-      // This chat went away mid-send (the page re-mounted it, say) before the server had it: the chat
-      // mounted now, which already looked at an empty queue, is told to send it.
-      if (outcome === "abandoned") returnChatMessage(projectId, text, { notify: true });
+    void send({ text, attachments: [], enableReasoning: reasoning.current }).then((outcome) => {
+      // Busy after all (a run was still being picked up), or this chat went away mid-send (the page
+      // re-mounted it, say) before the server had it: put back, it is sent when a chat of the project is
+      // next idle (the one mounted now, if this one is gone).
+      if (outcome === "blocked" || outcome === "abandoned") returnChatMessage(projectId, text);
     });
-  }, [projectId, sending, send, queuedAt]);
+  }, [projectId, sending, send, queued]);
 }

@@ -1,8 +1,8 @@
 /**
- * The chat's send/stream state machine: idle → streaming → done (history and
- * files refetched), one turn at a time. It also reattaches to a run already going when the page opens
- * (GET …/active replays it), stops a run (POST …/stop), refetches when the tab becomes visible again, and
- * raises every chat toast (`chatToasts` below: a refused send, a dropped stream, an answer finished while hidden).
+ * The chat's session: sends a message and follows its answer (follow-run.ts) until the turn ends, then
+ * refetches the history and files; reattaches to a run already going when the page opens (GET …/active
+ * replays it) and once after a dropped stream; stops a run (POST …/stop); refetches when the tab is shown
+ * again. Its states are chat-session-reducer.ts's, its toasts chat-toasts.ts's.
  *
  * @example
  * const chat = useChatSession(projectId);
@@ -14,39 +14,28 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, describeError } from "../../api/api-error";
 import { api } from "../../api/endpoints";
 import { fileKeys, messageKeys, projectKeys, usageKeys, versionKeys } from "../../api/query-keys";
-import { readSse } from "../../api/sse";
-import { type ToastInput, toast } from "../../components/ui/use-toast";
-import { applyStreamEvent, emptyLiveRun, type LiveRun } from "./live-run";
-import { messageContent, type PendingTurn, settledMessages } from "./pending-turn";
-import { parseStreamEvent } from "./stream-event";
+import { toast } from "../../components/ui/use-toast";
+import { createStore, useStore } from "../../lib/create-store";
+import { type ChatAction, idleChatSession, mayResume, reduceChatSession } from "./chat-session-reducer";
+import { chatToasts, refusedToast, turnEndToast } from "./chat-toasts";
+import { followRun, letGo, openActiveRun } from "./follow-run";
+import { messageContent, settledMessages } from "./pending-turn";
 
 export type SendInput = { text: string; attachments: string[]; enableReasoning: boolean };
 /** sent: the turn ran (or is running); refused: nothing was started, so the draft can be put back; blocked: busy or empty. */
 /** `abandoned`: the chat went away (unmounted) before the server answered; the message may not have arrived. */
 export type SendOutcome = "sent" | "refused" | "blocked" | "abandoned";
 
-const BACKGROUND = "Your request was processed in the background.";
-export const chatToasts = {
-  refused: (message: string): ToastInput => ({ title: "Failed to send message", description: message, variant: "destructive" }),
-  budgetSpent: (message: string): ToastInput => ({ title: "Monthly token budget used", description: message, variant: "destructive", durationMs: 10_000 }),
-  noBody: (): ToastInput => ({ title: "Failed to send message", description: "No response body", variant: "destructive" }),
-  streamError: (message: string): ToastInput => ({ title: "Error", description: message, variant: "destructive" }),
-  interrupted: (): ToastInput => ({ title: "Connection interrupted", description: "Refreshing to show completed work..." }),
-  interruptedWhileHidden: (): ToastInput => ({ title: "Processing Complete", description: BACKGROUND }),
-  doneWhileHidden: (): ToastInput => ({ title: "AI Processing Complete", description: BACKGROUND }),
-};
-
 export function useChatSession(projectId: string) {
   const queryClient = useQueryClient();
-  const [pending, setPending] = useState<PendingTurn | null>(null);
-  const [stopping, setStopping] = useState(false);
-  const busy = useRef(false);
-  const hiddenDuringRun = useRef(false);
-  /** The toast of a turn that ended while the tab was hidden, shown again on return. */
-  const backgroundToast = useRef<ToastInput | null>(null);
+  // A store rather than React state: whether a turn is in flight is read synchronously, so two sends in
+  // one tick cannot both start.
+  const [session] = useState(() => createStore(idleChatSession));
+  const state = useStore(session);
+  const dispatch = useCallback((action: ChatAction) => session.set((s) => reduceChatSession(s, action)), [session]);
+  const busy = useCallback(() => session.get().phase !== "idle", [session]);
   /** Aborted when the page goes away; the run itself carries on at the server. */
   const life = useRef(new AbortController());
-  const autoResumes = useRef(0);
 
   const refresh = useCallback(
     (withProject = false) =>
@@ -65,85 +54,58 @@ export function useChatSession(projectId: string) {
     [queryClient, projectId],
   );
 
-  const endTurn = useCallback(() => {
-    busy.current = false;
-    hiddenDuringRun.current = false;
-    setPending(null);
-    setStopping(false);
-  }, []);
-
-  const startTurn = useCallback((turn: PendingTurn) => {
-    busy.current = true;
-    hiddenDuringRun.current = document.hidden;
-    backgroundToast.current = null;
-    setPending(turn);
-  }, []);
-
   const attachRef = useRef<() => Promise<void>>(async () => {});
 
+  /** The stream was cut (or the request never answered): the run may still be going at the server. */
   const onDropped = useCallback(async () => {
-    const hidden = hiddenDuringRun.current || document.hidden;
-    const note = hidden ? chatToasts.interruptedWhileHidden() : chatToasts.interrupted();
-    toast(note);
-    if (document.hidden) backgroundToast.current = note;
+    const note = turnEndToast("dropped", { hidden: session.get().hiddenDuringTurn || document.hidden });
+    if (note) {
+      toast(note);
+      if (document.hidden) dispatch({ type: "note-kept", note });
+    }
+    // The turn stays on screen until the history that replaces it is fetched.
     await refresh(true);
-    endTurn();
-    // The run may still be going at the server: follow it again, once per turn.
-    if (autoResumes.current++ < 1) void attachRef.current();
-  }, [refresh, endTurn]);
+    dispatch({ type: "ended", end: "dropped" });
+    if (mayResume(session.get())) void attachRef.current();
+  }, [session, dispatch, refresh]);
 
-  const onDone = useCallback(
-    async (run: LiveRun) => {
-      autoResumes.current = 0;
-      const hidden = hiddenDuringRun.current;
-      await refresh(true);
-      if (hidden && !run.error) {
-        toast(chatToasts.doneWhileHidden());
-        if (document.hidden) backgroundToast.current = chatToasts.doneWhileHidden();
-      }
-      endTurn();
-    },
-    [refresh, endTurn],
-  );
+  const onDone = useCallback(async () => {
+    const { hiddenDuringTurn, turn } = session.get();
+    await refresh(true);
+    const note = turnEndToast("done", { hidden: hiddenDuringTurn, failed: Boolean(turn?.run.error) });
+    if (note) {
+      toast(note);
+      if (document.hidden) dispatch({ type: "note-kept", note });
+    }
+    dispatch({ type: "ended", end: "done" });
+  }, [session, dispatch, refresh]);
 
-  /** Follows a run's event stream into `pending` until it ends, then settles the turn. */
+  /** Follows a run's event stream into the turn until it ends, then settles the turn. */
   const follow = useCallback(
     async (res: Response) => {
-      const signal = life.current.signal;
-      if (!res.body) {
+      const end = await followRun(res, {
+        signal: life.current.signal,
+        onEvent: (event) => {
+          if (event.type === "error") toast(chatToasts.streamError(event.message));
+          dispatch({ type: "event", event });
+        },
+      });
+      if (end === "abandoned") return dispatch({ type: "ended", end: "abandoned" });
+      if (end === "no-body") {
         toast(chatToasts.noBody());
         await refresh(true);
-        endTurn();
-        return;
+        // Nothing to follow: the send failed as surely as a refused one.
+        return dispatch({ type: "ended", end: "refused" });
       }
-      let run = emptyLiveRun();
-      let failed = false;
-      try {
-        await readSse(
-          res.body,
-          (data) => {
-            const event = parseStreamEvent(data);
-            if (!event || signal.aborted) return;
-            run = applyStreamEvent(run, event);
-            if (event.type === "error") toast(chatToasts.streamError(event.message));
-            setPending((p) => (p ? { ...p, run } : p));
-          },
-          { signal },
-        );
-      } catch {
-        failed = true;
-      }
-      if (signal.aborted) return endTurn();
-      if (failed || !run.done) await onDropped();
-      else await onDone(run);
+      await (end === "done" ? onDone() : onDropped());
     },
-    [refresh, endTurn, onDropped, onDone],
+    [dispatch, refresh, onDone, onDropped],
   );
 
   const send = useCallback(
     async ({ text, attachments, enableReasoning }: SendInput): Promise<SendOutcome> => {
       const content = messageContent(text, attachments.length);
-      if (busy.current || content === null) return "blocked";
+      if (busy() || content === null) return "blocked";
       const history = queryClient.getQueryData<Message[]>(messageKeys.list(projectId)) ?? [];
       const user: Message = {
         id: `pending-${crypto.randomUUID()}`,
@@ -156,8 +118,7 @@ export function useChatSession(projectId: string) {
         actions: [],
         createdAt: new Date().toISOString(),
       };
-      startTurn({ user, baseline: settledMessages(history).length, run: emptyLiveRun() });
-      autoResumes.current = 0;
+      dispatch({ type: "sent", user, baseline: settledMessages(history).length, hidden: document.hidden });
 
       // This mount's signal, kept: if the chat unmounts and mounts again mid-send (React's StrictMode does that
       // in development), `life.current` is already the new mount's by the time the request fails.
@@ -170,61 +131,50 @@ export function useChatSession(projectId: string) {
         );
       } catch (err) {
         if (signal.aborted) {
-          endTurn();
+          dispatch({ type: "ended", end: "abandoned" });
           return "abandoned";
         }
         if (err instanceof ApiError) {
-          // 409: a run is already going; 429: too many messages, or the month's tokens are spent. The message says which.
-          toast(err.code === "budget_exhausted" ? chatToasts.budgetSpent(err.error) : chatToasts.refused(err.error));
+          toast(refusedToast(err));
           if (err.code === "budget_exhausted") void queryClient.invalidateQueries({ queryKey: usageKeys.all });
-          endTurn();
+          dispatch({ type: "ended", end: "refused" });
           return "refused";
         }
         // The request never got an answer: the run may or may not have started.
         await onDropped();
         return "refused";
       }
+      dispatch({ type: "opened" });
       await follow(res);
       return "sent";
     },
-    [queryClient, projectId, startTurn, endTurn, onDropped, follow],
+    [queryClient, projectId, busy, dispatch, onDropped, follow],
   );
 
   /** Reattaches to the project's active run, if any (the page opened mid-run, or the connection dropped). */
-  const attach = useCallback(
-    async () => {
-      if (busy.current) return;
-      const signal = life.current.signal;
-      let res: Response;
-      try {
-        res = await api.messages.active(projectId, { signal });
-      } catch {
-        return; // no active run to follow (or the API is unreachable): the history shows what was saved
-      }
-      if (res.status === 204 || !res.body || signal.aborted || busy.current) {
-        void res.body?.cancel().catch(() => {});
-        return;
-      }
-      startTurn({ user: null, baseline: 0, run: emptyLiveRun() });
-      await follow(res);
-    },
-    [projectId, startTurn, follow],
-  );
+  const attach = useCallback(async () => {
+    if (busy()) return;
+    const res = await openActiveRun(projectId, life.current.signal);
+    if (!res) return;
+    if (busy()) return letGo(res);
+    dispatch({ type: "attached", hidden: document.hidden });
+    await follow(res);
+  }, [projectId, busy, dispatch, follow]);
   attachRef.current = attach;
 
   const stop = useCallback(async () => {
-    if (!busy.current) return;
-    setStopping(true);
+    if (!busy()) return;
+    dispatch({ type: "stop-asked" });
     try {
       const res = await api.messages.stop(projectId);
       // When it stopped, the stream ends with done { status: "stopped" }, the partial answer kept. When
       // there was nothing to stop yet (the run had not started), the button comes back.
-      if (!res.stopped) setStopping(false);
+      if (!res.stopped) dispatch({ type: "stop-refused" });
     } catch (err) {
-      setStopping(false);
-      toast({ title: "Failed to stop", description: describeError(err), variant: "destructive" });
+      dispatch({ type: "stop-refused" });
+      toast(chatToasts.stopFailed(describeError(err)));
     }
-  }, [projectId]);
+  }, [projectId, busy, dispatch]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -235,18 +185,15 @@ export function useChatSession(projectId: string) {
 
   useEffect(() => {
     const onVisibility = () => {
-      if (document.hidden) {
-        if (busy.current) hiddenDuringRun.current = true;
-        return;
-      }
+      if (document.hidden) return dispatch({ type: "tab-hidden" });
       void refresh();
-      const note = backgroundToast.current;
-      backgroundToast.current = null;
+      const note = session.get().backgroundNote;
+      dispatch({ type: "note-shown" });
       if (note) toast(note);
     };
     document.addEventListener("visibilitychange", onVisibility);
     return () => document.removeEventListener("visibilitychange", onVisibility);
-  }, [refresh]);
+  }, [session, dispatch, refresh]);
 
-  return { pending, sending: pending !== null, stopping, send, stop };
+  return { pending: state.turn, sending: state.phase !== "idle", stopping: state.stopping, send, stop };
 }

@@ -8,7 +8,8 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { describeError } from "../../api/api-error";
-import { api, queries } from "../../api/endpoints";
+import { api } from "../../api/endpoints";
+import { queries } from "../../api/queries";
 import { projectKeys } from "../../api/query-keys";
 import { toast } from "../../components/ui/use-toast";
 

@@ -4,7 +4,7 @@
  * when a run ends (use-chat-session invalidates them).
  */
 import { useQuery } from "@tanstack/react-query";
-import { queries } from "../../api/endpoints";
+import { queries } from "../../api/queries";
 
 export function useTokenMeters(projectId: string) {
   const context = useQuery({ ...queries.contextUsage(projectId), enabled: Boolean(projectId) });

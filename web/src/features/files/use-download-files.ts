@@ -5,7 +5,8 @@
  */
 import type { ProjectFile } from "@shared/schemas/file";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, queries } from "../../api/endpoints";
+import { api } from "../../api/endpoints";
+import { queries } from "../../api/queries";
 import { toast } from "../../components/ui/use-toast";
 import { saveDownload } from "../../lib/save-download";
 import { buildSourceZip, sourceZipName } from "./source-zip";

@@ -1,6 +1,6 @@
 /** The project's file list, polled every 5 s in a hidden tab too; the WebSocket makes changes show sooner. */
 import { useQuery } from "@tanstack/react-query";
-import { queries } from "../../api/endpoints";
+import { queries } from "../../api/queries";
 
 export const FILE_LIST_POLL_MS = 5_000;
 

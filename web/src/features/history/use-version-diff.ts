@@ -1,6 +1,6 @@
 /** What changed from a version to the current files (GET …/versions/{id}/diff/current). */
 import { useQuery } from "@tanstack/react-query";
-import { queries } from "../../api/endpoints";
+import { queries } from "../../api/queries";
 
 export const CURRENT = "current";
 

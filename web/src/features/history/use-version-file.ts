@@ -3,13 +3,11 @@
  * side where the file does not exist: empty text, nothing fetched.
  */
 import { useQuery } from "@tanstack/react-query";
-import { api } from "../../api/endpoints";
-import { versionKeys } from "../../api/query-keys";
+import { queries } from "../../api/queries";
 
 export function useVersionFile(projectId: string, versionId: string, path: string | null) {
   return useQuery({
-    queryKey: versionKeys.file(projectId, versionId, path ?? ""),
-    queryFn: ({ signal }) => (path === null ? { text: "" } : api.versions.fileText(projectId, versionId, path, { signal })),
+    ...queries.versionFile(projectId, versionId, path),
     // A version's files never change; the current side is read again each time it is shown.
     staleTime: versionId === "current" ? 0 : Number.POSITIVE_INFINITY,
   });

@@ -6,27 +6,21 @@
  * requestPreviewReload(projectId);              // after the restore
  * const reloads = usePreviewReloads(projectId); // in a preview: part of the frame's key
  */
-import { useCallback, useSyncExternalStore } from "react";
+import { createStore, useStore } from "../../lib/create-store";
 
-const counts = new Map<string, number>();
-const listeners = new Set<() => void>();
+const counts = createStore<ReadonlyMap<string, number>>(new Map());
 
 export function requestPreviewReload(projectId: string): void {
-  counts.set(projectId, (counts.get(projectId) ?? 0) + 1);
-  for (const listener of listeners) listener();
+  counts.set((current) => new Map(current).set(projectId, (current.get(projectId) ?? 0) + 1));
 }
 
 /** How many reloads were asked for this project so far: a new number means load the page again. */
 export function previewReloads(projectId: string): number {
-  return counts.get(projectId) ?? 0;
+  return counts.get().get(projectId) ?? 0;
 }
 
-export function subscribePreviewReloads(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+export const subscribePreviewReloads = counts.subscribe;
 
 export function usePreviewReloads(projectId: string): number {
-  const read = useCallback(() => previewReloads(projectId), [projectId]);
-  return useSyncExternalStore(subscribePreviewReloads, read, read);
+  return useStore(counts, (current) => current.get(projectId) ?? 0);
 }

@@ -8,7 +8,8 @@ import { APP_PROCESS, type ProcessInfo, type ProcessLogLine } from "@shared/sche
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { describeError } from "../../api/api-error";
-import { api, queries } from "../../api/endpoints";
+import { api } from "../../api/endpoints";
+import { queries } from "../../api/queries";
 import { fileEvents } from "../../api/file-events";
 import { sandboxKeys } from "../../api/query-keys";
 import { toast } from "../../components/ui/use-toast";

@@ -4,7 +4,8 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { api, queries } from "../../api/endpoints";
+import { api } from "../../api/endpoints";
+import { queries } from "../../api/queries";
 import { fileEvents } from "../../api/file-events";
 import { sandboxKeys } from "../../api/query-keys";
 

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { queries } from "../../api/endpoints";
+import { queries } from "../../api/queries";
 
 /** One project; the query runs only when the id is present and non-empty. */
 export function useProject(id: string | undefined) {

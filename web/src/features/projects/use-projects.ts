@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { queries } from "../../api/endpoints";
+import { queries } from "../../api/queries";
 
 /**
  * How often /projects asks for the list while it is open. Runs end, sandboxes start and files change from

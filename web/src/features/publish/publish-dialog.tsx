@@ -13,7 +13,8 @@ import { Spinner } from "../../components/ui/spinner";
 import { toast } from "../../components/ui/use-toast";
 import { copyToClipboard } from "../../lib/copy-to-clipboard";
 import { formatRelativeTime } from "../../lib/relative-time";
-import { fixRequest, sendToChat } from "./fix-with-ai";
+import { sendToChat } from "../chat/chat-outbox";
+import { fixRequest } from "./fix-request";
 import { useActivateDeployment, useBuildLog, useDeployments, usePublish, useSiteState, useUnpublish } from "./use-publish";
 
 export function PublishDialog({ projectId, open, onClose }: { projectId: string; open: boolean; onClose: () => void }) {

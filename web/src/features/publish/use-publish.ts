@@ -10,7 +10,8 @@
 import type { DeploymentStatus } from "@shared/schemas/publish";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
-import { api, queries } from "../../api/endpoints";
+import { api } from "../../api/endpoints";
+import { queries } from "../../api/queries";
 import { fileEvents } from "../../api/file-events";
 import { publishKeys } from "../../api/query-keys";
 

@@ -2,7 +2,6 @@
  * The Agent Chat screen's body: the history (with the turn in flight merged in), kept scrolled to the end
  * while the reader is there, and the composer pinned to the bottom of the viewport (above the mobile bar).
  */
-import { ChatRequestBridge } from "../../publish/fix-with-ai";
 import type { Message } from "@shared/schemas/message";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { describeError } from "../../../api/api-error";
@@ -45,13 +44,13 @@ export function ChatView({ projectId }: { projectId: string }) {
   const versions = useVersions(projectId);
   const undoable = useMemo(() => answersWithVersions(versions.data), [versions.data]);
   const chat = useChatSession(projectId);
-  // "Fix with AI" in the Preview queues its message here; it is sent as if typed.
-  useChatOutbox(projectId, chat);
   const images = useImageAttachments(projectId);
   const modelChoice = useModelChoice(projectId);
   const meters = useTokenMeters(projectId);
   const [draft, setDraft] = useState("");
   const [reasoning, setReasoning] = useState(false);
+  // "Fix with AI" (Preview, Publish) sends its message here through the chat outbox; it is sent as if typed.
+  useChatOutbox(projectId, chat, reasoning);
   const end = useRef<HTMLDivElement>(null);
   const stuckToEnd = useRef(true);
 
@@ -104,7 +103,6 @@ export function ChatView({ projectId }: { projectId: string }) {
   return (
     <div className="flex flex-1 flex-col" data-testid="chat-page">
       <h1 className="sr-only">Agent Chat</h1>
-      <ChatRequestBridge projectId={projectId} send={(text) => chat.send({ text, attachments: [], enableReasoning: reasoning })} />
       <div className="mx-auto flex w-full max-w-3xl flex-1 flex-col px-4 pt-6 md:px-6" data-testid="message-list">
         {history.isPending ? (
           <div className="flex flex-1 items-center justify-center text-muted-foreground">

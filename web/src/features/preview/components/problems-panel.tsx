@@ -7,7 +7,7 @@ import type { Problem, ProblemSource } from "@shared/schemas/problems";
 import { useLocation } from "wouter";
 import { Button } from "../../../components/ui/button";
 import { cn } from "../../../lib/cn";
-import { queueChatMessage } from "../../chat/chat-outbox";
+import { sendToChat } from "../../chat/chat-outbox";
 import { projectPath } from "../../projects/project-views";
 import { fixPrompt, problemPlace } from "../problem-prompt";
 import { useProblems } from "../use-problems";
@@ -44,8 +44,8 @@ export function ProblemsPanel({ projectId }: { projectId: string }) {
   const [, navigate] = useLocation();
 
   const fix = (list: Problem[]) => {
-    queueChatMessage(projectId, fixPrompt(list));
-    navigate(projectPath(projectId, "chat"));
+    // The chat is opened to watch the agent work; it sends the message itself, as if typed.
+    void sendToChat(projectId, fixPrompt(list), { openChat: () => navigate(projectPath(projectId, "chat")) });
   };
 
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { fixRequest } from "./fix-with-ai";
+import { fixRequest } from "./fix-request";
 
 describe("Fix with AI", () => {
   test("the message names the failure and carries the end of the log, where the errors are", () => {

@@ -1,0 +1,85 @@
+/**
+ * A run's context budget: the tokens its conversation may take in the next request (the window less the
+ * answer's room and the tool schemas, or less what the endpoint has shown it really takes), and how the
+ * conversation is brought under it (`context-window.ts` does the shortening and summarising).
+ *
+ * @example
+ * const budget = new ContextBudget({ contextTokens: 32_768, maxOutputTokens: 4_096, toolsText, countTokens });
+ * await budget.fit(messages, budget.room(), 3, summarise);
+ */
+import type { ChatMessage } from "./chat-message";
+import { looksCut, shortenOldSteps, summariseOlderSteps, TokenMeter, type CountTokens, type Summarise } from "./context-window";
+import type { ModelTurn } from "./model";
+
+/** Room kept beside the tool schemas for the request's own framing. */
+const FRAMING_TOKENS = 64;
+/** Never less than this is offered to the conversation, however small the window. */
+const MIN_ROOM = 1_000;
+
+export class ContextBudget {
+  readonly meter: TokenMeter;
+  /** The model's window: lowered when the endpoint states a smaller one. */
+  contextTokens: number;
+  /** The most prompt tokens the endpoint has shown it takes: set when it silently cut a prompt. */
+  promptCap = Infinity;
+  private readonly maxOutputTokens: number;
+  private readonly toolsText: string;
+
+  constructor(o: { contextTokens: number; maxOutputTokens: number; toolsText: string; countTokens?: CountTokens }) {
+    this.meter = new TokenMeter(o.countTokens);
+    this.contextTokens = o.contextTokens;
+    this.maxOutputTokens = o.maxOutputTokens;
+    this.toolsText = o.toolsText;
+  }
+
+  /** What the tool schemas count (at the meter's current scale). */
+  toolTokens(): number {
+    return this.meter.text(this.toolsText);
+  }
+
+  /** Tokens the conversation may take. */
+  room(): number {
+    return Math.max(MIN_ROOM, Math.min(this.contextTokens - this.maxOutputTokens, this.promptCap) - this.toolTokens() - FRAMING_TOKENS);
+  }
+
+  /**
+   * Shortens old steps, then summarises them, until `messages` fit `room` (or nothing is left to do). True
+   * when older steps were summarised (the run says so).
+   */
+  async fit(messages: ChatMessage[], room: number, keepLast: number, summarise: Summarise): Promise<boolean> {
+    const meter = this.meter;
+    if (meter.messages(messages) <= room) return false;
+    shortenOldSteps(messages, room, keepLast, meter);
+    if (meter.messages(messages) <= room) return false;
+    const summarised = await summariseOlderSteps(messages, keepLast, summarise, Math.max(2_000, room * 2));
+    // Still too large (one huge recent step): shorten everything but the newest message.
+    if (meter.messages(messages) > room) shortenOldSteps(messages, room, 1, meter);
+    return summarised;
+  }
+
+  /** After a context-length error: the endpoint counts more than we do, or its window is smaller than configured. */
+  tooLong(errorMessage: string): void {
+    const stated = /maximum context length is (\d+)/i.exec(errorMessage);
+    if (stated) this.contextTokens = Math.min(this.contextTokens, Number(stated[1]));
+    this.meter.distrust();
+  }
+
+  /**
+   * The prompt tokens the endpoint took when it reports far fewer than were sent (a silent cut), else null.
+   * `estimate` is our count of the request `list` and `tools` what the tool schemas count in it.
+   */
+  tokensTaken(turn: ModelTurn, estimate: number, list: ChatMessage[], tools: number): number | null {
+    const reported = turn.usage?.promptTokens;
+    if (reported === undefined) return null;
+    const meter = this.meter;
+    const last = list.at(-1);
+    const kept = meter.messages(list.filter((m) => m.role === "system")) + (last && last.role !== "system" ? meter.message(last) - meter.imageTokens(last) : 0) + tools;
+    const counted = estimate - list.reduce((n, m) => n + meter.imageTokens(m), 0);
+    return looksCut(counted, reported, kept) ? reported : null;
+  }
+
+  /** The window is taken to be what a cutting endpoint took, less a margin for tokenizers that differ from ours. */
+  capAt(taken: number): void {
+    this.promptCap = Math.min(this.promptCap, Math.floor(taken * 0.85));
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * A run's requests to the model: each turn is fitted into the context budget first; a context-length error,
+ * or a reply showing the endpoint silently cut the prompt, trims harder and asks once more. Older steps are
+ * summarised by the model itself when shortening is not enough. Tokens are counted into the run's usage.
+ *
+ * @example
+ * const turns = createModelTurns({ input, signal, writer, budget, usage, toolSpecs });
+ * const turn = await turns.ask(1);
+ */
+import type { ChatMessage, ToolSpec } from "./chat-message";
+import { SUMMARY_PROMPT } from "./context-window";
+import type { ContextBudget } from "./context-budget";
+import type { AgentRunInput } from "./loop";
+import type { ModelTurn } from "./model";
+import { ModelTurnError, runModelTurn, type ModelTurnOptions } from "./model-stream";
+import type { RunUsage } from "./run-usage";
+import type { StepWriter } from "./step-writer";
+
+export type ModelTurns = {
+  /** One model turn at the conversation as it stands, keeping its last `keepLast` messages whole. */
+  ask(keepLast: number): Promise<ModelTurn>;
+};
+
+type Parts = {
+  input: Pick<AgentRunInput, "client" | "model" | "messages" | "enableReasoning" | "limits" | "emit" | "logger">;
+  signal: AbortSignal;
+  writer: StepWriter;
+  budget: ContextBudget;
+  usage: RunUsage;
+  toolSpecs: ToolSpec[];
+};
+
+const CUT_NOTICE = "_(The model's server cut the start of this conversation to fit its context window; asking again with a shorter one.)_\n\n";
+const RESTART_NOTICE = "_(The connection to the model dropped; asking again.)_\n\n";
+
+export function createModelTurns({ input, signal, writer, budget, usage, toolSpecs }: Parts): ModelTurns {
+  const { limits, messages } = input;
+  let warnedCut = false;
+
+  function options(list: ChatMessage[]): ModelTurnOptions {
+    return {
+      client: input.client,
+      model: input.model,
+      messages: list,
+      tools: toolSpecs,
+      enableReasoning: input.enableReasoning,
+      maxOutputTokens: limits.maxOutputTokens,
+      signal,
+      idleTimeoutMs: limits.idleTimeoutMs,
+      maxRetries: limits.maxRetries,
+      maxRetryWaitMs: limits.maxRetryWaitMs,
+      backoffBaseMs: limits.backoffBaseMs,
+      onText: writer.text,
+      onThinking: (content: string) => input.emit({ type: "thinking", content }),
+      onRetry: (failure, waitMs, attempt) => input.logger?.warn("model call failed; retrying", { kind: failure.kind, waitMs, attempt }),
+    };
+  }
+
+  async function summarise(transcript: string): Promise<string> {
+    const request: ChatMessage[] = [
+      { role: "system", content: SUMMARY_PROMPT },
+      { role: "user", content: transcript },
+    ];
+    const turn = await runModelTurn({
+      ...options(request),
+      tools: [],
+      enableReasoning: false,
+      maxOutputTokens: Math.min(limits.maxOutputTokens, 1_024),
+      onText: () => {},
+      onThinking: () => {},
+    });
+    usage.count(turn, budget.meter.messages(request));
+    return turn.text;
+  }
+
+  async function fit(room: number, keepLast: number): Promise<void> {
+    if (await budget.fit(messages, room, keepLast, summarise)) writer.step("Summarised earlier steps to fit the context window", "completed");
+  }
+
+  async function ask(keepLast: number): Promise<ModelTurn> {
+    await fit(budget.room(), keepLast);
+    for (let retried = false; ; retried = true) {
+      // Counted once per request: the tool schemas are large, and the meter's scale changes only between requests.
+      const tools = budget.toolTokens();
+      const estimate = budget.meter.messages(messages) + tools;
+      let turn: ModelTurn;
+      try {
+        turn = await runModelTurn({ ...options(messages), onRestart: () => writer.notice(RESTART_NOTICE) });
+      } catch (error) {
+        if (retried || !(error instanceof ModelTurnError) || error.failure.kind !== "context_length") throw error;
+        input.logger?.warn("context length exceeded; trimming harder", { estimate, contextTokens: budget.contextTokens });
+        budget.tooLong(error.message);
+        await fit(Math.floor(budget.room() * 0.7), 1);
+        continue;
+      }
+      const taken = budget.tokensTaken(turn, estimate, messages, tools);
+      usage.count(turn, estimate, taken !== null);
+      if (taken === null) return turn;
+      if (!warnedCut) {
+        warnedCut = true;
+        input.logger?.warn(
+          "the model endpoint silently cut the prompt: it took far fewer tokens than were sent, so its context window is smaller than the run's. " +
+            "For Ollama, set OLLAMA_CONTEXT_LENGTH on its server and MODEL_CONTEXT_TOKENS on this one to the same value",
+          { model: input.model, estimate, promptTokens: taken, contextTokens: budget.contextTokens },
+        );
+      }
+      budget.capAt(taken);
+      // The one retry is spent (on a context-length error, or on this cut): this answer stands, and the next
+      // turn fits the cap.
+      if (retried) return turn;
+      // Its answer was written without the start of the conversation: it is not used.
+      writer.notice(CUT_NOTICE);
+      await fit(Math.floor(budget.room() * 0.7), 1);
+    }
+  }
+
+  return { ask };
+}

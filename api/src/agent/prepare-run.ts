@@ -1,0 +1,71 @@
+/**
+ * Everything a run's agent loop needs, gathered before it starts: the project's conversation (with the
+ * new message, summarised when long), the model it chose and that model's window, the tools, a workspace
+ * already scoped to the project that notes the run's first change, and the app check run before it ends.
+ *
+ * @example
+ * const input = await prepareRun(deps, { ownerId, projectId, excludeIds, message, signal, limits, setup });
+ * await runAgent({ ...input, emit });
+ */
+import type { AgentLimits } from "./agent-limits";
+import type { ChatImage } from "./chat-message";
+import { startingConversation } from "./chat-summary";
+import type { AgentRunInput } from "./loop";
+import { chooseModel, contextWindowOf, seesImages, type ModelSetup } from "./run-model";
+import type { RunDeps } from "./runs";
+import { availableTools } from "./tools/registry";
+import { createVerifier, trackChanges } from "./verify";
+
+export type RunRequest = {
+  ownerId: string;
+  projectId: string;
+  /** The run's own messages (the user's and the answer's), left out of the history. */
+  excludeIds: string[];
+  message: { content: string; images: ChatImage[]; enableReasoning: boolean };
+  signal: AbortSignal;
+  limits: AgentLimits;
+  /** The server's model set-up (a run without one never gets here). */
+  setup: ModelSetup;
+};
+
+export async function prepareRun(deps: RunDeps, r: RunRequest): Promise<Omit<AgentRunInput, "emit">> {
+  const options = deps.agent ?? {};
+  const tools = availableTools(deps);
+  const loaded = await deps.conversations.load(r.ownerId, r.projectId);
+  const model = chooseModel(r.setup, loaded.project.model);
+  const limits = { ...r.limits, contextTokens: await contextWindowOf(model, { configured: options.contextTokensConfigured ?? false, fallback: r.limits.contextTokens }) };
+  const messages = await startingConversation({
+    loaded,
+    excludeIds: r.excludeIds,
+    content: r.message.content,
+    images: r.message.images,
+    tools,
+    limits,
+    vision: seesImages(options.vision, model.name),
+    countTokens: deps.countTokens,
+    model,
+    saveSummary: deps.conversations.saveSummary?.bind(deps.conversations),
+    projectId: r.projectId,
+    signal: r.signal,
+    logger: deps.logger,
+  });
+  // The run notes when it first changes a file: only then is the app checked before the run ends.
+  const tracked = trackChanges(deps.workspaces.forProject(r.ownerId, r.projectId));
+  const app = tracked.workspace.app;
+  const beforeFinish = app
+    ? createVerifier({ app, rounds: limits.repairRounds, settleMs: limits.verifySettleMs, changedSince: tracked.changedSince, lastChangedAt: tracked.lastChangedAt })
+    : undefined;
+  return {
+    client: model.client,
+    model: model.name,
+    messages,
+    tools,
+    toolContext: { ...tracked.workspace, search: deps.search, fetch: options.fetch ?? fetch },
+    enableReasoning: r.message.enableReasoning,
+    signal: r.signal,
+    limits,
+    logger: deps.logger,
+    countTokens: deps.countTokens,
+    beforeFinish,
+  };
+}
