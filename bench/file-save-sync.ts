@@ -5,7 +5,10 @@
  *   - "read-back": the hook removed from the app's context, so the change reaches the sandbox as before issue 9:
  *                  the file event's subscriber reads the new content back from storage and writes it in.
  * For each save: the PATCH round trip, the `file.updated` event at a WebSocket client, when the new bytes are in
- * the sandbox, and how many storage reads the save cost. The real server pieces (startParts + serveHttp) run in
+ * the sandbox, and the storage operations the save cost (issue 20's Benchmark: every put, get and delete on the
+ * app's one store, counted by a wrapper, for the PATCH, the user version it takes and the sandbox watcher's echo;
+ * 4 when the file service wrote a per-file object and the version read it back to store it as a blob, 1 when
+ * the file service stores the blob itself and records its hash). The real server pieces (startParts + serveHttp) run in
  * this process on a temp DATA_DIR with embedded PGlite; sign-in is emulator mode with minted tokens. Needs root
  * and the local sandbox's packages.
  *
@@ -30,18 +33,25 @@ console.log(`load average before: ${loadLine()}\n`);
 const app = await startBenchApp("bench-save-", { SANDBOX_IDLE_MINUTES: "30" });
 const { api, parts, uid } = app;
 
-// Storage reads, counted on the one store every part of the app shares.
-let storageReads = 0;
+// Storage operations, counted on the one store every part of the app shares.
+const storageOps = { put: 0, get: 0, delete: 0 };
 const store = parts.deps.store;
 const get = store.get.bind(store);
-store.get = (key) => {
-  storageReads++;
-  return get(key);
-};
+const getStream = store.getStream.bind(store);
+const put = store.put.bind(store);
+const del = store.delete.bind(store);
+const deletePrefix = store.deletePrefix.bind(store);
+store.get = (key) => (storageOps.get++, get(key));
+store.getStream = (key) => (storageOps.get++, getStream(key));
+store.put = (key, body, type) => (storageOps.put++, put(key, body, type));
+store.delete = (key) => (storageOps.delete++, del(key));
+store.deletePrefix = (prefix) => (storageOps.delete++, deletePrefix(prefix));
+const opsNow = () => ({ ...storageOps });
 const hook = parts.deps.sandboxSync;
 if (!hook) throw new Error("startParts gave the app no sandbox sync hook");
 
-type Sample = { patch: number; event: number; sandbox: number; inSandboxAtAnswer: boolean; reads: number };
+type Ops = typeof storageOps;
+type Sample = { patch: number; event: number; sandbox: number; inSandboxAtAnswer: boolean; ops: Ops };
 const results: Record<"push" | "read-back", Sample[]> = { push: [], "read-back": [] };
 
 try {
@@ -58,7 +68,7 @@ try {
   async function saveOnce(): Promise<Sample> {
     const content = `export const n = ${++n}; // ${"x".repeat(200)}\n`;
     const expected = new TextEncoder().encode(content);
-    const readsBefore = storageReads;
+    const opsBefore = opsNow();
     const event = new Promise<number>((resolve) => (onUpdated = (size, at) => size === expected.length && resolve(at)));
     const started = performance.now();
     await api("PATCH", `/api/files/${file.id}/content`, { content });
@@ -74,7 +84,7 @@ try {
     const eventAt = await Promise.race([event, Bun.sleep(10_000).then(() => Number.NaN)]);
     if (Number.isNaN(eventAt)) throw new Error("no file.updated within 10 s");
     await Bun.sleep(120); // past the watcher's debounce, so its echo (and any storage read it costs) belongs to this save
-    return { patch: answered - started, event: eventAt - started, sandbox: inSandbox - started, inSandboxAtAnswer, reads: storageReads - readsBefore };
+    return { patch: answered - started, event: eventAt - started, sandbox: inSandbox - started, inSandboxAtAnswer, ops: { put: storageOps.put - opsBefore.put, get: storageOps.get - opsBefore.get, delete: storageOps.delete - opsBefore.delete } };
   }
 
   const modes = ["read-back", "push"] as const;
@@ -102,13 +112,17 @@ try {
       const sorted = sortedCopy(values);
       return `    ${label.padEnd(36)} p50 ${ms(pick(sorted, 0.5)).padStart(9)}   p99 ${ms(pick(sorted, 0.99)).padStart(9)}`;
     };
-    const reads = samples.reduce((sum, s) => sum + s.reads, 0) / samples.length;
+    const mean = (op: keyof Ops) => samples.reduce((sum, s) => sum + s.ops[op], 0) / samples.length;
+    const total = mean("put") + mean("get") + mean("delete");
     const atAnswer = samples.filter((s) => s.inSandboxAtAnswer).length;
     console.log(`  ${mode === "push" ? "after  (push from the bytes in hand)" : "before (read back from storage)"}:`);
     console.log(line("save → 'file.updated' at WebSocket", samples.map((s) => s.event)));
     console.log(line("save → bytes in the sandbox", samples.map((s) => s.sandbox)));
     console.log(line("PATCH round trip", samples.map((s) => s.patch)));
-    console.log(`    in the sandbox when the PATCH answered: ${atAnswer}/${samples.length}   storage reads per save: ${reads.toFixed(2)}`);
+    console.log(`    in the sandbox when the PATCH answered: ${atAnswer}/${samples.length}`);
+    console.log(
+      `    storage operations per save: ${total.toFixed(2)} (put ${mean("put").toFixed(2)}, get ${mean("get").toFixed(2)}, delete ${mean("delete").toFixed(2)})`,
+    );
   }
 } finally {
   await app.close();

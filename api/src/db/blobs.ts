@@ -1,6 +1,6 @@
 /**
- * Queries on `blobs` (content stored once at `blobs/sha256/<hash>`) and `file_hashes` (which blob a file's
- * content object holds). The protocol that keeps the sweep from deleting a blob a writer relies on is in
+ * Queries on `blobs` (content stored once at `blobs/sha256/<hash>`: versions, published sites and, since
+ * migration 00013, the files themselves name them by hash). The protocol that keeps the sweep from deleting a blob a writer relies on is in
  * the migration: writers upsert (refreshing last_used_at) before relying on a blob; the sweep locks rows.
  */
 import type { Sql } from "./client";
@@ -29,27 +29,10 @@ export async function markStored(sql: Sql, hashes: string[]): Promise<void> {
 
 export type FileWithHash = { id: string; path: string; size: number; storageKey: string; sha256: string | null };
 
-/** The project's files with the hash of their content when it is already known. */
+/** The project's files with the hash of their content (null for old content never hashed yet). */
 export async function listFilesWithHashes(sql: Sql, projectId: string): Promise<FileWithHash[]> {
   return sql<FileWithHash[]>`
-    select f.id, f.path, f.size, f.storage_key as "storageKey", h.sha256
-    from files f left join file_hashes h on h.storage_key = f.storage_key
-    where f.project_id = ${projectId}`;
-}
-
-export async function recordFileHashes(sql: Sql, projectId: string, entries: { storageKey: string; sha256: string }[]): Promise<void> {
-  if (entries.length === 0) return;
-  await sql`
-    insert into file_hashes (storage_key, project_id, sha256)
-    select k, ${projectId}::uuid, h from unnest(${entries.map((e) => e.storageKey)}::text[], ${entries.map((e) => e.sha256)}::text[]) as t(k, h)
-    on conflict (storage_key) do nothing`;
-}
-
-/** Forgets hashes of content objects no file points at any more (replaced or deleted files). */
-export async function pruneFileHashes(sql: Sql): Promise<number> {
-  const rows = await sql`
-    delete from file_hashes h where not exists (select 1 from files f where f.storage_key = h.storage_key) returning 1`;
-  return rows.length;
+    select id, path, size, storage_key as "storageKey", sha256 from files where project_id = ${projectId}`;
 }
 
 /**
@@ -66,6 +49,9 @@ export async function claimUnusedBlobs(tx: Sql, graceSeconds: number, limit: num
       union
       -- Published sites' files are the same blobs (services/publish).
       select e.value ->> 0 from deployments d cross join lateral jsonb_each(d.files) e
+      union
+      -- Files' current contents are blobs too (their writers touch them first, as version writers do).
+      select sha256 from files where sha256 is not null
     )
     update blobs set stored = false
     where sha256 in (

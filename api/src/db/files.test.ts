@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 
 const add = (projectId: string, path: string, size = 1) =>
-  insertFile(sql, { id: crypto.randomUUID(), projectId, path, size, storageKey: `k/${crypto.randomUUID()}` });
+  insertFile(sql, { id: crypto.randomUUID(), projectId, path, size, storageKey: `k/${crypto.randomUUID()}`, sha256: "a".repeat(64) });
 
 describe(`file queries (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () => {
   test("a file is found by id only through its owner, and listed by path", async () => {
@@ -46,13 +46,13 @@ describe(`file queries (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGlite
     expect(await findPathClash(sql, await newProject(sql, await newOwner(sql)), "a/b/c.ts")).toBeNull();
   });
 
-  test("replacing content returns the key it replaced; rename and delete return the row", async () => {
+  test("replacing content returns the content it replaced (key, hash, size); rename and delete return the row", async () => {
     const project = await newProject(sql, await newOwner(sql));
     const file = await add(project, "x.ts", 3);
-    const replaced = await replaceFileContent(sql, { id: file.id, size: 7, storageKey: "k/new" });
-    expect(replaced?.previousKey).toBe(file.storageKey);
-    expect(replaced?.file).toMatchObject({ id: file.id, path: "x.ts", size: 7, storageKey: "k/new" });
-    expect(await replaceFileContent(sql, { id: crypto.randomUUID(), size: 1, storageKey: "k" })).toBeNull();
+    const replaced = await replaceFileContent(sql, { id: file.id, size: 7, storageKey: "k/new", sha256: "b".repeat(64) });
+    expect(replaced?.previous).toEqual({ storageKey: file.storageKey, sha256: "a".repeat(64), size: 3 });
+    expect(replaced?.file).toMatchObject({ id: file.id, path: "x.ts", size: 7, storageKey: "k/new", sha256: "b".repeat(64) });
+    expect(await replaceFileContent(sql, { id: crypto.randomUUID(), size: 1, storageKey: "k", sha256: "c".repeat(64) })).toBeNull();
     expect(await renameFile(sql, file.id, "y.ts")).toMatchObject({ id: file.id, path: "y.ts", storageKey: "k/new" });
     expect(await renameFile(sql, crypto.randomUUID(), "z.ts")).toBeNull();
     expect(await deleteFileRow(sql, file.id)).toMatchObject({ id: file.id, path: "y.ts" });

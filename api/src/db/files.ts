@@ -1,14 +1,20 @@
-/** Queries on `files` (metadata only; contents live in the object store under `storage_key`). */
+/**
+ * Queries on `files` (metadata only; contents live in the object store under `storage_key`, which for content
+ * written since migration 00013 is the blob `blobs/sha256/<sha256>` itself).
+ */
 import type { ProjectFile } from "@shared/schemas/file";
 import type { Sql } from "./client";
 
-export type FileRow = ProjectFile & { storageKey: string };
+/** `sha256` is null only for content written before hashes were recorded at write time (see 00013). */
+export type FileRow = ProjectFile & { storageKey: string; sha256: string | null };
+/** What a row pointed at before a write replaced it or a delete removed it. */
+export type StoredContent = { storageKey: string; sha256: string | null; size: number };
 type RawRow = Omit<FileRow, "updatedAt"> & { updatedAt: Date };
 
 const columns = (sql: Sql) => sql`
-  id, project_id as "projectId", path, size, storage_key as "storageKey", updated_at as "updatedAt"`;
+  id, project_id as "projectId", path, size, storage_key as "storageKey", sha256, updated_at as "updatedAt"`;
 const toRow = (r: RawRow): FileRow => ({ ...r, updatedAt: r.updatedAt.toISOString() });
-export const toPublicFile = ({ storageKey: _key, ...file }: FileRow): ProjectFile => file;
+export const toPublicFile = ({ storageKey: _key, sha256: _sha256, ...file }: FileRow): ProjectFile => file;
 
 export async function listFiles(sql: Sql, projectId: string): Promise<FileRow[]> {
   const rows = await sql<RawRow[]>`select ${columns(sql)} from files where project_id = ${projectId} order by path`;
@@ -18,7 +24,7 @@ export async function listFiles(sql: Sql, projectId: string): Promise<FileRow[]>
 /** A file by id, only when its project belongs to `ownerId`. */
 export async function findOwnedFile(sql: Sql, ownerId: string, fileId: string): Promise<FileRow | null> {
   const [row] = await sql<RawRow[]>`
-    select f.id, f.project_id as "projectId", f.path, f.size, f.storage_key as "storageKey", f.updated_at as "updatedAt"
+    select f.id, f.project_id as "projectId", f.path, f.size, f.storage_key as "storageKey", f.sha256, f.updated_at as "updatedAt"
     from files f join projects p on p.id = f.project_id
     where f.id = ${fileId} and p.owner_id = ${ownerId}`;
   return row ? toRow(row) : null;
@@ -45,29 +51,40 @@ export async function findPathClash(sql: Sql, projectId: string, path: string, e
 
 export async function insertFile(
   sql: Sql,
-  f: { id: string; projectId: string; path: string; size: number; storageKey: string },
+  f: { id: string; projectId: string; path: string; size: number; storageKey: string; sha256: string },
 ): Promise<FileRow> {
   const [row] = await sql<RawRow[]>`
-    insert into files (id, project_id, path, size, storage_key)
-    values (${f.id}, ${f.projectId}, ${f.path}, ${f.size}, ${f.storageKey})
+    insert into files (id, project_id, path, size, storage_key, sha256)
+    values (${f.id}, ${f.projectId}, ${f.path}, ${f.size}, ${f.storageKey}, ${f.sha256})
     returning ${columns(sql)}`;
   return toRow(row!);
 }
 
-/** Points the row at new content; returns the updated row and the key of the content it replaced. */
+/** Points the row at new content; returns the updated row and the content it replaced (read in the same statement). */
 export async function replaceFileContent(
   sql: Sql,
-  f: { id: string; size: number; storageKey: string },
-): Promise<{ file: FileRow; previousKey: string } | null> {
-  const [row] = await sql<(RawRow & { previousKey: string })[]>`
-    update files as f set size = ${f.size}, storage_key = ${f.storageKey}, updated_at = now()
-    from (select id, storage_key as previous_key from files where id = ${f.id} for update) old
+  f: { id: string; size: number; storageKey: string; sha256: string },
+): Promise<{ file: FileRow; previous: StoredContent } | null> {
+  type Previous = { previousKey: string; previousSha256: string | null; previousSize: number };
+  const [row] = await sql<(RawRow & Previous)[]>`
+    update files as f set size = ${f.size}, storage_key = ${f.storageKey}, sha256 = ${f.sha256}, updated_at = now()
+    from (select id, storage_key as previous_key, sha256 as previous_sha256, size as previous_size from files where id = ${f.id} for update) old
     where f.id = old.id
-    returning f.id, f.project_id as "projectId", f.path, f.size, f.storage_key as "storageKey",
-              f.updated_at as "updatedAt", old.previous_key as "previousKey"`;
+    returning f.id, f.project_id as "projectId", f.path, f.size, f.storage_key as "storageKey", f.sha256,
+              f.updated_at as "updatedAt", old.previous_key as "previousKey", old.previous_sha256 as "previousSha256",
+              old.previous_size as "previousSize"`;
   if (!row) return null;
-  const { previousKey, ...file } = row;
-  return { file: toRow(file), previousKey };
+  const { previousKey, previousSha256, previousSize, ...file } = row;
+  return { file: toRow(file), previous: { storageKey: previousKey, sha256: previousSha256, size: Number(previousSize) } };
+}
+
+/** Records the hash of content written before hashes were kept, unless the row has moved on to other content. */
+export async function recordFileHashes(sql: Sql, entries: { storageKey: string; sha256: string }[]): Promise<void> {
+  if (entries.length === 0) return;
+  await sql`
+    update files f set sha256 = t.h
+    from unnest(${entries.map((e) => e.storageKey)}::text[], ${entries.map((e) => e.sha256)}::text[]) as t(k, h)
+    where f.storage_key = t.k and f.sha256 is null`;
 }
 
 export async function renameFile(sql: Sql, id: string, newPath: string): Promise<FileRow | null> {

@@ -8,16 +8,15 @@ import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
 import { streamDownloadMap } from "../services/download-map";
+import * as edits from "../services/file-edits";
 import * as files from "../services/files";
-import { versionAfterUserEdit } from "../services/versions/hooks";
 
 export const fileRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
     .get("/:projectId", async (c) => c.json(await files.listProjectFiles(deps, c.var.caller.uid, c.req.param("projectId"))))
     .post("/:projectId", validate("json", createFileSchema), async (c) => {
       const { path, content } = c.req.valid("json");
-      const { file, created } = await files.writeFileAtPath(deps, c.var.caller.uid, c.req.param("projectId"), path, content);
-      await versionAfterUserEdit(deps, file.projectId);
+      const { file, created } = await edits.writeFileAsUser(deps, c.var.caller.uid, c.req.param("projectId"), path, content);
       return c.json(file, created ? 201 : 200);
     })
     // Streamed: the server holds one file at a time however large the project (the map's shape: download-map.ts).
@@ -28,18 +27,13 @@ export const fileRoutes = (deps: AppDeps) =>
     .get("/:projectId/:fileId", async (c) =>
       c.json(await files.readFileContent(deps, c.var.caller.uid, c.req.param("projectId"), c.req.param("fileId"))),
     )
-    .patch("/:fileId/content", validate("json", saveFileContentSchema), async (c) => {
-      const file = await files.saveFileContent(deps, c.var.caller.uid, c.req.param("fileId"), c.req.valid("json").content);
-      await versionAfterUserEdit(deps, file.projectId);
-      return c.json(file);
-    })
-    .patch("/:fileId/rename", validate("json", renameFileSchema), async (c) => {
-      const file = await files.renameProjectFile(deps, c.var.caller.uid, c.req.param("fileId"), c.req.valid("json").newPath);
-      await versionAfterUserEdit(deps, file.projectId);
-      return c.json(file);
-    })
+    .patch("/:fileId/content", validate("json", saveFileContentSchema), async (c) =>
+      c.json(await edits.saveFileAsUser(deps, c.var.caller.uid, c.req.param("fileId"), c.req.valid("json").content)),
+    )
+    .patch("/:fileId/rename", validate("json", renameFileSchema), async (c) =>
+      c.json(await edits.renameFileAsUser(deps, c.var.caller.uid, c.req.param("fileId"), c.req.valid("json").newPath)),
+    )
     .delete("/:fileId", async (c) => {
-      const file = await files.deleteProjectFile(deps, c.var.caller.uid, c.req.param("fileId"));
-      await versionAfterUserEdit(deps, file.projectId);
+      await edits.deleteFileAsUser(deps, c.var.caller.uid, c.req.param("fileId"));
       return c.json({ ok: true });
     });

@@ -1,5 +1,6 @@
 /** /api/projects through the typed client (test/api-client.ts): list, create, get, delete, and what is refused. */
 import { beforeAll, describe, expect, test } from "bun:test";
+import { sweepBlobs } from "../services/versions/retention";
 import { errorBody } from "../test/api-client";
 import { testApp } from "../test/test-app";
 
@@ -79,10 +80,13 @@ describe(`projects routes (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGl
     const project = await (await dave.api.projects.$post({ json: { name: "Doomed" } })).json();
     const keep = await (await dave.api.projects.$post({ json: { name: "Kept" } })).json();
     for (const p of [project, keep]) {
-      expect((await dave.api.files[":projectId"].$post({ param: { projectId: p.id }, json: { path: "src/a.ts", content: "x" } })).status).toBe(201);
+      expect((await dave.api.files[":projectId"].$post({ param: { projectId: p.id }, json: { path: "src/a.ts", content: `x in ${p.id}` } })).status).toBe(201);
     }
     await t.db.sql`insert into messages (id, project_id, role, content) values (${crypto.randomUUID()}, ${project.id}, 'user', 'hi')`;
-    expect(await t.deps.store.list(`projects/${project.id}/`)).toHaveLength(1);
+    await t.deps.store.put(`projects/${project.id}/uploads/a.png`, new Uint8Array([1]));
+    await t.deps.store.put(`projects/${keep.id}/uploads/a.png`, new Uint8Array([1]));
+    const [doomedFile] = await t.db.sql<{ storageKey: string }[]>`select storage_key as "storageKey" from files where project_id = ${project.id}`;
+    expect(await t.deps.store.get(doomedFile!.storageKey)).not.toBeNull();
 
     const res = await dave.api.projects[":id"].$delete({ param: { id: project.id } });
     expect(res.status).toBe(200);
@@ -90,8 +94,13 @@ describe(`projects routes (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGl
     expect(await t.db.sql`select 1 from messages where project_id = ${project.id}`).toHaveLength(0);
     expect(await t.db.sql`select 1 from files where project_id = ${project.id}`).toHaveLength(0);
     expect(await t.deps.store.list(`projects/${project.id}/`)).toEqual([]);
+    // Its files' contents are blobs no file or version names any more: the blob sweep removes them.
+    await t.db.sql`update blobs set last_used_at = now() - interval '1 hour' where sha256 = ${doomedFile!.storageKey.split("/").at(-1)!}`;
+    await sweepBlobs(t.deps, 60);
+    expect(await t.deps.store.get(doomedFile!.storageKey)).toBeNull();
     // The other project is untouched.
     expect(await t.deps.store.list(`projects/${keep.id}/`)).toHaveLength(1);
+    expect((await (await dave.api.files[":projectId"].$get({ param: { projectId: keep.id } })).json()).map((f) => f.path)).toEqual(["src/a.ts"]);
     expect((await dave.api.projects[":id"].$delete({ param: { id: project.id } })).status).toBe(404);
   });
 

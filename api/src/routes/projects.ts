@@ -13,9 +13,6 @@ export const projectRoutes = (deps: AppDeps) =>
     )
     .get("/:id", async (c) => c.json(await projects.getOwnedProject(deps, c.var.caller.uid, c.req.param("id"))))
     .delete("/:id", async (c) => {
-      const { uid } = c.var.caller;
-      const { sandboxId } = await projects.deleteProject(deps, uid, c.req.param("id"));
-      // Stopped before the answer: the deleted project's preview answers 404 from this moment.
-      await deps.sandboxes.stop(uid, c.req.param("id"), sandboxId);
+      await projects.deleteProject(deps, c.var.caller.uid, c.req.param("id"));
       return c.json({ ok: true });
     });

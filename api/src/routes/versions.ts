@@ -13,7 +13,6 @@ import type { RateLimits } from "../middleware/rate-limit";
 import { badRequest, tooLarge } from "../lib/errors";
 import { formFields, validate } from "../lib/validate";
 import { asText } from "../services/file-content";
-import { getOwnedProject } from "../services/projects";
 import * as versions from "../services/versions/index";
 import { importLimitsFrom } from "../services/versions/import-zip";
 
@@ -42,18 +41,9 @@ export const versionRoutes = (deps: AppDeps) =>
       const patch = ["1", "true"].includes(c.req.query("patch") ?? "");
       return c.json(await versions.diffVersions(deps, c.var.caller.uid, c.req.param("id"), c.req.param("from"), c.req.param("to"), { patch }));
     })
-    .post("/:id/versions/:versionId/restore", async (c) => {
-      const uid = c.var.caller.uid;
-      const projectId = c.req.param("id");
-      const result = await versions.restoreVersion(deps, uid, projectId, c.req.param("versionId"), {
-        // The app restarts on the restored files, when it is running in a sandbox.
-        afterRestore: async () => {
-          const project = await getOwnedProject(deps, uid, projectId);
-          if (project.sandboxId && project.workflowCommand) await deps.sandboxes.runWorkflow(uid, projectId);
-        },
-      });
-      return c.json(result);
-    });
+    .post("/:id/versions/:versionId/restore", async (c) =>
+      c.json(await versions.restoreVersion(deps, c.var.caller.uid, c.req.param("id"), c.req.param("versionId"))),
+    );
 
 /** POST /import, with its own sign-in check and a body limit sized for a whole project. */
 export const projectImportRoutes = (deps: AppDeps, auth: ReturnType<typeof requireAuth>, rateLimit: RateLimits["projects"]) => {

@@ -3,12 +3,18 @@
  * they publish, and the bytes they hand to the sandbox hook.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
+import { blobKey } from "../db/blobs";
+import { latestVersion } from "../db/versions";
 import { AppError } from "../lib/errors";
+import type { ObjectStore } from "../storage/types";
 import { serviceContext } from "../test/service-context";
 import type { SandboxSync, ServiceContext } from "./context";
 import { downloadProject } from "./download-map";
 import { deleteProjectFile, listProjectFiles, readFileContent, renameProjectFile, saveFileContent, writeFileAtPath } from "./files";
 import { createProject } from "./projects";
+import { sha256Hex } from "./content-blobs";
+import { saveFileAsUser } from "./file-edits";
+import { versionAfterUserEdit } from "./versions/hooks";
 
 let ctx: Awaited<ReturnType<typeof serviceContext>>;
 beforeAll(async () => {
@@ -24,6 +30,24 @@ const eventsOf = async (projectId: string) => {
   await Bun.sleep(0); // the memory bus delivers a microtask later
   return ctx.published.filter((e) => e.projectId === projectId);
 };
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+/** Records every storage operation made through it, in order. */
+function countingStore(inner: ObjectStore) {
+  const ops: [string, string][] = [];
+  const store: ObjectStore = {
+    kind: inner.kind,
+    put: (key, body, type) => (ops.push(["put", key]), inner.put(key, body, type)),
+    get: (key) => (ops.push(["get", key]), inner.get(key)),
+    getStream: (key) => (ops.push(["getStream", key]), inner.getStream(key)),
+    delete: (key) => (ops.push(["delete", key]), inner.delete(key)),
+    deletePrefix: (prefix) => (ops.push(["deletePrefix", prefix]), inner.deletePrefix(prefix)),
+    list: (prefix) => (ops.push(["list", prefix]), inner.list(prefix)),
+    ping: () => inner.ping(),
+  };
+  return { store, ops };
+}
 
 /** A SandboxSync that records what it is handed. */
 function recordingSync(fail = false) {
@@ -48,7 +72,10 @@ describe("files service", () => {
     const second = await writeFileAtPath(ctx, uid, projectId, "src/a.txt", "three");
     expect(second).toMatchObject({ created: false, file: { id: first.file.id, size: 5 } });
     expect((await readFileContent(ctx, uid, projectId, first.file.id)).content).toBe("three");
-    expect((await ctx.store.list(`projects/${projectId}/`)).length).toBe(1); // the old version is gone
+    // Content is stored as its blob, the row recording its hash: nothing per file under the project.
+    expect(await ctx.store.list(`projects/${projectId}/`)).toEqual([]);
+    const [row] = await ctx.sql<{ storageKey: string; sha256: string }[]>`select storage_key as "storageKey", sha256 from files where id = ${first.file.id}`;
+    expect(row).toEqual({ storageKey: blobKey(sha256Hex(encode("three"))), sha256: sha256Hex(encode("three")) });
     expect((await eventsOf(projectId)).map((e) => [e.type, e.origin, e.pushedBy])).toEqual([
       ["file.created", "api", undefined],
       ["file.updated", "api", undefined],
@@ -85,7 +112,25 @@ describe("files service", () => {
     expect(await status(writeFileAtPath(ctx, uid, projectId, "4.txt", "4"))).toBe(413);
     expect(await status(writeFileAtPath(ctx, uid, projectId, "1.txt", "x".repeat(70)))).toBe(413);
     expect((await listProjectFiles(ctx, uid, projectId)).map((f) => f.path).sort()).toEqual(["1.txt", "2.txt", "3.txt"]);
-    expect((await ctx.store.list(`projects/${projectId}/`)).length).toBe(3);
+    expect(await ctx.store.get(blobKey(sha256Hex(encode("4"))))).toBeNull();
+    expect(await ctx.store.get(blobKey(sha256Hex(encode("x".repeat(70)))))).toBeNull();
+  });
+
+  test("a save is one storage write, and the user version after it touches storage not at all", async () => {
+    const { uid, projectId } = await project("fay");
+    const { file } = await writeFileAtPath(ctx, uid, projectId, "app.ts", "export const n = 0;\n");
+    await versionAfterUserEdit(ctx, projectId);
+    const { store, ops } = countingStore(ctx.store);
+    const counted: ServiceContext = { ...ctx, store };
+
+    await saveFileAsUser(counted, uid, file.id, "export const n = 1;\n");
+    expect(ops).toEqual([["put", blobKey(sha256Hex(encode("export const n = 1;\n")))]]);
+    ops.length = 0;
+    await saveFileContent(counted, uid, file.id, "export const n = 2;\n");
+    await versionAfterUserEdit(counted, projectId);
+    expect(ops.map(([op]) => op)).toEqual(["put"]); // the save's put; the version read and wrote nothing
+    const latest = await latestVersion(ctx.sql, projectId);
+    expect(latest!.manifest["app.ts"]![0]).toBe(sha256Hex(encode("export const n = 2;\n")));
   });
 
   test("rename onto a taken path is 409; another user's file is 404; binary content is flagged and downloaded as base64", async () => {

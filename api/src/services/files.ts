@@ -1,10 +1,13 @@
 /**
- * Project files: metadata rows in `files`, contents in the object store. Each content version has its own
- * key, and rows only ever point at content that is fully written, so a failure on either side leaves no
- * row without content and no content without a row:
- * - write: put the new object, then insert/update the row; if the row fails, delete the new object.
- * - delete: inside a transaction, delete the row and then the object; if the object delete fails, roll back.
+ * Project files: metadata rows in `files`, contents in the object store as content-addressed blobs
+ * (content-blobs.ts), the row recording the hash it wrote. Rows only ever point at content that is fully
+ * written, and a blob no row or version names is removed by the retention sweep, so a failure on either side
+ * leaves no row without content and nothing stored for ever:
+ * - write: store the blob (unless it is stored already), then insert/update the row: one storage write.
+ * - delete: the row (and, for content written before hashes were kept, its own object, in the same transaction).
  * - rename: the row alone (keys do not contain the path).
+ * Changes take an optional `expectedKey` (the content the caller believes is there; a restore passes it) and
+ * answer the content they replaced or removed when it was another (`unexpected`), kept as a blob.
  * Writes (API, agent and sandbox sync alike) also keep each project within MAX_FILES_PER_PROJECT and
  * MAX_PROJECT_BYTES (413). Each change is also handed, bytes and all, to the project's sandbox on this
  * instance (`ctx.sandboxSync`), awaited, so a command run right after the write sees it.
@@ -13,12 +16,12 @@ import { MAX_FILE_CONTENT_BYTES, type FileContent, type ProjectFile } from "@sha
 import * as files from "../db/files";
 import { touchProject } from "../db/projects";
 import { conflict, notFound, tooLarge } from "../lib/errors";
-import { isUuid, projectPrefix, publishFileEvent, type ServiceContext } from "./context";
+import { releaseContent, storeContent, unexpectedContent } from "./content-blobs";
+import { isUuid, publishFileEvent, type ServiceContext } from "./context";
 import { asText } from "./file-content";
 import { getOwnedProject } from "./projects";
 
 const encoder = new TextEncoder();
-const contentKey = (projectId: string, fileId: string) => `${projectPrefix(projectId)}files/${fileId}/${crypto.randomUUID()}`;
 const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === "23505";
 
 export async function listProjectFiles(ctx: ServiceContext, ownerId: string, projectId: string): Promise<ProjectFile[]> {
@@ -57,6 +60,12 @@ function encodeContent(content: string): Uint8Array {
   return bytes;
 }
 
+/** The content the caller believes is at the path or id now: its storage key, or null for "no file". */
+export type Expectation = { expectedKey?: string | null };
+/** Content a change replaced or removed that was not the expected one (only when `expectedKey` was given). */
+export type Unexpected = { sha256: string; size: number } | null;
+export type WriteResult = { file: ProjectFile; created: boolean; unexpected: Unexpected };
+
 /** Creates the file, or replaces its content when the path exists. `created` says which happened. */
 export async function writeFileAtPath(
   ctx: ServiceContext,
@@ -64,9 +73,10 @@ export async function writeFileAtPath(
   projectId: string,
   path: string,
   content: string | Uint8Array,
-): Promise<{ file: ProjectFile; created: boolean }> {
+  expect: Expectation = {},
+): Promise<WriteResult> {
   await getOwnedProject(ctx, ownerId, projectId);
-  return writeFileInProject(ctx, ownerId, projectId, path, content);
+  return writeFileInProject(ctx, ownerId, projectId, path, content, expect);
 }
 
 export async function writeFileInProject(
@@ -75,24 +85,23 @@ export async function writeFileInProject(
   projectId: string,
   path: string,
   content: string | Uint8Array,
-): Promise<{ file: ProjectFile; created: boolean }> {
+  expect: Expectation = {},
+): Promise<WriteResult> {
   const bytes = typeof content === "string" ? encodeContent(content) : content;
   const existing = await files.findFileByPath(ctx.sql, projectId, path);
-  if (existing) return { file: await replaceContent(ctx, ownerId, existing, bytes), created: false };
+  if (existing) return { ...(await replaceContent(ctx, ownerId, existing, bytes, expect)), created: false };
 
   await refusePathClash(ctx, projectId, path);
   await checkProjectLimits(ctx, projectId, null, bytes.length);
   const id = crypto.randomUUID();
-  const storageKey = contentKey(projectId, id);
-  await ctx.store.put(storageKey, bytes);
+  const { storageKey, sha256 } = await storeContent(ctx, bytes);
   try {
-    const row = await files.insertFile(ctx.sql, { id, projectId, path, size: bytes.length, storageKey });
+    const row = await files.insertFile(ctx.sql, { id, projectId, path, size: bytes.length, storageKey, sha256 });
     await touchProject(ctx.sql, projectId);
     const file = files.toPublicFile(row);
     await publishFileEvent(ctx, { type: "file.created", projectId, ownerId, file }, (sync) => sync.written(projectId, path, bytes));
-    return { file, created: true };
+    return { file, created: true, unexpected: null };
   } catch (error) {
-    await ctx.store.delete(storageKey).catch((e) => ctx.logger.warn("orphan object left after failed insert", { storageKey, error: String(e) }));
     if (isUniqueViolation(error)) throw conflict(`A file at ${path} was created at the same moment; try again.`);
     throw error;
   }
@@ -135,34 +144,33 @@ export async function checkProjectLimits(
 const readableSize = (bytes: number) =>
   bytes < 1024 ? `${bytes} bytes` : bytes < 1048576 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1048576).toFixed(1)} MB`;
 
-async function replaceContent(ctx: ServiceContext, ownerId: string, current: { id: string; projectId: string; size: number }, bytes: Uint8Array): Promise<ProjectFile> {
+async function replaceContent(
+  ctx: ServiceContext,
+  ownerId: string,
+  current: { id: string; projectId: string; size: number },
+  bytes: Uint8Array,
+  expect: Expectation = {},
+): Promise<{ file: ProjectFile; unexpected: Unexpected }> {
   const { id: fileId, projectId } = current;
   await checkProjectLimits(ctx, projectId, current.size, bytes.length);
-  const storageKey = contentKey(projectId, fileId);
-  await ctx.store.put(storageKey, bytes);
-  let replaced;
-  try {
-    replaced = await files.replaceFileContent(ctx.sql, { id: fileId, size: bytes.length, storageKey });
-  } catch (error) {
-    await ctx.store.delete(storageKey).catch(() => {});
-    throw error;
+  const { storageKey, sha256 } = await storeContent(ctx, bytes);
+  const replaced = await files.replaceFileContent(ctx.sql, { id: fileId, size: bytes.length, storageKey, sha256 });
+  if (!replaced) throw notFound("File");
+  const unexpected = await unexpectedContent(ctx, replaced.previous, expect.expectedKey);
+  if (replaced.previous.storageKey !== storageKey) {
+    await releaseContent(ctx, replaced.previous.storageKey).catch((e) =>
+      ctx.logger.warn("old file version not removed", { key: replaced.previous.storageKey, error: String(e) }),
+    );
   }
-  if (!replaced) {
-    await ctx.store.delete(storageKey).catch(() => {});
-    throw notFound("File");
-  }
-  await ctx.store
-    .delete(replaced.previousKey)
-    .catch((e) => ctx.logger.warn("old file version not removed", { key: replaced.previousKey, error: String(e) }));
   await touchProject(ctx.sql, projectId);
   const file = files.toPublicFile(replaced.file);
   await publishFileEvent(ctx, { type: "file.updated", projectId, ownerId, file }, (sync) => sync.written(projectId, file.path, bytes));
-  return file;
+  return { file, unexpected };
 }
 
 export async function saveFileContent(ctx: ServiceContext, ownerId: string, fileId: string, content: string): Promise<ProjectFile> {
   const file = await getOwnedFile(ctx, ownerId, fileId);
-  return replaceContent(ctx, ownerId, file, encodeContent(content));
+  return (await replaceContent(ctx, ownerId, file, encodeContent(content))).file;
 }
 
 export async function readFileContent(ctx: ServiceContext, ownerId: string, projectId: string, fileId: string): Promise<FileContent> {
@@ -194,15 +202,20 @@ export async function renameProjectFile(ctx: ServiceContext, ownerId: string, fi
   }
 }
 
-export async function deleteProjectFile(ctx: ServiceContext, ownerId: string, fileId: string): Promise<ProjectFile> {
+export async function deleteProjectFile(ctx: ServiceContext, ownerId: string, fileId: string, expect: Expectation = {}): Promise<{ file: ProjectFile; unexpected: Unexpected }> {
   const file = await getOwnedFile(ctx, ownerId, fileId);
-  await ctx.sql.begin(async (tx) => {
-    const deleted = await files.deleteFileRow(tx as unknown as typeof ctx.sql, file.id);
+  const unexpected = await ctx.sql.begin(async (tx) => {
+    // Every query inside goes through the transaction (an embedded database has one connection).
+    const inTx: ServiceContext = { ...ctx, sql: tx as unknown as typeof ctx.sql };
+    const deleted = await files.deleteFileRow(inTx.sql, file.id);
     if (!deleted) throw notFound("File");
-    await ctx.store.delete(deleted.storageKey);
+    // Kept (as a blob) before an old per-file object goes, and inside the transaction, so a failure leaves the file.
+    const unexpected = await unexpectedContent(inTx, deleted, expect.expectedKey);
+    await releaseContent(inTx, deleted.storageKey);
+    return unexpected;
   });
   await touchProject(ctx.sql, file.projectId);
   const publicFile = files.toPublicFile(file);
   await publishFileEvent(ctx, { type: "file.deleted", projectId: file.projectId, ownerId, file: publicFile }, (sync) => sync.removed(file.projectId, file.path));
-  return publicFile;
+  return { file: publicFile, unexpected };
 }

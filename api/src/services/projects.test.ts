@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { AppError } from "../lib/errors";
 import { serviceContext } from "../test/service-context";
 import { writeFileAtPath } from "./files";
+import { sweepBlobs } from "./versions/retention";
 import { createProject, deleteProject, getOwnedProject, listProjects } from "./projects";
 
 let ctx: Awaited<ReturnType<typeof serviceContext>>;
@@ -37,11 +38,17 @@ describe("projects service", () => {
   test("delete removes the project, its file rows and its stored objects", async () => {
     const carol = await ctx.newUser("carol");
     const p = await createProject(ctx, carol, { name: "Gone" });
-    await writeFileAtPath(ctx, carol, p.id, "a.txt", "A");
-    await writeFileAtPath(ctx, carol, p.id, "b/c.txt", "C");
-    expect((await ctx.store.list(`projects/${p.id}/`)).length).toBe(2);
+    await writeFileAtPath(ctx, carol, p.id, "a.txt", `A ${p.id}`);
+    await writeFileAtPath(ctx, carol, p.id, "b/c.txt", `C ${p.id}`);
+    await ctx.store.put(`projects/${p.id}/uploads/a.png`, new Uint8Array([1]));
+    const keys = (await ctx.sql<{ k: string }[]>`select storage_key as k from files where project_id = ${p.id}`).map((r) => r.k);
+    expect(keys).toHaveLength(2);
     await deleteProject(ctx, carol, p.id);
     expect(await ctx.store.list(`projects/${p.id}/`)).toEqual([]);
+    // The files' contents are blobs nothing names any more: the blob sweep takes them.
+    await ctx.sql`update blobs set last_used_at = now() - interval '1 hour' where sha256 = any(${keys.map((k) => k.split("/").at(-1)!)}::text[])`;
+    await sweepBlobs(ctx, 60);
+    for (const key of keys) expect(await ctx.store.get(key)).toBeNull();
     expect((await ctx.sql`select count(*)::int as n from files where project_id = ${p.id}`)[0]!.n).toBe(0);
     expect(await listProjects(ctx, carol)).toEqual([]);
   });

@@ -27,13 +27,18 @@ export async function getOwnedProject(ctx: ServiceContext, ownerId: string, id: 
   return project;
 }
 
+/** The sandbox service, which stops a deleted project's sandbox; absent where none runs (tests, scripts). */
+export type DeleteProjectContext = ServiceContext & {
+  sandboxes?: { stop(ownerId: string, projectId: string, sandboxId: string | null): Promise<void> };
+};
+
 /**
- * Deletes the project, its messages, its file rows and its stored objects. The rows go in a transaction
+ * Deletes the project, its messages, its file rows and its stored objects, then stops its sandbox (before
+ * answering: the deleted project's preview answers 404 from this moment). The rows go in a transaction
  * that commits only after the objects are gone, so a storage failure leaves the project whole (503)
- * rather than rows pointing at nothing or objects nobody owns. Returns the sandbox it had, which the caller
- * stops (the sandbox service).
+ * rather than rows pointing at nothing or objects nobody owns. Returns the sandbox it had.
  */
-export async function deleteProject(ctx: ServiceContext, ownerId: string, id: string): Promise<{ sandboxId: string | null }> {
+export async function deleteProject(ctx: DeleteProjectContext, ownerId: string, id: string): Promise<{ sandboxId: string | null }> {
   await getOwnedProject(ctx, ownerId, id);
   const { deleted, site } = await ctx.sql.begin(async (tx) => {
     const q = tx as unknown as typeof ctx.sql;
@@ -46,6 +51,7 @@ export async function deleteProject(ctx: ServiceContext, ownerId: string, id: st
   // Its published site (the row went with the project) stops answering on every instance now, not when
   // their caches expire.
   if (site) await ctx.events.publishSite({ type: "site.changed", slug: site.slug }).catch(() => {});
+  await ctx.sandboxes?.stop(ownerId, id, deleted.sandboxId);
   // After the rows: a failed drop leaves its app_databases row, so the database is still known and can be dropped later.
   await dropProjectDatabases(ctx, id).catch((error) => ctx.logger.warn("project database not dropped", { projectId: id, error: String(error) }));
   return deleted;

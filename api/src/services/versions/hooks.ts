@@ -34,7 +34,7 @@ export async function versionsAroundRun(
   const label = versionLabel(run.label);
   let before: Manifest;
   try {
-    before = await withProjectLock(run.projectId, async () => {
+    before = await withProjectLock(ctx.sql, run.projectId, async () => {
       const latest = await versions.latestVersion(ctx.sql, run.projectId);
       return (await captureManifest(ctx, run.projectId, latest?.manifest)).manifest;
     });
@@ -44,7 +44,7 @@ export async function versionsAroundRun(
   }
   return {
     after: () =>
-      withProjectLock(run.projectId, async () => {
+      withProjectLock(ctx.sql, run.projectId, async () => {
         const latest = await versions.latestVersion(ctx.sql, run.projectId);
         const after = await captureManifest(ctx, run.projectId, latest?.manifest);
         if (sameManifest(before, after.manifest)) return;

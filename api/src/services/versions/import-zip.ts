@@ -12,13 +12,12 @@ import { MAX_FILE_CONTENT_BYTES } from "@shared/schemas/file";
 import { MAX_PROJECT_NAME_LENGTH, type Project } from "@shared/schemas/project";
 import { filePathProblem } from "@shared/file-path";
 import JSZip from "jszip";
-import { recordFileHashes } from "../../db/blobs";
 import { type AppError, badRequest, tooLarge } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { writeFileAtPath } from "../files";
 import { createProject, deleteProject, getOwnedProject } from "../projects";
 import { forEachLimit } from "./project-lock";
-import { hashingStore, takeVersion } from "./snapshot";
+import { takeVersion } from "./snapshot";
 
 export type ImportLimits = {
   maxFiles: number;
@@ -162,12 +161,10 @@ export async function importProjectZip(
 
   const project = await createProject(ctx, ownerId, { name: projectName(input) });
   try {
-    const hashing = hashingStore(ctx.store);
-    const writer: ServiceContext = { ...ctx, store: hashing.store };
+    // The file service records each file's hash as it writes, so the version below reads nothing back.
     await forEachLimit([...contents], 4, async ([path, bytes]) => {
-      await writeFileAtPath(writer, ownerId, project.id, path, bytes);
+      await writeFileAtPath(ctx, ownerId, project.id, path, bytes);
     });
-    await recordFileHashes(ctx.sql, project.id, hashing.written);
     const label = input.fileName ? `Imported from ${input.fileName}` : "Imported from a zip";
     await takeVersion(ctx, { projectId: project.id, source: "manual", label: label.slice(0, 200) });
   } catch (error) {

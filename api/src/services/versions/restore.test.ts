@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import * as fileRows from "../../db/files";
 import { blobKey } from "../../db/blobs";
+import type { Sql } from "../../db/client";
 import { findVersion, listVersions } from "../../db/versions";
 import { AppError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
@@ -18,6 +19,23 @@ async function filesOf(ctx: ServiceContext, projectId: string): Promise<Record<s
   const out: Record<string, Uint8Array> = {};
   for (const row of await fileRows.listFiles(ctx.sql, projectId)) out[row.path] = (await ctx.store.get(row.storageKey))!;
   return out;
+}
+
+/** `sql` that runs `after` once, as soon as the first query whose text includes `marker` has answered. */
+function sqlAfter(sql: Sql, marker: string, after: () => Promise<void>): Sql {
+  let done = false;
+  return new Proxy(sql, {
+    apply(target, thisArg, args: unknown[]) {
+      const query = Reflect.apply(target, thisArg, args) as Promise<unknown>;
+      const strings = args[0];
+      if (done || !Array.isArray(strings) || !strings.join("").includes(marker)) return query;
+      done = true;
+      return query.then(async (rows) => {
+        await after();
+        return rows;
+      });
+    },
+  });
 }
 
 const everyByte = Uint8Array.from({ length: 512 }, (_, i) => (i * 7) % 256);
@@ -81,23 +99,16 @@ for (const kind of STORE_KINDS) {
       await writeFileAtPath(ctx, ownerId, projectId, "b.txt", `b new ${salt}`);
       await writeFileAtPath(ctx, ownerId, projectId, "extra.txt", `extra ${salt}`);
 
-      // While the restore stores the blobs of its "before" version (the files are listed and read, none
-      // written yet), someone saves a.txt and extra.txt, which the restore then replaces and removes.
+      // Once the restore has listed the files for its "before" version (none changed yet), someone saves
+      // a.txt and extra.txt, which the restore then replaces and removes.
       let raced = false;
       const racing: ServiceContext = {
         ...ctx,
-        store: {
-          ...base,
-          kind: base.kind,
-          async put(key, body) {
-            if (key.startsWith("blobs/") && !raced) {
-              raced = true;
-              await writeFileAtPath(ctx, ownerId, projectId, "a.txt", `a saved mid-restore ${salt}`);
-              await writeFileAtPath(ctx, ownerId, projectId, "extra.txt", `extra saved mid-restore ${salt}`);
-            }
-            return base.put(key, body);
-          },
-        },
+        sql: sqlAfter(ctx.sql, 'as "storageKey", sha256 from files', async () => {
+          raced = true;
+          await writeFileAtPath(ctx, ownerId, projectId, "a.txt", `a saved mid-restore ${salt}`);
+          await writeFileAtPath(ctx, ownerId, projectId, "extra.txt", `extra saved mid-restore ${salt}`);
+        }),
       };
       await restoreVersion(racing, ownerId, projectId, target.id);
       expect(raced).toBe(true);

@@ -1,7 +1,8 @@
 /**
  * Restoring a version: the project's files become exactly that version's. Every change goes through the
- * file service (delete, then write), so the sandbox sync and the browsers' file events follow as for any
- * other edit. The files as they were are kept first as a 'restore' version, and the result is one too.
+ * file service (delete, then write), naming the content it expects to replace, so the sandbox sync and the
+ * browsers' file events follow as for any other edit. The files as they were are kept first as a 'restore'
+ * version, and the result is one too; then the app restarts on them if it runs in a sandbox.
  * A save that lands during the restore is not lost: if the restore then replaces or removes that file, the
  * saved content is kept as a version of its own ("Saved during the restore"); if it lands after the
  * restore wrote the file, it stays, and the save's own user version records it.
@@ -15,34 +16,26 @@ import * as versions from "../../db/versions";
 import type { Manifest, VersionWithManifest } from "../../db/versions";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { isUuid, type ServiceContext } from "../context";
-import { deleteProjectFile, writeFileAtPath } from "../files";
+import { deleteProjectFile, type Unexpected, writeFileAtPath } from "../files";
 import { getOwnedProject } from "../projects";
 import { versionLabel } from "./hooks";
 import { forEachLimit, withProjectLock } from "./project-lock";
-import { captureManifest, DEFAULT_MODE, hashingStore, recordVersion, sha256Hex, takeVersionLocked } from "./snapshot";
+import { captureManifest, DEFAULT_MODE, recordVersion, takeVersionLocked } from "./snapshot";
 
 export const SAVED_DURING_RESTORE = "Saved during the restore";
 export const RESTORE_DURING_RUN =
   "The agent is working on this project. Wait for it to finish, or stop it, before restoring a version.";
 
-export type RestoreOptions = {
-  /** Called after the files are restored (e.g. to restart the app); its failure is logged, not thrown. */
-  afterRestore?: () => Promise<unknown>;
-};
+/** The sandbox service, which restarts the app on the restored files; absent where no app runs (tests, scripts). */
+export type RestoreContext = ServiceContext & { sandboxes?: { runWorkflow(ownerId: string, projectId: string): Promise<unknown> } };
 
-export async function restoreVersion(
-  ctx: ServiceContext,
-  ownerId: string,
-  projectId: string,
-  versionId: string,
-  options: RestoreOptions = {},
-): Promise<RestoreResult> {
+export async function restoreVersion(ctx: RestoreContext, ownerId: string, projectId: string, versionId: string): Promise<RestoreResult> {
   const project = await getOwnedProject(ctx, ownerId, projectId);
   const target = isUuid(versionId) ? await versions.findVersion(ctx.sql, project.id, versionId) : null;
   if (!target) throw notFound("Version");
   if (await versions.hasRunningAgent(ctx.sql, project.id)) throw conflict(RESTORE_DURING_RUN);
 
-  const result = await withProjectLock(project.id, async () => {
+  const result = await withProjectLock(ctx.sql, project.id, async () => {
     // An old version may be deleted by retention while it is restored: marking its contents in use keeps
     // the sweep off them until the restored files are a version of their own.
     const missing = await blobs.touchBlobs(ctx.sql, Object.values(target.manifest).map(([sha256, size]) => ({ sha256, size })));
@@ -52,37 +45,26 @@ export async function restoreVersion(
     const removals = before.files.filter((f) => !(f.path in target.manifest));
     const writes = Object.entries(target.manifest).filter(([path, [sha256]]) => current.get(path)?.sha256 !== sha256);
 
-    const hashing = hashingStore(ctx.store);
-    const expected = new Set(before.files.map((f) => f.storageKey));
-    const overwritten: { path: string; bytes: Uint8Array }[] = [];
-    // The file service deletes the content object it replaces or removes: one we did not capture was
-    // written by someone else since, so its bytes are kept before they go.
-    const writerFor = (path: string): ServiceContext => ({
-      ...ctx,
-      store: {
-        ...hashing.store,
-        async delete(key) {
-          if (!expected.has(key)) {
-            const bytes = await ctx.store.get(key);
-            if (bytes) overwritten.push({ path, bytes });
-          }
-          await ctx.store.delete(key);
-        },
-      },
-    });
+    // Each change names the content it expects to replace or remove (as the "before" version found it): a
+    // file saved by someone else since comes back as `unexpected`, and is kept in a version of its own.
+    const expected = new Map(before.files.map((f) => [f.path, f.storageKey]));
+    const overwritten: { path: string; sha256: string; size: number }[] = [];
+    const keep = (path: string, unexpected: Unexpected) => unexpected && overwritten.push({ path, ...unexpected });
 
     // Removals first, so a project near its file-count limit can still take the restored files.
     await forEachLimit(removals, 4, async (file) => {
-      await deleteProjectFile(writerFor(file.path), ownerId, file.id).catch((error) => {
+      try {
+        keep(file.path, (await deleteProjectFile(ctx, ownerId, file.id, { expectedKey: file.storageKey })).unexpected);
+      } catch (error) {
         if (!(error instanceof AppError && error.status === 404)) throw error; // already gone is fine
-      });
+      }
     });
     await forEachLimit(writes, 4, async ([path, [sha256]]) => {
       const bytes = await ctx.store.get(blobs.blobKey(sha256));
       if (!bytes) throw new AppError(500, "internal", `The content of ${path} in this version is missing from storage.`);
-      await writeFileAtPath(writerFor(path), ownerId, project.id, path, bytes);
+      const written = await writeFileAtPath(ctx, ownerId, project.id, path, bytes, { expectedKey: expected.get(path) ?? null });
+      keep(path, written.unexpected);
     });
-    await blobs.recordFileHashes(ctx.sql, project.id, hashing.written);
 
     let parent = { ...before.version, manifest: before.manifest };
     if (overwritten.length > 0) parent = await keepOverwritten(ctx, project.id, parent, overwritten);
@@ -96,26 +78,35 @@ export async function restoreVersion(
     return { version: versions.toSummary(taken.version), written: writes.length, deleted: removals.length };
   });
 
-  if (options.afterRestore) {
-    await options.afterRestore().catch((error) => ctx.logger.warn("app not restarted after restore", { projectId, error: String(error) }));
-  }
+  await restartApp(ctx, ownerId, project.id);
   return result;
 }
 
-/** Records the files as they were before the restore, with the content saved during it, as a version. */
+/** The app restarts on the restored files, when it is running in a sandbox; a failure is logged, not thrown. */
+async function restartApp(ctx: RestoreContext, ownerId: string, projectId: string): Promise<void> {
+  if (!ctx.sandboxes) return;
+  try {
+    const project = await getOwnedProject(ctx, ownerId, projectId);
+    if (project.sandboxId && project.workflowCommand) await ctx.sandboxes.runWorkflow(ownerId, projectId);
+  } catch (error) {
+    ctx.logger.warn("app not restarted after restore", { projectId, error: String(error) });
+  }
+}
+
+/**
+ * Records the files as they were before the restore, with the content saved during it, as a version. The
+ * file service kept that content as blobs (and touched them); one the sweep took in the meantime is left out.
+ */
 async function keepOverwritten(
   ctx: ServiceContext,
   projectId: string,
   before: VersionWithManifest,
-  overwritten: { path: string; bytes: Uint8Array }[],
+  overwritten: { path: string; sha256: string; size: number }[],
 ): Promise<VersionWithManifest> {
-  const entries = overwritten.map(({ path, bytes }) => ({ path, bytes, sha256: sha256Hex(bytes), size: bytes.length }));
-  const missing = await blobs.touchBlobs(ctx.sql, entries);
-  const stored = entries.filter((e) => missing.has(e.sha256));
-  await forEachLimit(stored, 4, (e) => ctx.store.put(blobs.blobKey(e.sha256), e.bytes));
-  await blobs.markStored(ctx.sql, stored.map((e) => e.sha256));
+  const missing = await blobs.touchBlobs(ctx.sql, overwritten);
+  if (missing.size > 0) ctx.logger.warn("content saved during a restore was swept before it was kept", { projectId, missing: missing.size });
   const manifest: Manifest = { ...before.manifest };
-  for (const e of entries) manifest[e.path] = [e.sha256, e.size, DEFAULT_MODE];
+  for (const e of overwritten) if (!missing.has(e.sha256)) manifest[e.path] = [e.sha256, e.size, DEFAULT_MODE];
   const input = { projectId, source: "user" as const, label: SAVED_DURING_RESTORE, coalesce: false as const };
   const { version } = await recordVersion(ctx, input, manifest, before);
   return { ...version, manifest };

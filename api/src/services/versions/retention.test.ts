@@ -28,13 +28,14 @@ async function referencedBlobsIntact(ctx: ServiceContext, projectId: string): Pr
   return { total: rows.length, broken };
 }
 
-/** Stores `texts` as blobs no version names any more, last used a day ago. */
+/** Stores `texts` as blobs no version or file names any more, last used a day ago. */
 async function unreferencedBlobs(ctx: ServiceContext, texts: string[]): Promise<void> {
   const { ownerId, projectId } = await newProject(ctx, "scratch");
   for (const [i, text] of texts.entries()) await writeFileAtPath(ctx, ownerId, projectId, `f${i}.txt`, text);
   await takeVersion(ctx, { projectId, source: "manual", label: "Scratch" });
   await ctx.sql`delete from versions where project_id = ${projectId}`;
   await ctx.sql`delete from manifests where project_id = ${projectId}`;
+  await ctx.sql`delete from files where project_id = ${projectId}`;
   await ctx.sql`update blobs set last_used_at = now() - interval '1 day' where sha256 = any(${texts.map(hashOf)}::text[])`;
 }
 
@@ -78,6 +79,9 @@ for (const kind of STORE_KINDS) {
       const { ownerId, projectId } = await newProject(ctx);
       await writeFileAtPath(ctx, ownerId, projectId, "kept.txt", `kept ${salt}`);
       await takeVersion(ctx, { projectId, source: "manual", label: "Kept" });
+      // A file's content is a blob too: named by no version, unused for a day, it stays while the file names it.
+      await writeFileAtPath(ctx, ownerId, projectId, "unversioned.txt", `unversioned ${salt}`);
+      await ctx.sql`update blobs set last_used_at = now() - interval '1 day' where sha256 = ${hashOf(`unversioned ${salt}`)}`;
       await unreferencedBlobs(ctx, [`old ${salt}`]);
       // Unreferenced but just written: inside the grace period, so a writer may be about to name it.
       await unreferencedBlobs(ctx, [`fresh ${salt}`]);
@@ -90,6 +94,7 @@ for (const kind of STORE_KINDS) {
       expect(await ctx.sql`select 1 from blobs where sha256 = ${hashOf(`old ${salt}`)}`).toHaveLength(0);
       expect(await ctx.store.get(blobKey(hashOf(`fresh ${salt}`)))).not.toBeNull();
       expect(await referencedBlobsIntact(ctx, projectId)).toEqual({ total: 1, broken: [] });
+      expect(await ctx.store.get(blobKey(hashOf(`unversioned ${salt}`)))).toEqual(new TextEncoder().encode(`unversioned ${salt}`));
       expect(await ctx.store.list(`projects/${projectId}/`)).toEqual(fileKeys);
     });
 
@@ -129,7 +134,6 @@ for (const kind of STORE_KINDS) {
       const text = `contended ${crypto.randomUUID()}`;
       await unreferencedBlobs(ctx, [text]);
       const { ownerId, projectId } = await newProject(ctx, "writer");
-      await writeFileAtPath(ctx, ownerId, projectId, "f.txt", text);
 
       // The sweep's store stops inside its delete, while the sweep holds the blob's row lock.
       let reached!: () => void;
@@ -154,8 +158,11 @@ for (const kind of STORE_KINDS) {
       };
       const sweep = sweepBlobs({ ...ctx, store: sweepStore }, 60, 1000);
       await deleting;
+      // A save of the same bytes: the file service touches the blob, and so waits on the sweep's row lock.
       let versionTaken = false;
-      const writer = takeVersion(ctx, { projectId, source: "manual", label: "Mid-sweep" }).then(() => (versionTaken = true));
+      const writer = writeFileAtPath(ctx, ownerId, projectId, "f.txt", text)
+        .then(() => takeVersion(ctx, { projectId, source: "manual", label: "Mid-sweep" }))
+        .then(() => (versionTaken = true));
       await Bun.sleep(200);
       expect(versionTaken).toBe(false);
       release();

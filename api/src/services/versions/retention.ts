@@ -1,7 +1,7 @@
 /**
  * Retention: versions older than VERSIONS_KEEP_DAYS go (each project's newest 20 always stay), then the
- * blobs no version names any more. Versions are the only readers of blobs: files and images keep their
- * own objects under `projects/<id>/`, which project deletion removes, so the sweep only looks at blobs.
+ * blobs no version, published site or file names any more (files store their content as blobs; images keep
+ * their own objects under `projects/<id>/`, which project deletion removes, so the sweep only looks at blobs).
  *
  * Safe while other instances write: a blob is deleted only when no version names it and no writer has
  * touched it for `graceSeconds` (writers touch a blob before a version may name it, and a version is
@@ -22,13 +22,12 @@ export const KEEP_NEWEST = 20;
 export const DEFAULT_GRACE_SECONDS = 2 * 60 * 60;
 
 export type RetentionOptions = { keepDays: number; keepNewest?: number; graceSeconds?: number; batch?: number };
-export type RetentionResult = { versionsDeleted: number; blobsDeleted: number; hashesForgotten: number };
+export type RetentionResult = { versionsDeleted: number; blobsDeleted: number };
 
 export async function runRetention(ctx: ServiceContext, options: RetentionOptions): Promise<RetentionResult> {
   const versionsDeleted = await pruneVersions(ctx.sql, options.keepDays, options.keepNewest ?? KEEP_NEWEST);
-  const hashesForgotten = await blobs.pruneFileHashes(ctx.sql);
   const blobsDeleted = await sweepBlobs(ctx, options.graceSeconds ?? DEFAULT_GRACE_SECONDS, options.batch ?? 500);
-  return { versionsDeleted, blobsDeleted, hashesForgotten };
+  return { versionsDeleted, blobsDeleted };
 }
 
 /** Deletes unreferenced, unused blobs in batches; returns how many objects went. */

@@ -54,7 +54,7 @@ for (const kind of STORE_KINDS) {
       expect(named).toMatchObject({ created: true, version: { filesChanged: 0, bytes: 0 } });
     });
 
-    test("one changed file among many costs one read, one new object and one row", async () => {
+    test("one changed file among many costs the save's one write and one row; the version reads and writes nothing", async () => {
       const base = await openStore(kind);
       const ctx = await serviceContext(base);
       const { ownerId, projectId } = await newProject(ctx);
@@ -63,11 +63,12 @@ for (const kind of STORE_KINDS) {
       const blobsBefore = (await base.list("blobs/")).length;
 
       const changed = `export const n = 'seven'; // ${salt}\n`;
-      await writeFileAtPath(ctx, ownerId, projectId, "src/file-7.ts", changed);
       const { store, counts } = counting(base);
+      await writeFileAtPath({ ...ctx, store }, ownerId, projectId, "src/file-7.ts", changed);
+      expect(counts).toEqual({ get: 0, put: 1 });
       const taken = await takeVersion({ ...ctx, store }, { projectId, source: "manual", label: "Changed one" });
       expect(taken.version).toMatchObject({ filesChanged: 1, bytes: new TextEncoder().encode(changed).length });
-      expect(counts).toEqual({ get: 1, put: 1 });
+      expect(counts).toEqual({ get: 0, put: 1 });
       const newBlobs = (await base.list("blobs/")).length - blobsBefore;
       expect(newBlobs).toBe(1);
       expect((await listVersions(ctx.sql, projectId, { limit: 10 })).length).toBe(2);
@@ -77,6 +78,31 @@ for (const kind of STORE_KINDS) {
       expect(rows.map((r) => Object.keys(r.delta))).toEqual([[], ["src/file-7.ts"]]);
       expect(rows[1]!.base).toBe(rows[0]!.base);
       expect((await latestVersion(ctx.sql, projectId))!.manifest["src/file-7.ts"]![0]).toBe(sha256Hex(new TextEncoder().encode(changed)));
+    });
+
+    test("content written before hashes were kept is read and hashed once, then moves to its blob on the next save", async () => {
+      const base = await openStore(kind);
+      const ctx = await serviceContext(base);
+      const { ownerId, projectId } = await newProject(ctx);
+      const old = new TextEncoder().encode(`written long ago ${salt}`);
+      const { file } = await writeFileAtPath(ctx, ownerId, projectId, "old.txt", old);
+      // As migration 00013 leaves a file whose hash was never taken: its own object, no hash on the row.
+      const legacyKey = `projects/${projectId}/files/${file.id}/${crypto.randomUUID()}`;
+      await base.put(legacyKey, old);
+      await ctx.sql`update files set storage_key = ${legacyKey}, sha256 = null where id = ${file.id}`;
+      await ctx.sql`delete from blobs where sha256 = ${sha256Hex(old)}`;
+      await base.delete(blobKey(sha256Hex(old)));
+
+      const { store, counts } = counting(base);
+      await takeVersion({ ...ctx, store }, { projectId, source: "manual", label: "First" });
+      expect(counts).toEqual({ get: 1, put: 1 });
+      expect([...(await ctx.sql`select sha256 from files where id = ${file.id}`)]).toEqual([{ sha256: sha256Hex(old) }]);
+      expect(await base.get(blobKey(sha256Hex(old)))).toEqual(old);
+      await takeVersion({ ...ctx, store }, { projectId, source: "manual", label: "Second", force: true });
+      expect(counts).toEqual({ get: 1, put: 1 });
+
+      await writeFileAtPath(ctx, ownerId, projectId, "old.txt", `new ${salt}`);
+      expect(await base.get(legacyKey)).toBeNull(); // the old per-file object goes with the content it held
     });
 
     test("a version that changes much of the project starts a new full manifest; each version still reads whole", async () => {

@@ -1,29 +1,28 @@
 /**
  * Taking a version: the project's files become a manifest (path → sha256, size, mode), stored as one
- * `versions` row (a delta over a shared full manifest, see db/versions.ts), and any content not stored yet
- * is written once to `blobs/sha256/<hash>`. Only content objects never hashed before are read, and only
- * blobs the newest version does not already hold are touched, so a 1,000-file project with one changed
- * file costs one small row, one read and one new object.
+ * `versions` row (a delta over a shared full manifest, see db/versions.ts). The file service stores every
+ * content as its blob (`blobs/sha256/<hash>`) and records the hash on the file's row as it writes, so a
+ * version reads and writes no object at all; only content written before hashes were kept is read, once.
+ * A 1,000-file project with one changed file costs one small row.
  *
  * @example
  * const { version } = await takeVersion(ctx, { projectId, source: "manual", label: "Before the redesign" });
  */
 import type { VersionSource } from "@shared/schemas/versions";
 import * as blobs from "../../db/blobs";
+import { recordFileHashes } from "../../db/files";
 import * as versions from "../../db/versions";
 import type { Manifest, VersionRow, VersionWithManifest } from "../../db/versions";
-import type { ObjectStore } from "../../storage/types";
+import { sha256Hex, storeContent } from "../content-blobs";
 import type { ServiceContext } from "../context";
 import { forEachLimit, withProjectLock } from "./project-lock";
+
+export { sha256Hex } from "../content-blobs";
 
 /** Files have no permissions of their own yet; every entry records a plain, non-executable file. */
 export const DEFAULT_MODE = 0o644;
 /** User edits within this long of the first one are one version. */
 export const USER_COALESCE_MS = 60_000;
-/** New content up to this size is kept in memory between hashing and storing, instead of read twice. */
-const HOLD_BYTES = 32 * 1024 * 1024;
-
-export const sha256Hex = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 
 export type TakeVersion = {
   projectId: string;
@@ -45,41 +44,36 @@ export type Taken = { version: VersionRow; created: boolean };
  */
 export async function captureManifest(ctx: ServiceContext, projectId: string, baseline?: Manifest | null): Promise<Captured> {
   const rows = await blobs.listFilesWithHashes(ctx.sql, projectId);
-  const fresh: { storageKey: string; sha256: string }[] = [];
-  const held = new Map<string, Uint8Array>();
-  let heldBytes = 0;
-  const present: blobs.FileWithHash[] = [];
-
-  await forEachLimit(rows, 8, async (row) => {
-    if (row.sha256) {
-      present.push(row);
-      return;
-    }
-    const bytes = await ctx.store.get(row.storageKey);
-    if (!bytes) return; // replaced or deleted while we listed: the next version has it
-    row.sha256 = sha256Hex(bytes);
-    row.size = bytes.length;
-    fresh.push({ storageKey: row.storageKey, sha256: row.sha256 });
-    if (heldBytes + bytes.length <= HOLD_BYTES) {
-      held.set(row.sha256, bytes);
-      heldBytes += bytes.length;
-    }
-    present.push(row);
-  });
+  const hashed: { storageKey: string; sha256: string }[] = [];
+  // Content written before hashes were kept: read once, stored as its blob, its hash recorded on the row.
+  await forEachLimit(
+    rows.filter((row) => !row.sha256),
+    8,
+    async (row) => {
+      const bytes = await ctx.store.get(row.storageKey);
+      if (!bytes) return; // replaced or deleted while we listed: the next version has it
+      row.sha256 = (await storeContent(ctx, bytes)).sha256;
+      row.size = bytes.length;
+      hashed.push({ storageKey: row.storageKey, sha256: row.sha256 });
+    },
+  );
+  await recordFileHashes(ctx.sql, hashed);
+  const present = rows.filter((row) => row.sha256 !== null);
 
   const known = new Set(Object.values(baseline ?? {}).map(([sha256]) => sha256));
   const toTouch = present.filter((f) => !known.has(f.sha256!)).map((f) => ({ sha256: f.sha256!, size: f.size, storageKey: f.storageKey }));
   const missing = await blobs.touchBlobs(ctx.sql, toTouch);
+  // Only a hash recorded from an old per-file object whose blob was swept since: stored again from that object.
   const keyOf = new Map(toTouch.map((f) => [f.sha256, f.storageKey]));
   const stored: string[] = [];
   await forEachLimit([...missing], 8, async (sha256) => {
-    const bytes = held.get(sha256) ?? (await ctx.store.get(keyOf.get(sha256)!));
+    const key = keyOf.get(sha256)!;
+    const bytes = key === blobs.blobKey(sha256) ? null : await ctx.store.get(key);
     if (!bytes || sha256Hex(bytes) !== sha256) return; // its file changed under us; the blob stays unstored
     await ctx.store.put(blobs.blobKey(sha256), bytes);
     stored.push(sha256);
   });
   await blobs.markStored(ctx.sql, stored);
-  await blobs.recordFileHashes(ctx.sql, projectId, fresh);
 
   const unstored = new Set([...missing].filter((h) => !stored.includes(h)));
   const files = present.filter((f) => !unstored.has(f.sha256!)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -150,7 +144,7 @@ export async function recordVersion(
 
 /** Takes a version of the project's files now (the caller has checked the project is the caller's). */
 export function takeVersion(ctx: ServiceContext, input: TakeVersion): Promise<Taken> {
-  return withProjectLock(input.projectId, () => takeVersionLocked(ctx, input));
+  return withProjectLock(ctx.sql, input.projectId, () => takeVersionLocked(ctx, input));
 }
 
 /** `takeVersion` for callers already holding the project's lock (a restore). */
@@ -158,28 +152,4 @@ export async function takeVersionLocked(ctx: ServiceContext, input: TakeVersion)
   const latest = await versions.latestVersion(ctx.sql, input.projectId);
   const captured = await captureManifest(ctx, input.projectId, latest?.manifest);
   return { ...(await recordVersion(ctx, input, captured.manifest, latest)), ...captured };
-}
-
-/**
- * Wraps a store so the hash of every content object written through it is known at once: restores and
- * imports pass it to the file service, then record the hashes, so the next version reads nothing back.
- */
-export function hashingStore(store: ObjectStore): { store: ObjectStore; written: { storageKey: string; sha256: string }[] } {
-  const written: { storageKey: string; sha256: string }[] = [];
-  return {
-    written,
-    store: {
-      kind: store.kind,
-      async put(key, body, contentType) {
-        await store.put(key, body, contentType);
-        written.push({ storageKey: key, sha256: sha256Hex(body) });
-      },
-      get: (key) => store.get(key),
-      getStream: (key) => store.getStream(key),
-      delete: (key) => store.delete(key),
-      deletePrefix: (prefix) => store.deletePrefix(prefix),
-      list: (prefix) => store.list(prefix),
-      ping: () => store.ping(),
-    },
-  };
 }
