@@ -3,9 +3,10 @@ import { Glob } from "bun";
 import { dirname, join, relative } from "node:path";
 
 // The agent is an engine: it reaches the server only through its own ports (ports.ts), so its code may
-// import its own files, @shared, zod, the openai SDK (in the model client alone) and two lib basics.
+// import its own files, @shared, zod, the openai SDK (in the model client alone) and three lib basics.
 const ROOT = import.meta.dir;
-const ALLOWED_LIB = new Set(["lib/errors.ts", "lib/logger.ts"]);
+// The secret redactor is pure text work (no I/O): the run uses it to hide values in what it streams and saves.
+const ALLOWED_LIB = new Set(["lib/errors.ts", "lib/logger.ts", "lib/secret-redactor.ts"]);
 
 function importsOf(source: string): string[] {
   return [...source.matchAll(/^\s*(?:import|export)\b(?:[^'"]*?\bfrom)?\s*["']([^"']+)["']/gm)].map((m) => m[1]!);

@@ -23,7 +23,9 @@ import { startingConversation } from "./chat-summary";
 import { conversationTokens } from "./context-usage";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
 import { MODEL_NOT_CONFIGURED, type ModelClient } from "./model";
-import type { ConversationSource, RunCheckpoints, RunStore, UsageLedger, Workspaces } from "./ports";
+import { redactSecrets } from "../lib/secret-redactor";
+import type { ConversationSource, RunCheckpoints, RunStore, SecretRedaction, UsageLedger, Workspaces } from "./ports";
+import { createEventRedactor } from "./redacted-events";
 import { RunState } from "./run-state";
 import type { SearchBackend } from "./tools/define-tool";
 import { availableTools } from "./tools/registry";
@@ -72,6 +74,8 @@ export type RunDeps = {
   agent?: AgentOptions;
   /** The tokenizer behind context sizes (a port: the agent imports no tokenizer library). */
   countTokens?: CountTokens;
+  /** Hides the project's secret values in everything the run streams, saves and sends (none hidden when absent). */
+  redaction?: SecretRedaction;
 };
 
 export type Run = {
@@ -246,11 +250,17 @@ export function createRunManager(deps: RunDeps): RunManager {
       else saveWithin(progressSaveMs);
     };
 
+    // Every event goes out (streamed, saved) with the project's secret values hidden; so does the user's text.
+    const secrets = await deps.redaction?.watch(run.projectId);
+    const redactor = secrets ? createEventRedactor(secrets.current) : null;
+    const send = (event: StreamEvent) => (redactor ? redactor.event(event) : [event]).forEach(emit);
+    const content = secrets ? redactSecrets(input.content, secrets.current()) : input.content;
+
     let status: RunStatus;
-    const checkpoint = await deps.checkpoints?.aroundRun({ projectId: run.projectId, label: input.content, messageId: run.messageId });
+    const checkpoint = await deps.checkpoints?.aroundRun({ projectId: run.projectId, label: content, messageId: run.messageId });
     try {
       if (!deps.model) {
-        emit({ type: "error", message: MODEL_NOT_CONFIGURED });
+        send({ type: "error", message: MODEL_NOT_CONFIGURED });
         status = "failed";
       } else {
         const tools = availableTools(deps);
@@ -261,7 +271,7 @@ export function createRunManager(deps: RunDeps): RunManager {
         const messages = await startingConversation({
           loaded,
           excludeIds: [run.userMessageId, run.messageId],
-          content: input.content,
+          content,
           images: input.images,
           tools,
           limits: runLimits,
@@ -275,7 +285,7 @@ export function createRunManager(deps: RunDeps): RunManager {
         });
         // The run notes when it first changes a file: only then is the app checked before the run ends.
         const tracked = trackChanges(deps.workspaces.forProject(ownerId, run.projectId));
-        const toolContext = { ...tracked.workspace, search: deps.search, fetch: options.fetch ?? fetch };
+        const toolContext = { ...tracked.workspace, search: deps.search, fetch: options.fetch ?? fetch, event: send };
         const app = tracked.workspace.app;
         const beforeFinish = app
           ? createVerifier({ app, rounds: runLimits.repairRounds, settleMs: runLimits.verifySettleMs, changedSince: tracked.changedSince, lastChangedAt: tracked.lastChangedAt })
@@ -289,7 +299,7 @@ export function createRunManager(deps: RunDeps): RunManager {
           enableReasoning: input.enableReasoning,
           signal: run.controller.signal,
           limits: runLimits,
-          emit,
+          emit: send,
           logger: deps.logger,
           countTokens: deps.countTokens,
           beforeFinish,
@@ -298,11 +308,13 @@ export function createRunManager(deps: RunDeps): RunManager {
       }
     } catch (error) {
       deps.logger.error("agent run crashed", { projectId: run.projectId, error: String(error) });
-      if (state.error === null) emit({ type: "error", message: `The agent stopped because of a server error: ${error instanceof Error ? error.message : String(error)}` });
+      if (state.error === null) send({ type: "error", message: `The agent stopped because of a server error: ${error instanceof Error ? error.message : String(error)}` });
       status = run.controller.signal.aborted ? "stopped" : "failed";
     } finally {
       clearInterval(heartbeat);
       clearTimeout(saveTimer);
+      redactor?.end().forEach(emit);
+      secrets?.close();
     }
     await checkpoint?.after();
 

@@ -24,6 +24,7 @@ import { toPublicConfig } from "../public-config";
 import { createSandboxProvider } from "../sandbox/index";
 import type { SandboxProvider } from "../sandbox/types";
 import { createProjectSandboxes } from "../services/sandboxes";
+import { createProjectSecrets, secretBoxFor } from "../services/secrets";
 import { createImageSigner } from "../services/images";
 import { guardStore } from "../storage/guard";
 import { createLocalStore } from "../storage/local";
@@ -57,7 +58,8 @@ export async function testApp(
   // Sandboxes are only started when a test asks for one.
   const provider = overrides.provider ?? createSandboxProvider(config, silentLogger);
   const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config });
-  const services = { config, sql: db.sql, store, logger: silentLogger, events, sandboxes, sandboxSync: sandboxes.sync, signer: createImageSigner("test-secret") };
+  const secrets = createProjectSecrets({ sql: db.sql, store, logger: silentLogger, events, box: secretBoxFor(config.secrets), env: sandboxes.env });
+  const services = { config, sql: db.sql, store, logger: silentLogger, events, sandboxes, sandboxSync: sandboxes.sync, secrets, signer: createImageSigner("test-secret") };
   const deps: AppDeps = {
     ...services,
     runs: createAgentRuns({ ...services, agent: overrides.agent }),

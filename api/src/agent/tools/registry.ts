@@ -11,6 +11,7 @@ import { getProblemsTool } from "./get-problems";
 import { listFilesTool } from "./list-files";
 import { readFileTool } from "./read-file";
 import { readLogsTool } from "./read-logs";
+import { requestSecretTool } from "./request-secret";
 import { restartAppTool } from "./restart-app";
 import { runCodeTool } from "./run-code";
 import { runShellTool } from "./run-shell";
@@ -30,6 +31,7 @@ export const allTools: Tool[] = [
   readLogsTool,
   getProblemsTool,
   restartAppTool,
+  requestSecretTool,
   webSearchTool,
 ] as Tool[];
 

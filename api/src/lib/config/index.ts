@@ -18,6 +18,7 @@ import { limitsConfig, limitsEnv, type LimitsConfig } from "./limits";
 import { defaultModelOf, modelConfig, modelEnv, type ModelConfig } from "./model";
 import { previewConfig, previewEnv, type PreviewConfig } from "./preview";
 import { sandboxConfig, sandboxEnv, type SandboxConfig } from "./sandbox";
+import { secretsConfig, secretsEnv, type SecretsConfig } from "./secrets";
 import { serverConfig, serverEnv, type ServerConfig } from "./server";
 import { sitesConfig, sitesEnv, type SitesConfig } from "./sites";
 import { storageConfig, storageEnv, type StorageConfig } from "./storage";
@@ -27,6 +28,7 @@ export { ConfigError } from "./values";
 export { describeConfig, redactUrl } from "./describe";
 export { isKnownVisionModel, type ModelPrice } from "./model";
 export type { AuthConfig } from "./auth";
+export type { SecretsConfig } from "./secrets";
 
 const envSchema = z.object({
   ...serverEnv,
@@ -39,6 +41,7 @@ const envSchema = z.object({
   ...sitesEnv,
   ...limitsEnv,
   ...authEnv,
+  ...secretsEnv,
 });
 
 export type Config = ServerConfig &
@@ -51,6 +54,7 @@ export type Config = ServerConfig &
     preview: PreviewConfig;
     sites: SitesConfig;
     auth: AuthConfig;
+    secrets: SecretsConfig;
   };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -61,15 +65,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const server = serverConfig(e);
-  // The contradiction checks run in this order (storage, sandbox, model, sites, auth): the first one found is reported.
+  // The contradiction checks run in this order (storage, sandbox, model, sites, secrets, auth): the first one found is reported.
   const storage = storageConfig(e, server.dataDir);
   const sandbox = sandboxConfig(e);
   const model = modelConfig(e);
   const preview = previewConfig(e.PREVIEW_DOMAIN, server.publicUrl, server.port);
   const sites = sitesConfig(e, { publicUrl: server.publicUrl, port: server.port, previewDomain: preview.domain });
+  const database = databaseConfig(e, server.dataDir);
+  const secrets = secretsConfig(e, server.dataDir, database.kind === "postgres");
   return {
     ...server,
-    database: databaseConfig(e, server.dataDir),
+    database,
     storage,
     ...sandbox,
     ...model,
@@ -78,5 +84,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sites,
     auth: authConfig(e, server.host),
     ...limitsConfig(e),
+    secrets,
   };
 }

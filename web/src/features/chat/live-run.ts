@@ -25,10 +25,12 @@ export type LiveRun = {
   messageId: string | null;
   /** True once `done` arrived: a stream that ends without it was cut. */
   done: boolean;
+  /** The secret the agent is waiting for (request_secret), until its tool call completes or the run ends. */
+  secretRequest: { name: string; reason: string } | null;
 };
 
 export function emptyLiveRun(): LiveRun {
-  return { content: "", thinking: "", toolCalls: [], actions: [], status: "streaming", error: null, usage: null, messageId: null, done: false };
+  return { content: "", thinking: "", toolCalls: [], actions: [], status: "streaming", error: null, usage: null, messageId: null, done: false, secretRequest: null };
 }
 
 export function applyStreamEvent(run: LiveRun, event: StreamEvent): LiveRun {
@@ -44,12 +46,15 @@ export function applyStreamEvent(run: LiveRun, event: StreamEvent): LiveRun {
     case "tool_start":
       return { ...run, toolCalls: applyToolStart(run.toolCalls, event) };
     case "tool_complete":
-      return { ...run, toolCalls: applyToolComplete(run.toolCalls, event) };
+      return { ...run, toolCalls: applyToolComplete(run.toolCalls, event), secretRequest: event.name === "request_secret" ? null : run.secretRequest };
+    case "secret_request":
+      return { ...run, secretRequest: { name: event.name, reason: event.reason } };
     case "error":
       return { ...run, error: event.message, status: "failed" };
     case "done":
       return {
         ...run,
+        secretRequest: null,
         done: true,
         status: event.status ?? (run.error ? "failed" : "complete"),
         usage: event.usage ?? run.usage,
