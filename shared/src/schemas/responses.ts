@@ -16,6 +16,7 @@ import type { Project } from "./project";
 import type { ContextUsage, ProjectModel, TokenBudget } from "./model";
 import type { Deployment, LiveSite, PublishResult, SiteState } from "./publish";
 import type { RecreateResult, SandboxUrl, SandboxValidation, ShellResult } from "./sandbox";
+import type { SecretInfo } from "./secrets";
 import type { RestoreResult, VersionDiff, VersionSummary } from "./versions";
 
 export const projectSchema: z.ZodMiniType<Project> = z.object({
@@ -203,3 +204,7 @@ export const processLogsSchema: z.ZodMiniType<ProcessLogs> = z.object({
   lines: z.array(z.object({ t: z.string(), stream: z.enum(["stdout", "stderr"]), text: z.string() })),
   cursor: z.number(),
 });
+
+/** A project's secrets: names and times, never values. */
+export const secretInfoSchema: z.ZodMiniType<SecretInfo> = z.object({ name: z.string(), updatedAt: z.string() });
+export const secretListSchema = z.array(secretInfoSchema);

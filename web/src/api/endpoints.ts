@@ -116,6 +116,7 @@ export const queries = {
   versionDiff: (projectId: string, from: string, to: string) => keyQuery(versionKeys.diff(projectId, from, to), (s) => s.versionDiffSchema),
   problems: (projectId: string) => keyQuery(sandboxKeys.problems(projectId), (s) => s.problemListSchema),
   processes: (projectId: string) => keyQuery(sandboxKeys.processes(projectId), (s) => s.processListSchema),
+  secrets: (projectId: string) => keyQuery(projectKeys.secrets(projectId), (s) => s.secretListSchema),
 };
 
 export const VERSIONS_PAGE = 200;
@@ -211,6 +212,14 @@ export const api = {
     ptySocketUrl: (projectId: string, size: { cols: number; rows: number }, loc: Pick<Location, "protocol" | "host"> = location) =>
       `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}${apiPath("sandbox", projectId, "pty")}?cols=${size.cols}&rows=${size.rows}`,
     clearProblems: (projectId: string) => send("DELETE", ignored, ["sandbox", projectId, "problems"]),
+  },
+  /** A project's secrets: values go in, never come out. A bad name or value answers 400 with the reason. */
+  secrets: {
+    list: (projectId: string) => get((s) => s.secretListSchema, "projects", projectId, "secrets"),
+    set: (projectId: string, name: string, value: string) => send("PUT", (s) => s.secretInfoSchema, ["projects", projectId, "secrets", name], { value }),
+    remove: (projectId: string, name: string) => send("DELETE", ignored, ["projects", projectId, "secrets", name]),
+    /** Answers the agent's request_secret with no: the waiting run goes on without it. */
+    decline: (projectId: string, name: string) => send("POST", ignored, ["projects", projectId, "secrets", name, "decline"]),
   },
   /** The sandbox's named processes; live output and status arrive over the WebSocket (api/file-events.ts). */
   processes: {
