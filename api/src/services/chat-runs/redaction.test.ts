@@ -68,13 +68,13 @@ if (await localSuiteGate("secret requests and command output", { sameOnEveryData
         turn.toolCalls([{ name: "run_shell", arguments: { command: 'echo "stripe=$STRIPE_KEY"' } }]),
         turn.text("Done."),
       );
-      let put: Promise<Response> | null = null;
+      let put: Promise<Response> | Response | null = null;
       const events = await readEvents(await bob.request("POST", "/api/messages/stream", { projectId, content: "Add payments" }), (event: StreamEvent) => {
         // The browser's part: the form's value goes straight to the secrets API.
         if (event.type === "secret_request") put = bob.request("PUT", `/api/projects/${projectId}/secrets/${event.name}`, { value: VALUE });
         return false;
       });
-      expect((await put!)!.status).toBe(201);
+      expect((await put!).status).toBe(201);
       expect(events.find((e) => e.type === "secret_request")).toEqual({ type: "secret_request", name: "STRIPE_KEY", reason: "To take payments" });
       const bodies = received();
       for (const body of bodies) expect(body).not.toContain(VALUE);
