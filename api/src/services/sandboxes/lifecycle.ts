@@ -49,8 +49,17 @@ export type LifecycleDeps = ServiceContext & {
 export type SandboxLifecycle = ReturnType<typeof createSandboxLifecycle>;
 
 export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncService, dependencies: DependencyDeps, env: ProjectEnv) {
-  /** The sandbox as the project's: every process it starts gets the project's environment (project-env.ts). */
-  const asProjects = (projectId: string, sandbox: Sandbox) => withProjectEnv(sandbox, () => env.forProject(projectId));
+  /**
+   * The sandbox as the project's: every process it starts gets the project's environment (project-env.ts).
+   * One wrapper per provider sandbox, so a sandbox reconnected here again is still the same object (its
+   * process events are published once).
+   */
+  const wrappers = new WeakMap<Sandbox, Sandbox>();
+  const asProjects = (projectId: string, sandbox: Sandbox): Sandbox => {
+    let own = wrappers.get(sandbox);
+    if (!own) wrappers.set(sandbox, (own = withProjectEnv(sandbox, () => env.forProject(projectId))));
+    return own;
+  };
   const inflight = new Map<string, Promise<Sandbox>>();
   const recreating = new Map<string, Promise<RecreateResult>>();
   const slots = createSandboxSlots(ctx);
