@@ -124,8 +124,14 @@ describe("docker-compose.yml", () => {
     expect(loadConfig(env).agent.contextTokens).toBe(16_384);
   });
 
-  test("the app's environment, once Firebase and E2B keys are filled in, is a valid production configuration", () => {
-    const env = { ...normalisedCompose().services.app!.environment, FIREBASE_PROJECT_ID: "my-project", FIREBASE_API_KEY: "key", E2B_API_KEY: "e2b" };
+  test("the app's environment, once Firebase and E2B keys and SECRETS_KEY are filled in, is a valid production configuration", () => {
+    const env = {
+      ...normalisedCompose().services.app!.environment,
+      FIREBASE_PROJECT_ID: "my-project",
+      FIREBASE_API_KEY: "key",
+      E2B_API_KEY: "e2b",
+      SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
+    };
     const config = loadConfig(env);
     expect(config.host).toBe("0.0.0.0");
     expect(config.database.kind).toBe("postgres");

@@ -10,6 +10,7 @@ import type { Config } from "./lib/config";
 import type { Metrics } from "./lib/metrics";
 import type { ImageSigner } from "./services/images";
 import type { ProjectSandboxesService } from "./services/sandboxes";
+import type { ProjectSecretsService } from "./services/secrets";
 import type { ServiceContext } from "./services/context";
 
 export type AppDeps = ServiceContext & {
@@ -18,6 +19,8 @@ export type AppDeps = ServiceContext & {
   signer: ImageSigner;
   publicConfig: PublicConfig;
   sandboxes: ProjectSandboxesService;
+  /** Each project's secrets (`/api/projects/{id}/secrets`), in its sandbox's environment. */
+  secrets: ProjectSecretsService;
   /** The process's one set of agent runs, built at the composition root (`compose.ts`) so shutdown can stop them. */
   runs: RunManager;
   /** Where request counts and gauges go (GET /metrics); a fresh registry when absent. */

@@ -25,6 +25,7 @@ import { projectRoutes } from "./routes/projects";
 import { liveSiteRoutes, publishRoutes } from "./routes/publish";
 import { sandboxRoutes } from "./routes/sandbox";
 import { sandboxProcessRoutes } from "./routes/sandbox-processes";
+import { secretRoutes } from "./routes/secrets";
 import { systemRoutes } from "./routes/system";
 import { uploadRoutes } from "./routes/uploads";
 import { projectImportRoutes, versionRoutes } from "./routes/versions";
@@ -103,6 +104,7 @@ function apiRoutes(deps: AppDeps) {
     .route("/projects", databaseRoutes(deps))
     .route("/usage", usageRoutes(deps))
     .route("/projects", publishRoutes(deps, limits.publish))
+    .route("/projects", secretRoutes(deps))
     .route("/sites", liveSiteRoutes(deps))
     .route("/messages", messageRoutes(deps))
     .route("/messages", chatRoutes(deps))

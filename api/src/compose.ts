@@ -4,12 +4,13 @@
  * backend. `start-parts.ts` calls it once at start-up; the test app builder calls it for each test app.
  *
  * @example
- * const runs = createAgentRuns({ ...serviceContext, config, signer, sandboxes, agent: { staleRunMs: 120_000 } });
+ * const runs = createAgentRuns({ ...serviceContext, config, signer, sandboxes, secrets, agent: { staleRunMs: 120_000 } });
  */
 import { createModelClient } from "./agent/model-client";
 import { createRunManager, type AgentOptions, type RunManager } from "./agent/runs";
 import { isKnownVisionModel, type Config } from "./lib/config";
 import { createChatRuns } from "./services/chat-runs";
+import { createSecretRedaction } from "./services/chat-runs/redaction";
 import { countTokens } from "./services/chat-runs/token-count";
 import type { ServiceContext } from "./services/context";
 import type { ImageSigner } from "./services/images";
@@ -21,6 +22,8 @@ export function createAgentRuns(
     config: Pick<Config, "model" | "search" | "agent" | "modelPrices" | "userMonthlyTokens">;
     signer: ImageSigner;
     sandboxes: Parameters<typeof createChatRuns>[0]["sandboxes"];
+    /** The project secrets: hidden from the model and the chat, asked for by request_secret. */
+    secrets: Parameters<typeof createChatRuns>[0]["secrets"];
     agent?: AgentOptions;
   },
 ): RunManager {
@@ -53,5 +56,6 @@ export function createAgentRuns(
     logger: deps.logger,
     agent,
     countTokens,
+    redaction: createSecretRedaction(deps, (projectId) => deps.secrets.values(projectId)),
   });
 }

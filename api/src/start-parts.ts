@@ -26,6 +26,7 @@ import { createSiteServer, type SiteServer } from "./sites/site-server";
 import { createSandboxProvider } from "./sandbox/index";
 import { createAppDatabases } from "./services/app-databases";
 import { createProjectSandboxes } from "./services/sandboxes";
+import { createProjectSecrets, secretBoxFor } from "./services/secrets";
 import { createTerminalSessions } from "./services/sandboxes/terminals";
 import { heartbeatFor, startAbandonedRunSweeper } from "./services/chat-runs";
 import { createImageSigner } from "./services/images";
@@ -129,7 +130,8 @@ export async function startParts(
 
     // Built here (not inside the app) so shutdown can save running answers before the database closes.
     const agent = { staleRunMs: config.runStaleMs, heartbeatMs: heartbeatFor(config.runStaleMs) };
-    const runs = createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, agent });
+    const secrets = createProjectSecrets({ ...services, box: secretBoxFor(config.secrets), env: sandboxes.env });
+    const runs = createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, secrets, agent });
     closers.push(() => runs.shutdown());
     const deps: AppDeps = {
       config,
@@ -143,6 +145,7 @@ export async function startParts(
       sandboxes,
       sandboxSync: sandboxes.sync,
       appDatabases,
+      secrets,
       webDist,
       metrics,
       runs,

@@ -22,7 +22,8 @@ export async function serveAppForBench(
   fetchOf: (parts: RunningParts, config: Config) => (req: Request) => Response | Promise<Response> = (parts) => parts.app.fetch,
 ): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
-  const config = loadConfig({ ...env, DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+  // A shared database needs SECRETS_KEY (start-up stops without one); a bench's instances share this one.
+  const config = loadConfig({ ...(env.DATABASE_URL ? { SECRETS_KEY: Buffer.alloc(32, 7).toString("base64") } : {}), ...env, DATA_DIR: dataDir, LOG_LEVEL: "warn" });
   const logger = createLogger(config.logLevel, (line) => console.error(line));
   const parts = await startParts(config, logger, { webDist: null });
   const server = serveHttp({ hostname: "127.0.0.1", port: 0, fetch: fetchOf(parts, config), hub: parts.hub, preview: parts.preview });

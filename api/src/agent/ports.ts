@@ -12,6 +12,7 @@ import type { RunStatus } from "@shared/events/stream";
 import type { DatabaseColumn, QueryResult } from "@shared/schemas/database";
 import type { Message } from "@shared/schemas/message";
 import type { TemplateName } from "@shared/schemas/sandbox";
+import type { SecretValue } from "../lib/secret-redactor";
 import type { ChatImage } from "./chat-message";
 
 export type FileEntry = { path: string; size: number };
@@ -101,9 +102,23 @@ export interface ProjectDatabase {
   run(sql: string, limits: { maxRows: number; timeoutMs: number; maxCellChars: number }): Promise<{ result: QueryResult } | { failed: SqlFailure }>;
 }
 
+/** The project's secrets as a run may touch them: it may ask the owner for one, and never reads a value. */
+export interface ProjectSecrets {
+  /**
+   * Asks the owner for the secret `name` and waits (at most 10 minutes) until they set it ("set") or decline,
+   * the wait runs out or the run stops ("declined"). `asked` is called once the wait listens, to show the
+   * owner the form, so an answer given at once is not missed.
+   */
+  request(name: string, asked: () => void, signal: AbortSignal): Promise<"set" | "declined">;
+  /** `text` with the project's secret values (as they are now) replaced by `[secret NAME]`: for what the model reads. */
+  redact(text: string): Promise<string>;
+}
+
 /**
  * What the tools of one run work on. `sandbox` and `app` are null on a server without sandboxes; `database`
- * is null (or absent) where the server cannot make project databases.
+ * is null (or absent) where the server cannot make project databases. Command output, logs and problems come
+ * back with the project's secret values hidden; file contents do not (a tool writes them back), so every tool
+ * result is passed through `secrets.redact` before the model reads it.
  */
 export type Workspace = {
   files: ProjectFiles;
@@ -111,7 +126,14 @@ export type Workspace = {
   workflow: ProjectWorkflow;
   app?: AppRuntime | null;
   database?: ProjectDatabase | null;
+  secrets?: ProjectSecrets | null;
 };
+
+/** Keeps the project's secret values out of everything a run streams and stores (services/chat-runs/redaction.ts). */
+export interface SecretRedaction {
+  /** The project's secret values, kept current (one set during the run included) until `close()`. */
+  watch(projectId: string): Promise<{ current(): readonly SecretValue[]; close(): void }>;
+}
 
 export interface Workspaces {
   /** The workspace of a project whose ownership the caller has already checked. */

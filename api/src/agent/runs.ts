@@ -24,11 +24,13 @@ import type { CountTokens } from "./context-window";
 import { conversationTokens } from "./context-usage";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
 import { MODEL_NOT_CONFIGURED } from "./model";
-import type { ConversationSource, RunCheckpoints, RunStore, UsageLedger, Workspaces } from "./ports";
+import type { ConversationSource, RunCheckpoints, RunStore, SecretRedaction, UsageLedger, Workspaces } from "./ports";
 import { prepareRun } from "./prepare-run";
 import { createRunChannel } from "./run-channel";
 import { createRunRecorder } from "./run-recorder";
 import { chooseModel, contextWindowOf, seesImages, type ModelSetup } from "./run-model";
+import { redactSecrets } from "../lib/secret-redactor";
+import { createEventRedactor } from "./redacted-events";
 import type { SearchBackend } from "./tools/define-tool";
 import { availableTools } from "./tools/registry";
 import type { ModelPrices } from "./usage-cost";
@@ -75,6 +77,8 @@ export type RunDeps = {
   agent?: AgentOptions;
   /** The tokenizer behind context sizes (a port: the agent imports no tokenizer library). */
   countTokens?: CountTokens;
+  /** Hides the project's secret values in everything the run streams, saves and sends (none hidden when absent). */
+  redaction?: SecretRedaction;
 };
 
 export type Run = {
@@ -229,24 +233,40 @@ async function executeRun(
     heartbeatMs: deps.agent?.heartbeatMs,
     progressSaveMs: deps.agent?.progressSaveMs,
   });
+  // Every event goes out (streamed, saved) with the project's secret values hidden; so does the user's text.
+  const secrets = await deps.redaction?.watch(projectId);
+  const redactor = secrets ? createEventRedactor(secrets.current) : null;
+  const send = (event: StreamEvent) => (redactor ? redactor.event(event) : [event]).forEach(recorder.emit);
+  const content = secrets ? redactSecrets(message.content, secrets.current()) : message.content;
+
   let status: RunStatus;
-  const checkpoint = await deps.checkpoints?.aroundRun({ projectId, label: message.content, messageId });
+  const checkpoint = await deps.checkpoints?.aroundRun({ projectId, label: content, messageId });
   try {
     if (!deps.model) {
-      recorder.emit({ type: "error", message: MODEL_NOT_CONFIGURED });
+      send({ type: "error", message: MODEL_NOT_CONFIGURED });
       status = "failed";
     } else {
       const signal = run.controller.signal;
-      const input = await prepareRun(deps, { ownerId, projectId, excludeIds: [run.userMessageId, messageId], message, signal, limits, setup: deps.model });
+      const input = await prepareRun(deps, {
+        ownerId,
+        projectId,
+        excludeIds: [run.userMessageId, messageId],
+        message: { ...message, content },
+        signal,
+        limits,
+        setup: deps.model,
+      });
       recorder.model = input.model;
-      status = (await runAgent({ ...input, emit: recorder.emit })).status;
+      status = (await runAgent({ ...input, toolContext: { ...input.toolContext, event: send }, emit: send })).status;
     }
   } catch (error) {
     deps.logger.error("agent run crashed", { projectId, error: String(error) });
-    if (recorder.error === null) recorder.emit({ type: "error", message: `The agent stopped because of a server error: ${error instanceof Error ? error.message : String(error)}` });
+    if (recorder.error === null) send({ type: "error", message: `The agent stopped because of a server error: ${error instanceof Error ? error.message : String(error)}` });
     status = run.controller.signal.aborted ? "stopped" : "failed";
   } finally {
     recorder.stop();
+    redactor?.end().forEach(recorder.emit);
+    secrets?.close();
   }
   await checkpoint?.after();
 

@@ -38,7 +38,10 @@ export type ProcessBusEvent = ProcessEvent & { ownerId: string; origin: "api" | 
  */
 export type ProjectEnvChangedEvent = { type: "project.env.changed"; projectId: string; ownerId: string; names: string[]; origin: "api"; pushedBy?: undefined };
 
-export type BusEvent = FileBusEvent | SandboxStopEvent | ProblemsBusEvent | ProcessBusEvent | ProjectEnvChangedEvent;
+/** The owner declined a secret an agent run asked for (request_secret): the run waiting for it, on any instance, goes on without. */
+export type SecretDeclinedEvent = { type: "secret.declined"; projectId: string; ownerId: string; name: string; origin: "api"; pushedBy?: undefined };
+
+export type BusEvent = FileBusEvent | SandboxStopEvent | ProblemsBusEvent | ProcessBusEvent | ProjectEnvChangedEvent | SecretDeclinedEvent;
 
 /** Subscribers that act on file changes skip every other kind of event with this. */
 export const isFileEvent = (event: BusEvent): event is FileBusEvent => event.type.startsWith("file.");

@@ -36,8 +36,8 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
 
   const unsubscribeBus = deps.events.subscribe((event) => {
     // File events, the problem list's `problems.changed` and the named processes' output and status go to
-    // browsers; other bus events (`sandbox.stop`, `project.env.changed`) are the API's own.
-    if (event.type === "sandbox.stop" || event.type === "project.env.changed") return;
+    // browsers; other bus events (`sandbox.stop`, `project.env.changed`, `secret.declined`) are the API's own.
+    if (event.type === "sandbox.stop" || event.type === "project.env.changed" || event.type === "secret.declined") return;
     const sockets = byProject.get(event.projectId);
     if (!sockets) return;
     const { ownerId, origin: _origin, pushedBy: _pushedBy, ...message } = event;

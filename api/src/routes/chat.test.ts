@@ -60,6 +60,7 @@ describe("POST /api/messages/stream", () => {
       "read_logs",
       "get_problems",
       "restart_app",
+      "request_secret",
     ]);
   });
 

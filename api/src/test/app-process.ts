@@ -42,6 +42,9 @@ export function unusedPort(): number {
   return port;
 }
 
+/** The secrets key of every app process a test starts on a shared database. */
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString("base64");
+
 export async function startAppProcess(
   env: Record<string, string> = {},
   options: {
@@ -79,6 +82,8 @@ export async function startAppProcess(
       FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${unusedPort()}`,
       FIREBASE_PROJECT_ID: PROCESS_PROJECT_ID,
       LOG_LEVEL: "info",
+      // Instances sharing a database must share the secrets key (start-up stops without one).
+      ...(env.DATABASE_URL ? { SECRETS_KEY: TEST_SECRETS_KEY } : {}),
       ...env,
     },
     stdin: "ignore",

@@ -27,6 +27,7 @@ import { createSandboxProvider } from "../sandbox/index";
 import type { SandboxProvider } from "../sandbox/types";
 import type { AppDatabases } from "../services/app-databases";
 import { createProjectSandboxes } from "../services/sandboxes";
+import { createProjectSecrets, secretBoxFor } from "../services/secrets";
 import { createImageSigner } from "../services/images";
 import { guardStore } from "../storage/guard";
 import { createLocalStore } from "../storage/local";
@@ -71,7 +72,8 @@ export async function testApp(
   const provider = overrides.provider ?? createSandboxProvider(config, silentLogger);
   const { appDatabases } = overrides;
   const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config, appDatabases });
-  const services = { config, sql: db.sql, store, logger: silentLogger, events, sandboxes, sandboxSync: sandboxes.sync, signer: createImageSigner("test-secret"), appDatabases };
+  const secrets = createProjectSecrets({ sql: db.sql, store, logger: silentLogger, events, box: secretBoxFor(config.secrets), env: sandboxes.env });
+  const services = { config, sql: db.sql, store, logger: silentLogger, events, sandboxes, sandboxSync: sandboxes.sync, secrets, signer: createImageSigner("test-secret"), appDatabases };
   const deps: AppDeps = {
     ...services,
     runs: createAgentRuns({ ...services, agent: overrides.agent }),

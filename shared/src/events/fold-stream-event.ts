@@ -48,6 +48,8 @@ export type RunFold = {
   settledSteps: FoldedStep[];
   /** In-progress step lines nothing has settled yet. */
   openSteps: FoldedStep[];
+  /** The secret the agent is waiting for (request_secret), until its tool call completes or the run ends. */
+  secretRequest: { name: string; reason: string } | null;
 };
 
 /** The assistant message as saved (`RunStore.saveProgress` / `finish`). */
@@ -71,6 +73,7 @@ export function emptyRunFold(): RunFold {
     done: false,
     settledSteps: [],
     openSteps: [],
+    secretRequest: null,
   };
 }
 
@@ -88,12 +91,19 @@ export function foldStreamEvent(fold: RunFold, event: StreamEvent): RunFold {
       return { ...fold, toolCalls: applyToolStart(fold.toolCalls, event) };
     case "tool_complete":
       // The tool's steps have ended with it, whatever they said.
-      return { ...settleOpenSteps(fold), toolCalls: applyToolComplete(fold.toolCalls, event) };
+      return {
+        ...settleOpenSteps(fold),
+        toolCalls: applyToolComplete(fold.toolCalls, event),
+        secretRequest: event.name === "request_secret" ? null : fold.secretRequest,
+      };
+    case "secret_request":
+      return { ...fold, secretRequest: { name: event.name, reason: event.reason } };
     case "error":
       return { ...fold, error: event.message, status: "failed" };
     case "done":
       return {
         ...fold,
+        secretRequest: null,
         done: true,
         status: event.status ?? (fold.error ? "failed" : "complete"),
         usage: event.usage ?? fold.usage,

@@ -47,6 +47,12 @@ export const streamEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("tool_start"), name: z.string(), summary: z.string() }),
   z.object({ type: z.literal("tool_complete"), name: z.string(), summary: z.string(), result: z.string() }),
   z.object({ type: z.literal("error"), message: z.string() }),
+  /**
+   * The agent asks the owner for a secret (request_secret) and waits: the chat shows a form with the name,
+   * the reason and a password field whose value goes straight to `PUT /api/projects/{id}/secrets/{name}`
+   * (never through the chat), or a Decline button. The model hears only "set" or "declined".
+   */
+  z.object({ type: z.literal("secret_request"), name: z.string(), reason: z.string() }),
   /** Always the last event. `messageId` is the saved assistant message; `status` how the run ended. */
   z.object({
     type: z.literal("done"),
@@ -57,7 +63,7 @@ export const streamEventSchema = z.discriminatedUnion("type", [
 ]);
 export type StreamEvent = z.infer<typeof streamEventSchema>;
 export type StreamEventType = StreamEvent["type"];
-export const streamEventTypes = ["chunk", "thinking", "action", "actions_completed", "tool_start", "tool_complete", "error", "done"] as const;
+export const streamEventTypes = ["chunk", "thinking", "action", "actions_completed", "tool_start", "tool_complete", "error", "secret_request", "done"] as const;
 
 /** The body of `POST /api/messages/stream`. */
 export const sendMessageSchema = z

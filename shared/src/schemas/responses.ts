@@ -291,3 +291,8 @@ export const queryResultSchema: z.ZodMiniType<QueryResult> = z.object({
   truncated: z.boolean(),
   ms: z.number(),
 });
+
+/** A project's secrets: names and times, never values. */
+export const secretInfoSchema = z.object({ name: z.string(), updatedAt: z.string() });
+export type SecretInfo = z.infer<typeof secretInfoSchema>;
+export const secretListSchema = z.array(secretInfoSchema);

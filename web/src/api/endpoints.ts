@@ -215,6 +215,18 @@ export const api = {
     query: (projectId: string, sql: string, init: CallInit = {}) =>
       parsed((s) => s.queryResultSchema, client.projects[":id"].database.query.$post({ param: encoded({ id: projectId }), json: { sql } }, { init })),
   },
+  /** A project's secrets: values go in, never come out. A bad name or value answers 400 with the reason. */
+  secrets: {
+    list: (projectId: string, init: CallInit = {}) =>
+      parsed((s) => s.secretListSchema, client.projects[":id"].secrets.$get({ param: encoded({ id: projectId }) }, { init })),
+    set: (projectId: string, name: string, value: string) =>
+      parsed((s) => s.secretInfoSchema, client.projects[":id"].secrets[":name"].$put({ param: encoded({ id: projectId, name }), json: { value } })),
+    remove: (projectId: string, name: string) =>
+      parsed(ignored, client.projects[":id"].secrets[":name"].$delete({ param: encoded({ id: projectId, name }) })),
+    /** Answers the agent's request_secret with no: the waiting run goes on without it. */
+    decline: (projectId: string, name: string) =>
+      parsed(ignored, client.projects[":id"].secrets[":name"].decline.$post({ param: encoded({ id: projectId, name }) })),
+  },
   /** The sandbox's named processes; live output and status arrive over the WebSocket (api/project-events.ts). */
   processes: {
     list: (projectId: string, init: CallInit = {}) =>

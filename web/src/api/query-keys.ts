@@ -10,6 +10,8 @@ export const projectKeys = {
   model: (id: string) => ["projects", id, "model"] as const,
   /** How full the model's context window is for the conversation. */
   context: (id: string) => ["projects", id, "context"] as const,
+  /** The project's secrets (names and times only). */
+  secrets: (id: string) => ["projects", id, "secrets"] as const,
 };
 
 /** The caller's tokens this month against the server's monthly budget. */

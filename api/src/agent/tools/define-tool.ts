@@ -13,6 +13,7 @@
  *   run: async (input, ctx) => ({ result: "…" }),
  * });
  */
+import type { StreamEvent } from "@shared/events/stream";
 import type { z } from "zod";
 import type { Workspace } from "../ports";
 
@@ -34,6 +35,8 @@ export type ToolContext = Workspace & {
   step(line: string, status: StepStatus): void;
   /** For tools that call out (web search); tests may pass their own. */
   fetch: typeof fetch;
+  /** Sends an event of the tool's own on the run's stream (request_secret's `secret_request`); absent in some tests. */
+  event?(event: StreamEvent): void;
 };
 
 /** What a tool hands back: the text the model reads, and optionally a better badge summary. */

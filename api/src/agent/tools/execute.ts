@@ -32,7 +32,14 @@ export function previewSummary(tool: Tool | undefined, rawArguments: string): st
   }
 }
 
+/** Runs the call; what comes back (for the model and the badge) has the project's secret values hidden. */
 export async function executeToolCall(tools: Tool[], name: string, rawArguments: string, ctx: ToolContext): Promise<ToolCallOutcome> {
+  const outcome = await runToolCall(tools, name, rawArguments, ctx);
+  if (!ctx.secrets) return outcome;
+  return { ...outcome, summary: await ctx.secrets.redact(outcome.summary), result: await ctx.secrets.redact(outcome.result) };
+}
+
+async function runToolCall(tools: Tool[], name: string, rawArguments: string, ctx: ToolContext): Promise<ToolCallOutcome> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
     return { ok: false, summary: name, result: `Error: there is no tool named "${name}". Available tools: ${tools.map((t) => t.name).join(", ")}.` };

@@ -12,6 +12,7 @@ import { getProblemsTool } from "./get-problems";
 import { listFilesTool } from "./list-files";
 import { readFileTool } from "./read-file";
 import { readLogsTool } from "./read-logs";
+import { requestSecretTool } from "./request-secret";
 import { restartAppTool } from "./restart-app";
 import { runCodeTool } from "./run-code";
 import { runSqlTool } from "./run-sql";
@@ -34,6 +35,7 @@ export const allTools: Tool[] = [
   restartAppTool,
   describeDatabaseTool,
   runSqlTool,
+  requestSecretTool,
   webSearchTool,
 ] as Tool[];
 

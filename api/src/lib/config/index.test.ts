@@ -21,6 +21,7 @@ describe("loadConfig", () => {
       HOST: "0.0.0.0",
       DATA_DIR: "/srv/app",
       DATABASE_URL: "postgres://u:pw@db:5432/app",
+      SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
       S3_BUCKET: "files",
       S3_ENDPOINT: "http://minio:9000",
       S3_FORCE_PATH_STYLE: "true",

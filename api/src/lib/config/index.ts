@@ -19,6 +19,7 @@ import { limitsConfig, limitsEnv, type LimitsConfig } from "./limits";
 import { defaultModelOf, modelConfig, modelEnv, type ModelConfig } from "./model";
 import { previewConfig, previewEnv, type PreviewConfig } from "./preview";
 import { sandboxConfig, sandboxEnv, type SandboxConfig } from "./sandbox";
+import { secretsConfig, secretsEnv, type SecretsConfig } from "./secrets";
 import { serverConfig, serverEnv, type ServerConfig } from "./server";
 import { sitesConfig, sitesEnv, type SitesConfig } from "./sites";
 import { storageConfig, storageEnv, type StorageConfig } from "./storage";
@@ -29,6 +30,7 @@ export { describeConfig, redactUrl } from "./describe";
 export { isKnownVisionModel, type ModelPrice } from "./model";
 export type { AuthConfig } from "./auth";
 export type { AppDatabasesConfig } from "./app-databases";
+export type { SecretsConfig } from "./secrets";
 
 const envSchema = z.object({
   ...serverEnv,
@@ -42,6 +44,7 @@ const envSchema = z.object({
   ...limitsEnv,
   ...authEnv,
   ...appDatabasesEnv,
+  ...secretsEnv,
 });
 
 export type Config = ServerConfig &
@@ -55,6 +58,7 @@ export type Config = ServerConfig &
     preview: PreviewConfig;
     sites: SitesConfig;
     auth: AuthConfig;
+    secrets: SecretsConfig;
   };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -65,13 +69,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const server = serverConfig(e);
-  // The contradiction checks run in this order (storage, sandbox, model, sites, auth): the first one found is reported.
+  // The contradiction checks run in this order (storage, sandbox, model, sites, secrets, auth): the first one found is reported.
   const storage = storageConfig(e, server.dataDir);
   const sandbox = sandboxConfig(e);
   const database = databaseConfig(e, server.dataDir);
   const model = modelConfig(e);
   const preview = previewConfig(e.PREVIEW_DOMAIN, server.publicUrl, server.port);
   const sites = sitesConfig(e, { publicUrl: server.publicUrl, port: server.port, previewDomain: preview.domain });
+  const secrets = secretsConfig(e, server.dataDir, database.kind === "postgres");
   return {
     ...server,
     database,
@@ -84,5 +89,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     auth: authConfig(e, server.host),
     ...limitsConfig(e),
     ...appDatabasesConfig(e, database, server.dataDir),
+    secrets,
   };
 }

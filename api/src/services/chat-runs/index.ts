@@ -14,19 +14,22 @@ import * as runs from "../../db/message-runs";
 import { listMessages } from "../../db/messages";
 import { findProject, findProjectModel } from "../../db/projects";
 import { notFound } from "../../lib/errors";
+import { redactDeep, redactSecrets, type SecretValue } from "../../lib/secret-redactor";
 import type { ServiceContext } from "../context";
 import { listFilesInProject } from "../files";
 import { markImagesAttached, readAttachedImages, type ImageSigner } from "../images";
 import { getOwnedProject } from "../projects";
 import { ABANDONED_NOTE } from "./abandoned-runs";
 import { loadConversationSummary, saveConversationSummary } from "./conversation-summary";
+import { withSecrets } from "./redaction";
 import { createRunWorkspace } from "./workspace";
 
 export { ABANDONED_NOTE, heartbeatFor, startAbandonedRunSweeper } from "./abandoned-runs";
 
 type Sandboxes = Parameters<typeof createRunWorkspace>[1];
 
-export function createChatRuns(ctx: ServiceContext & { signer: ImageSigner; sandboxes: Sandboxes }) {
+/** `secrets`: the project's secret values, hidden from everything a run reads, saves and sends. */
+export function createChatRuns(ctx: ServiceContext & { signer: ImageSigner; sandboxes: Sandboxes; secrets: { values(projectId: string): Promise<SecretValue[]> } }) {
   return {
     // What a run reads before it starts.
     async ownedProject(ownerId: string, projectId: string): Promise<string> {
@@ -42,14 +45,18 @@ export function createChatRuns(ctx: ServiceContext & { signer: ImageSigner; sand
         findProjectModel(ctx.sql, projectId),
       ]);
       if (!project) throw notFound("Project");
-      return { project: { ...project, files, model }, messages, summary };
+      // Saved before the value was a secret (or typed by the user): the model does not get it from history either.
+      const values = await ctx.secrets.values(projectId);
+      return { project: { ...project, files, model }, messages: redactDeep(messages, values), summary: redactDeep(summary, values) };
     },
     saveSummary: (projectId: string, summary: { upToMessageId: string; content: string }) => saveConversationSummary(ctx, projectId, summary),
 
     // Where runs are saved.
     failAbandoned: (projectId: string, staleBefore: Date) => runs.failAbandonedRuns(ctx.sql, projectId, staleBefore, ABANDONED_NOTE),
     async claim(claim: { projectId: string; userMessageId: string; assistantMessageId: string; content: string; attachments: string[] }) {
-      const claimed = await runs.insertRunMessages(ctx.sql, claim);
+      // A secret's value the user typed into the chat is not kept in it.
+      const content = redactSecrets(claim.content, await ctx.secrets.values(claim.projectId));
+      const claimed = await runs.insertRunMessages(ctx.sql, { ...claim, content });
       // Sent with a message, the images are the conversation's: no longer swept as unattached.
       if (claimed) await markImagesAttached(ctx, claim.projectId, claim.attachments);
       return claimed;
@@ -60,7 +67,8 @@ export function createChatRuns(ctx: ServiceContext & { signer: ImageSigner; sand
       runs.finishRunMessage(ctx.sql, messageId, projectId, message),
 
     // Each run's workspace, scoped to a project whose ownership the run checked.
-    forProject: (ownerId: string, projectId: string) => createRunWorkspace(ctx, ctx.sandboxes, ownerId, projectId),
+    forProject: (ownerId: string, projectId: string) =>
+      withSecrets(createRunWorkspace(ctx, ctx.sandboxes, ownerId, projectId), { ...ctx, projectId, values: () => ctx.secrets.values(projectId) }),
   };
 }
 

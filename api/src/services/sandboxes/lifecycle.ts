@@ -51,13 +51,21 @@ export type LifecycleDeps = ServiceContext & {
 export type SandboxLifecycle = ReturnType<typeof createSandboxLifecycle>;
 
 export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncService, dependencies: DependencyDeps, env: ProjectEnv) {
-  /** The sandbox as the project's: every process it starts gets the project's environment (project-env.ts). */
-  const asProjects = (projectId: string, sandbox: Sandbox) => {
+  /**
+   * The sandbox as the project's: every process it starts gets the project's environment (project-env.ts).
+   * One wrapper per provider sandbox, so a sandbox reconnected here again is still the same object (its
+   * process events are published once).
+   */
+  const wrappers = new WeakMap<Sandbox, Sandbox>();
+  const asProjects = (projectId: string, sandbox: Sandbox): Sandbox => {
+    let own = wrappers.get(sandbox);
+    if (own) return own;
     // A local sandbox's 127.0.0.1:5432 leads to the host through its socket: serve it before any process asks.
     if (sandbox.databaseSocket && ctx.appDatabases) {
       ctx.appDatabases.serveSandbox(projectId, sandbox.databaseSocket).catch((error) => ctx.logger.warn("the sandbox's database socket could not be served", { projectId, error: String(error) }));
     }
-    return withProjectEnv(sandbox, () => env.forProject(projectId));
+    wrappers.set(sandbox, (own = withProjectEnv(sandbox, () => env.forProject(projectId))));
+    return own;
   };
   const inflight = new Map<string, Promise<Sandbox>>();
   const recreating = new Map<string, Promise<RecreateResult>>();

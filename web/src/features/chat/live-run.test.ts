@@ -34,4 +34,15 @@ describe("applyStreamEvent", () => {
   test("without done the run is not finished (a cut stream)", () => {
     expect(play([{ type: "chunk", content: "x" }]).done).toBe(false);
   });
+
+  test("a secret request shows until its tool call completes (or the run ends)", () => {
+    const asked: StreamEvent[] = [
+      { type: "tool_start", name: "request_secret", summary: "API_KEY" },
+      { type: "secret_request", name: "API_KEY", reason: "For the weather API" },
+    ];
+    expect(play(asked).secretRequest).toEqual({ name: "API_KEY", reason: "For the weather API" });
+    expect(play([...asked, { type: "tool_complete", name: "read_file", summary: "a", result: "" }]).secretRequest).not.toBeNull();
+    expect(play([...asked, { type: "tool_complete", name: "request_secret", summary: "API_KEY: set", result: "set" }]).secretRequest).toBeNull();
+    expect(play([...asked, { type: "done", status: "stopped" }]).secretRequest).toBeNull();
+  });
 });

@@ -30,4 +30,9 @@ describe("parseStreamEvent", () => {
   test("a tool_complete without a result gets an empty one", () => {
     expect(parseStreamEvent('{"type":"tool_complete","name":"x","summary":"y"}')).toEqual({ type: "tool_complete", name: "x", summary: "y", result: "" });
   });
+
+  test("a secret request needs its name and reason", () => {
+    expect(parseStreamEvent('{"type":"secret_request","name":"API_KEY","reason":"why"}')).toEqual({ type: "secret_request", name: "API_KEY", reason: "why" });
+    expect(parseStreamEvent('{"type":"secret_request","name":"API_KEY"}')).toBeNull();
+  });
 });

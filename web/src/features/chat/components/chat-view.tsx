@@ -22,6 +22,7 @@ import { ChatComposer } from "./chat-composer";
 import { ChatEmptyState } from "./chat-empty-state";
 import { ContextMeter } from "./context-meter";
 import { MessageItem } from "./message-item";
+import { SecretRequestForm } from "./secret-request-form";
 
 function liveMessage(projectId: string, run: LiveRun): Message {
   return {
@@ -125,6 +126,7 @@ export function ChatView({ projectId }: { projectId: string }) {
             ))}
             {showPendingUser && chat.pending?.user && <MessageItem message={chat.pending.user} />}
             {live && <MessageItem message={live} live />}
+            {chat.pending?.run.secretRequest && <SecretRequestForm key={chat.pending.run.secretRequest.name} projectId={projectId} {...chat.pending.run.secretRequest} />}
           </div>
         )}
       </div>
