@@ -60,6 +60,8 @@ describe("POST /api/messages/stream", () => {
       "read_logs",
       "get_problems",
       "restart_app",
+      "describe_database",
+      "run_sql",
       "request_secret",
     ]);
   });
