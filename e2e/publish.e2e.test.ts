@@ -130,3 +130,28 @@ describe("publish from the Preview view", () => {
     300_000,
   );
 });
+
+describe("device widths in the Preview toolbar", () => {
+  const run = SKIP ? test.skip : test;
+  run(
+    "phone and tablet show the app at 390 and 768 px, and the choice is kept across a reload",
+    async () => {
+      await page.goto(`${app.url}/project/${projectId}/preview`);
+      const widths = page.getByRole("toolbar", { name: "Preview actions" }).getByRole("group", { name: "Device width" });
+      const frameWidth = async () => (await page.locator("[data-testid=preview-frame] iframe").boundingBox())?.width;
+      const desktop = await frameWidth();
+      expect(desktop).toBeGreaterThan(1000);
+      await widths.getByRole("button", { name: "Phone width (390 px)" }).click();
+      await page.waitForFunction(() => document.querySelector("[data-testid=preview-frame] iframe")?.getBoundingClientRect().width === 390);
+      await page.screenshot({ path: join(ARTIFACTS, "preview-phone-width.png") });
+      await widths.getByRole("button", { name: "Tablet width (768 px)" }).click();
+      await page.waitForFunction(() => document.querySelector("[data-testid=preview-frame] iframe")?.getBoundingClientRect().width === 768);
+      await page.reload();
+      await page.waitForFunction(() => document.querySelector("[data-testid=preview-frame] iframe")?.getBoundingClientRect().width === 768);
+      expect(await widths.getByRole("button", { name: "Tablet width (768 px)" }).getAttribute("aria-pressed")).toBe("true");
+      await widths.getByRole("button", { name: "Desktop width" }).click();
+      await page.waitForFunction((w) => document.querySelector("[data-testid=preview-frame] iframe")?.getBoundingClientRect().width === w, desktop);
+    },
+    120_000,
+  );
+});
