@@ -68,7 +68,7 @@ afterAll(() => runCleanups(cleanups), 30_000);
 describe("publish from the Preview view", () => {
   const run = SKIP ? test.skip : test;
   run(
-    "Publish builds the app, shows the live URL, and the URL renders the app",
+    "Publish builds the app, shows the live URL, and the URL renders the app; a cleared name asks for one; Unpublish is confirmed",
     async () => {
       try {
         await page.goto(`${app.url}/project/${projectId}/preview`);
@@ -99,6 +99,28 @@ describe("publish from the Preview view", () => {
 
         await page.goto(`${app.url}/projects`);
         await page.getByTestId("project-live-badge").first().waitFor();
+
+        // A cleared site name stays empty and asks for one; Unpublish asks before taking the site down.
+        await page.goto(`${app.url}/project/${projectId}/preview`);
+        await page.getByRole("toolbar", { name: "Preview actions" }).getByTestId("publish-button").click();
+        await page.getByTestId("publish-live-url").waitFor();
+        const name = page.getByLabel("Site name");
+        expect(await name.inputValue()).toBe(slug);
+        await name.fill("");
+        await page.getByTestId("publish-slug-problem").getByText("Choose a site name.").waitFor();
+        await Bun.sleep(500); // a refill would come with the next render of the site state
+        expect(await name.inputValue()).toBe("");
+        expect(await page.getByTestId("publish-start").isDisabled()).toBe(true);
+        await page.getByRole("button", { name: "Unpublish", exact: true }).click();
+        const confirm = page.getByTestId("unpublish-confirm");
+        await confirm.getByText("Take the site offline?").waitFor();
+        await page.screenshot({ path: join(ARTIFACTS, "publish-unpublish-confirm.png") });
+        await confirm.getByRole("button", { name: "Cancel" }).click();
+        await confirm.waitFor({ state: "detached" });
+        expect(await page.getByTestId("publish-live-url").isVisible()).toBe(true); // nothing was taken down
+        await page.getByRole("button", { name: "Unpublish", exact: true }).click();
+        await confirm.getByRole("button", { name: "Yes, unpublish" }).click();
+        await page.getByTestId("publish-live-url").waitFor({ state: "detached" });
       } catch (error) {
         await page.screenshot({ path: join(ARTIFACTS, "publish-failure.png") }).catch(() => {});
         console.error(`--- app output ---\n${app.output().slice(-4000)}`);
@@ -106,5 +128,30 @@ describe("publish from the Preview view", () => {
       }
     },
     300_000,
+  );
+});
+
+describe("device widths in the Preview toolbar", () => {
+  const run = SKIP ? test.skip : test;
+  run(
+    "phone and tablet show the app at 390 and 768 px, and the choice is kept across a reload",
+    async () => {
+      await page.goto(`${app.url}/project/${projectId}/preview`);
+      const widths = page.getByRole("toolbar", { name: "Preview actions" }).getByRole("group", { name: "Device width" });
+      const frameWidth = async () => (await page.locator("[data-testid=preview-frame] iframe").boundingBox())?.width;
+      const desktop = await frameWidth();
+      expect(desktop).toBeGreaterThan(1000);
+      await widths.getByRole("button", { name: "Phone width (390 px)" }).click();
+      await page.waitForFunction(() => document.querySelector("[data-testid=preview-frame] iframe")?.getBoundingClientRect().width === 390);
+      await page.screenshot({ path: join(ARTIFACTS, "preview-phone-width.png") });
+      await widths.getByRole("button", { name: "Tablet width (768 px)" }).click();
+      await page.waitForFunction(() => document.querySelector("[data-testid=preview-frame] iframe")?.getBoundingClientRect().width === 768);
+      await page.reload();
+      await page.waitForFunction(() => document.querySelector("[data-testid=preview-frame] iframe")?.getBoundingClientRect().width === 768);
+      expect(await widths.getByRole("button", { name: "Tablet width (768 px)" }).getAttribute("aria-pressed")).toBe("true");
+      await widths.getByRole("button", { name: "Desktop width" }).click();
+      await page.waitForFunction((w) => document.querySelector("[data-testid=preview-frame] iframe")?.getBoundingClientRect().width === w, desktop);
+    },
+    120_000,
   );
 });

@@ -166,12 +166,17 @@ export interface RunCheckpoints {
   aroundRun(run: { projectId: string; label: string; messageId: string }): Promise<{ after(): Promise<void> }>;
 }
 
+/** The project's AGENTS.md as the system prompt carries it: `content` is cut when the file (`size` bytes) was too long. */
+export type ProjectKnowledge = { content: string; size: number; truncated: boolean };
+
 /** The project as the system prompt describes it. */
 export type ConversationProject = {
   name: string;
   description: string | null;
   workflowCommand: string | null;
   files: FileEntry[];
+  /** The project's AGENTS.md (absent or null: it has none). */
+  knowledge?: ProjectKnowledge | null;
   /** The model the project chose (null or absent: the server's default). */
   model?: string | null;
 };

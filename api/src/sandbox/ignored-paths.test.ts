@@ -17,3 +17,13 @@ describe("paths the sandbox sync ignores", () => {
     expect(isIgnoredPath("packages/ui/node_modules/react/index.js")).toBe(true);
   });
 });
+
+describe("terminal noise", () => {
+  test("shell and REPL histories and tool caches are ignored; look-alike source files are not", () => {
+    for (const path of [".python_history", ".bash_history", ".node_repl_history", ".npm/_cacache/index-v5/x", ".cache/pip/http/y"]) {
+      expect(isIgnoredPath(path)).toBe(true);
+    }
+    expect(isIgnoredPath("src/history.ts")).toBe(false);
+    expect(isIgnoredPath("docs/bash_history.md")).toBe(false);
+  });
+});

@@ -1,7 +1,9 @@
 /**
- * The system prompt: who the agent is, the project it works on (its files and run command), the tools it
- * has, the templates, and the rules for running servers so the Preview can reach them.
+ * The system prompt: who the agent is, the project it works on (its files and run command), the project's
+ * own knowledge (AGENTS.md), the tools it has, the templates, and the rules for running servers so the
+ * Preview can reach them.
  */
+import type { ProjectKnowledge } from "../ports";
 import type { Tool } from "../tools/define-tool";
 
 export type PromptProject = {
@@ -9,6 +11,7 @@ export type PromptProject = {
   description: string | null;
   workflowCommand: string | null;
   files: { path: string; size: number }[];
+  knowledge?: ProjectKnowledge | null;
 };
 
 const MAX_FILES_LISTED = 150;
@@ -62,6 +65,15 @@ export function systemPrompt(project: PromptProject, tools: Tool[], notes: strin
         .filter(Boolean)
         .join("\n"),
   ];
+  if (project.knowledge) sections.splice(2, 0, knowledgeSection(project.knowledge));
   if (notes.length) sections.push(`## Notes\n${notes.map((n) => `- ${n}`).join("\n")}`);
   return sections.join("\n\n");
+}
+
+/** The user's own instructions for this project; a cut file says so, so the agent reads the rest when it matters. */
+function knowledgeSection(k: ProjectKnowledge): string {
+  const cut = k.truncated
+    ? `\n\n(AGENTS.md is ${k.size} bytes; only its first ${new TextEncoder().encode(k.content).length} bytes are shown above. Read the rest with read_file when you need it.)`
+    : "";
+  return `## Project knowledge (AGENTS.md)\nThe project's own notes and rules, kept by the user in AGENTS.md at the project root. Follow them, and keep the file up to date when the stack or the layout changes.\n\n${k.content.trimEnd()}${cut}`;
 }

@@ -4,6 +4,7 @@ import { sandboxSupport, toolHarness } from "../../test/tool-harness";
 import type { ProjectSandbox } from "../ports";
 import { createBoilerplateTool } from "./create-boilerplate";
 import { runShellTool } from "./run-shell";
+import { writeFileTool } from "./write-file";
 
 const support = await sandboxSupport();
 if (!support.ok) console.warn(`create_boilerplate sandbox tests skipped: local sandboxes are unavailable here (${support.why})`);
@@ -11,7 +12,7 @@ if (!support.ok) console.warn(`create_boilerplate sandbox tests skipped: local s
 let h: Awaited<ReturnType<typeof toolHarness>>;
 beforeAll(async () => {
   h = await toolHarness();
-}, 60_000);
+}, 180_000); // a PGlite start and migrations take minutes on a loaded machine
 afterAll(() => h.close(), 30_000);
 
 describe("create_boilerplate", () => {
@@ -24,11 +25,14 @@ describe("create_boilerplate", () => {
 
   test.skipIf(!support.ok)("node: files stored, workflow set and started; steps Creating → Created → Installed → Configured → Started", async () => {
     const p = await h.project();
+    // Notes written before the app exists: the template starts anyway and leaves them as they are.
+    expect((await p.call(writeFileTool, { path: "AGENTS.md", content: "Keep it in French.\n" })).ok).toBe(true);
+    const stepsBefore = p.steps.length;
     const out = await p.call(createBoilerplateTool, { template: "node" });
     expect(out.ok).toBe(true);
     expect(out.summary).toMatch(/^Node\.js app \(\d+ files\)$/);
     expect(out.result).toContain("`node --watch server.js`");
-    expect(p.steps.map((s) => `${s.status}: ${s.line}`)).toEqual([
+    expect(p.steps.slice(stepsBefore).map((s) => `${s.status}: ${s.line}`)).toEqual([
       "in_progress: Creating Node.js app from the node template",
       expect.stringMatching(/^completed: Created Node\.js app \(\d+ files\)$/),
       "completed: Installed dependencies",
@@ -36,6 +40,7 @@ describe("create_boilerplate", () => {
       "completed: Started: node --watch server.js",
     ]);
     expect(await p.file("server.js")).toBeTruthy();
+    expect(await p.file("AGENTS.md")).toBe("Keep it in French.\n");
     const project = (await (await p.user.request("GET", `/api/projects/${p.projectId}`)).json()) as { workflowCommand: string };
     expect(project.workflowCommand).toBe("node --watch server.js");
     // The app is running in the sandbox.
@@ -76,5 +81,12 @@ describe("create_boilerplate on an existing project", () => {
     const p = toolContext(memoryWorkspace({}, stubSandbox(applied)));
     expect((await p.call(createBoilerplateTool, { template: "node" })).ok).toBe(true);
     expect(applied).toEqual(["node"]);
+  });
+
+  test("a project holding only AGENTS.md (the user's notes) gets the template without being asked", async () => {
+    const applied: string[] = [];
+    const p = toolContext(memoryWorkspace({ "AGENTS.md": "Use Tailwind." }, stubSandbox(applied)));
+    expect((await p.call(createBoilerplateTool, { template: "react" })).ok).toBe(true);
+    expect(applied).toEqual(["react"]);
   });
 });

@@ -25,7 +25,8 @@ export const createBoilerplateTool = defineTool({
   async run(input, ctx) {
     if (!ctx.sandbox) throw new ToolError("Sandboxes are not available on this server, so templates cannot be applied.");
     if (!input.overwrite) {
-      const existing = await ctx.files.list();
+      // AGENTS.md alone is the user's notes for the app to come, not an app to overwrite (the template keeps it).
+      const existing = (await ctx.files.list()).filter((f) => f.path !== "AGENTS.md");
       if (existing.length > 0) {
         const sample = existing.slice(0, 5).map((f) => f.path).join(", ");
         throw new ToolError(

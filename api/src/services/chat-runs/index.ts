@@ -1,7 +1,7 @@
 /**
  * Chat runs, the server's side of the agent: where a run's messages are saved (the claim, its progress,
  * the heartbeat, the end), what a run reads before it starts (the owned project, the attached images, the
- * project with its files and messages), and each run's workspace. `compose.ts` hands these to the agent's
+ * project with its files, its AGENTS.md and its messages), and each run's workspace. `compose.ts` hands these to the agent's
  * run manager; the abandoned-run sweep lives beside them (`abandoned-runs.ts`).
  *
  * @example
@@ -21,6 +21,7 @@ import { markImagesAttached, readAttachedImages, type ImageSigner } from "../ima
 import { getOwnedProject } from "../projects";
 import { ABANDONED_NOTE } from "./abandoned-runs";
 import { loadConversationSummary, saveConversationSummary } from "./conversation-summary";
+import { loadProjectKnowledge } from "./project-knowledge";
 import { withSecrets } from "./redaction";
 import { createRunWorkspace } from "./workspace";
 
@@ -37,17 +38,22 @@ export function createChatRuns(ctx: ServiceContext & { signer: ImageSigner; sand
     },
     readImages: (projectId: string, urls: string[]) => readAttachedImages(ctx, projectId, urls),
     async load(ownerId: string, projectId: string) {
-      const [project, files, messages, summary, model] = await Promise.all([
+      const [project, files, messages, summary, model, knowledge] = await Promise.all([
         findProject(ctx.sql, ownerId, projectId),
         listFilesInProject(ctx, projectId),
         listMessages(ctx.sql, projectId),
         loadConversationSummary(ctx, projectId),
         findProjectModel(ctx.sql, projectId),
+        loadProjectKnowledge(ctx, projectId),
       ]);
       if (!project) throw notFound("Project");
       // Saved before the value was a secret (or typed by the user): the model does not get it from history either.
       const values = await ctx.secrets.values(projectId);
-      return { project: { ...project, files, model }, messages: redactDeep(messages, values), summary: redactDeep(summary, values) };
+      return {
+        project: { ...project, files, model, knowledge: redactDeep(knowledge, values) },
+        messages: redactDeep(messages, values),
+        summary: redactDeep(summary, values),
+      };
     },
     saveSummary: (projectId: string, summary: { upToMessageId: string; content: string }) => saveConversationSummary(ctx, projectId, summary),
 

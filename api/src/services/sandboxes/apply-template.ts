@@ -3,11 +3,13 @@
  * the sandbox, its dependencies installed (from the template cache when it can), the project's workflow and
  * preview port set, the dev server started and waited for (bounded), so the preview answers at once.
  */
+import { findFileByPath } from "../../db/files";
 import { setWorkflowCommand } from "../../db/project-workflow";
 import { setPreviewPort, setProjectSandbox } from "../../db/project-sandbox";
 import type { Config } from "../../lib/config";
 import { AppError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
+import { KNOWLEDGE_PATH } from "../chat-runs/project-knowledge";
 import { writeFileInProject } from "../files";
 import { getOwnedProject } from "../projects";
 import { installDependencies, type DependencyDeps } from "./dependencies";
@@ -39,7 +41,14 @@ export async function applyTemplate(
   // Written through the sync's hook (into the sandbox just ensured, bytes in hand); origin "sandbox" because
   // the sandbox already has them, so no instance pushes them in again.
   const writer: ServiceContext = { ...deps, origin: "sandbox", sandboxSync: deps.sync };
-  for (const file of template.files) await writeFileInProject(writer, ownerId, projectId, file.path, file.content);
+  // The user's own AGENTS.md (written before asking for an app) outranks the template's generic one.
+  const keepKnowledge = (await findFileByPath(deps.sql, projectId, KNOWLEDGE_PATH)) !== null;
+  let filesWritten = 0;
+  for (const file of template.files) {
+    if (keepKnowledge && file.path === KNOWLEDGE_PATH) continue;
+    await writeFileInProject(writer, ownerId, projectId, file.path, file.content);
+    filesWritten++;
+  }
   const installed = await installDependencies(deps, sandbox, template, template.install);
   if (installed.exitCode !== 0) {
     throw new AppError(500, "internal", `Installing the ${name} template's dependencies failed: ${installed.output}`);
@@ -52,5 +61,5 @@ export async function applyTemplate(
   if (!(await waitForServer(sandbox, template.port, SERVER_START_WAIT_MS))) {
     deps.logger.warn("the template's dev server is not accepting connections yet", { projectId, template: name, port: template.port });
   }
-  return { filesWritten: template.files.length, workflowCommand: template.workflowCommand, url, dependencies: installed.source };
+  return { filesWritten, workflowCommand: template.workflowCommand, url, dependencies: installed.source };
 }

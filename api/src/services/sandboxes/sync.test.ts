@@ -106,12 +106,18 @@ describe("sandbox sync", () => {
     s.sync.stop();
   });
 
-  test("files a command makes or removes go back to storage once, as origin 'sandbox'; ignored folders stay out", async () => {
+  test("files a command makes or removes go back to storage once, as origin 'sandbox'; ignored folders and terminal noise stay out", async () => {
     const s = await setup("back");
     await s.sync.attach(s.uid, s.projectId, s.box.sandbox);
     s.box.inside.write("src/made.txt", "made inside");
     s.box.inside.write("node_modules/x/index.js", "dep");
     s.box.inside.write("out/index.html", "a build's output, which publishing reads from the sandbox");
+    // What a terminal session leaves in HOME (the project folder): histories and tool caches.
+    s.box.inside.write(".bash_history", "ls\nnpm test\n");
+    s.box.inside.write(".python_history", "import os\n");
+    s.box.inside.write(".node_repl_history", "1+1\n");
+    s.box.inside.write(".npm/_logs/debug-0.log", "npm log");
+    s.box.inside.write(".cache/pip/selfcheck.json", "{}");
     await settle();
     const [made] = await listProjectFiles(ctx, s.uid, s.projectId);
     expect(made?.path).toBe("src/made.txt");

@@ -30,6 +30,10 @@ for (const kind of STORE_KINDS) {
         z.file("site/.git/config", "[core]\n");
         z.file("site/node_modules/a/index.js", "1");
         z.file("site/.DS_Store", "junk");
+        z.file("site/.bash_history", "ls\n");
+        z.file("site/.python_history", "import os\n");
+        z.file("site/.npm/_logs/debug.log", "log");
+        z.file("site/.cache/pip/x", "cache");
       });
       const project = await importProjectZip(ctx, ownerId, { zip, fileName: "site.zip" }, LIMITS);
       expect(project.name).toBe("site");

@@ -1,7 +1,7 @@
 /**
  * A new project from a .zip upload. Every entry is checked before anything is written: paths follow the
- * same rules as any file write, `..`, absolute paths and symbolic links are refused, `node_modules` and
- * `.git` are skipped, and the file count, total size, per-file size and compression ratio are limited
+ * same rules as any file write, `..`, absolute paths and symbolic links are refused, what the sandbox sync
+ * ignores (`node_modules`, `.git`, build output, caches, shell histories) is skipped, and the file count, total size, per-file size and compression ratio are limited
  * (sizes are counted while inflating, so a zip that lies about them stops there). Binary files stay
  * binary. The imported files are the project's first version.
  *
@@ -12,6 +12,7 @@ import { MAX_FILE_CONTENT_BYTES } from "@shared/schemas/file";
 import { MAX_PROJECT_NAME_LENGTH, type Project } from "@shared/schemas/project";
 import { filePathProblem } from "@shared/file-path";
 import JSZip from "jszip";
+import { isIgnoredName } from "../../sandbox/ignored-paths";
 import { type AppError, badRequest, tooLarge } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { writeFileAtPath } from "../files";
@@ -29,8 +30,8 @@ export type ImportLimits = {
 
 export const DEFAULT_MAX_RATIO = 200;
 const RATIO_CHECKED_FROM = 1024 * 1024;
-/** Folders never imported: installed dependencies and version-control data, rebuilt or irrelevant here. */
-const SKIPPED_SEGMENTS = new Set(["node_modules", ".git", "__MACOSX"]);
+/** Never imported: what the sandbox sync ignores (it would never reach the sandbox), and macOS's zip debris. */
+const skipped = (segment: string) => isIgnoredName(segment) || segment === "__MACOSX";
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
@@ -58,7 +59,7 @@ function plan(zip: JSZip, limits: ImportLimits): Planned[] {
     if (name.startsWith("/") || /^[a-zA-Z]:/.test(name)) throw badRequest(`${name} is an absolute path; every entry must be relative to the project.`);
     if (name.split(/[/\\]/).includes("..")) throw badRequest(`${name} contains '..'; every entry must stay inside the project.`);
     const segments = name.split("/");
-    if (segments.some((s) => SKIPPED_SEGMENTS.has(s)) || segments.at(-1) === ".DS_Store") continue;
+    if (segments.some(skipped) || segments.at(-1) === ".DS_Store") continue;
     const problem = filePathProblem(name);
     if (problem) throw badRequest(`${name}: ${problem}.`);
 

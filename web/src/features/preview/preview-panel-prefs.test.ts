@@ -1,5 +1,14 @@
 import { expect, test } from "bun:test";
-import { clampPanelWidth, DEFAULT_PANEL_WIDTH, MIN_PANEL_WIDTH, readPanelPrefs, writePanelPrefs } from "./preview-panel-prefs";
+import {
+  clampPanelWidth,
+  DEFAULT_PANEL_WIDTH,
+  DEVICE_WIDTHS,
+  MIN_PANEL_WIDTH,
+  readPanelPrefs,
+  readPreviewDevice,
+  writePanelPrefs,
+  writePreviewDevice,
+} from "./preview-panel-prefs";
 
 const memoryStorage = () => {
   const data = new Map<string, string>();
@@ -39,4 +48,27 @@ test("blocked storage is not an error", () => {
   };
   expect(readPanelPrefs(blocked)).toEqual({ width: DEFAULT_PANEL_WIDTH, collapsed: false });
   expect(() => writePanelPrefs(blocked, { width: 500, collapsed: true })).not.toThrow();
+});
+
+test("the device width is kept: desktop by default, tablet 768 px, phone 390 px; nonsense or blocked storage reads as desktop", () => {
+  const storage = memoryStorage();
+  expect(readPreviewDevice(storage)).toBe("desktop");
+  writePreviewDevice(storage, "phone");
+  expect(readPreviewDevice(storage)).toBe("phone");
+  writePreviewDevice(storage, "tablet");
+  expect(readPreviewDevice(storage)).toBe("tablet");
+  expect([DEVICE_WIDTHS.desktop, DEVICE_WIDTHS.tablet, DEVICE_WIDTHS.phone]).toEqual([null, 768, 390]);
+  storage.data.set("preview-device", "watch");
+  expect(readPreviewDevice(storage)).toBe("desktop");
+  expect(readPreviewDevice(null)).toBe("desktop");
+  const blocked = {
+    getItem: () => {
+      throw new Error("SecurityError");
+    },
+    setItem: () => {
+      throw new Error("QuotaExceededError");
+    },
+  };
+  expect(readPreviewDevice(blocked)).toBe("desktop");
+  expect(() => writePreviewDevice(blocked, "phone")).not.toThrow();
 });

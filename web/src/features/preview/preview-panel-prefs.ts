@@ -1,5 +1,6 @@
 /**
- * The chat's preview side panel, remembered per browser: its width and whether it is collapsed. Values
+ * The chat's preview side panel, remembered per browser: its width and whether it is collapsed, and the
+ * device width the Preview frame shows the app at (desktop, tablet 768 px, phone 390 px). Values
  * from storage are checked (another version of the app, or a person, may have written anything there) and
  * the width always leaves the chat a usable column.
  *
@@ -45,5 +46,30 @@ export function writePanelPrefs(storage: Storage | null, prefs: Partial<PanelPre
     if (prefs.collapsed !== undefined) storage?.setItem(PANEL_COLLAPSED_KEY, String(prefs.collapsed));
   } catch {
     // Not remembered (storage full or blocked): the panel still works for this visit.
+  }
+}
+
+/** The width the Preview frame shows the app at: the whole frame, or a tablet's or a phone's. */
+export const PREVIEW_DEVICES = ["desktop", "tablet", "phone"] as const;
+export type PreviewDevice = (typeof PREVIEW_DEVICES)[number];
+/** CSS pixels of the frame's page; null: as wide as the frame. */
+export const DEVICE_WIDTHS: Record<PreviewDevice, number | null> = { desktop: null, tablet: 768, phone: 390 };
+export const PREVIEW_DEVICE_KEY = "preview-device";
+
+export function readPreviewDevice(storage: Storage | null): PreviewDevice {
+  let stored: string | null = null;
+  try {
+    stored = storage?.getItem(PREVIEW_DEVICE_KEY) ?? null;
+  } catch {
+    // storage blocked: desktop
+  }
+  return PREVIEW_DEVICES.find((d) => d === stored) ?? "desktop";
+}
+
+export function writePreviewDevice(storage: Storage | null, device: PreviewDevice): void {
+  try {
+    storage?.setItem(PREVIEW_DEVICE_KEY, device);
+  } catch {
+    // Not remembered: the choice holds for this visit.
   }
 }

@@ -1,10 +1,11 @@
 /**
  * The Publish dialog: the site name, Publish, the build's live log, the live URL (copy, open), the
- * deployment history with Roll back, and Unpublish. A failed build shows its log and "Fix with AI"; files
- * changed since the live deployment show "Unpublished changes".
+ * deployment history with Roll back, and Unpublish (confirmed first). A failed build shows its log and "Fix
+ * with AI"; files changed since the live deployment show "Unpublished changes". A cleared site name stays
+ * empty and asks for one (site-name.ts).
  */
-import { slugProblem, type Deployment } from "@shared/schemas/publish";
-import { useEffect, useState } from "react";
+import type { Deployment } from "@shared/schemas/publish";
+import { useState } from "react";
 import { describeError } from "../../api/api-error";
 import { Button, buttonClasses } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
@@ -15,6 +16,7 @@ import { copyToClipboard } from "../../lib/copy-to-clipboard";
 import { formatRelativeTime } from "../../lib/relative-time";
 import { sendToChat } from "../chat/chat-outbox";
 import { fixRequest } from "./fix-request";
+import { siteNameProblem, siteNameShown } from "./site-name";
 import { useActivateDeployment, useBuildLog, useDeployments, usePublish, useSiteState, useUnpublish } from "./use-publish";
 
 export function PublishDialog({ projectId, open, onClose }: { projectId: string; open: boolean; onClose: () => void }) {
@@ -24,15 +26,14 @@ export function PublishDialog({ projectId, open, onClose }: { projectId: string;
   const publish = usePublish(projectId, build.start);
   const activate = useActivateDeployment(projectId);
   const unpublish = useUnpublish(projectId);
-  const [slug, setSlug] = useState("");
-
-  useEffect(() => {
-    if (site.data && !slug) setSlug(site.data.slug ?? site.data.suggestedSlug);
-  }, [site.data, slug]);
+  // null until the user types: until then the field shows the site's name or the suggested one.
+  const [typed, setTyped] = useState<string | null>(null);
+  const [confirmingUnpublish, setConfirmingUnpublish] = useState(false);
+  const slug = siteNameShown(typed, site.data);
 
   const latest = deployments.data?.[0];
   const building = publish.isPending || build.progress.status === "building" || latest?.status === "building";
-  const problem = slug ? slugProblem(slug) : null;
+  const problem = siteNameProblem(typed, slug);
   const failed = build.progress.status === "failed" ? { log: build.progress.log, error: build.progress.error } : latest?.status === "failed" && !building ? { log: latest.buildLog ?? "", error: null } : null;
   const log = build.progress.log || (building ? latest?.buildLog ?? "" : "");
   const liveUrl = site.data?.liveDeploymentId ? site.data.url : null;
@@ -48,13 +49,24 @@ export function PublishDialog({ projectId, open, onClose }: { projectId: string;
         <div className="space-y-1.5">
           <Label htmlFor="publish-slug">Site name</Label>
           <div className="flex items-center gap-2">
-            <Input id="publish-slug" value={slug} onChange={(e) => setSlug(e.target.value.toLowerCase())} aria-invalid={Boolean(problem)} />
+            <Input
+              id="publish-slug"
+              value={slug}
+              onChange={(e) => setTyped(e.target.value.toLowerCase())}
+              aria-invalid={Boolean(problem)}
+              aria-describedby={problem ? "publish-slug-problem" : undefined}
+              placeholder="my-site"
+            />
             <Button onClick={onPublish} disabled={building || Boolean(problem) || !slug} data-testid="publish-start" className="shrink-0 whitespace-nowrap">
               {building ? <Spinner className="size-4" /> : null}
               <span>{building ? "Publishing…" : liveUrl ? "Publish again" : "Publish"}</span>
             </Button>
           </div>
-          {problem && <p className="text-destructive">{problem}</p>}
+          {problem && (
+            <p id="publish-slug-problem" className="text-destructive" data-testid="publish-slug-problem">
+              {problem}
+            </p>
+          )}
         </div>
 
         {liveUrl && (
@@ -106,24 +118,54 @@ export function PublishDialog({ projectId, open, onClose }: { projectId: string;
         )}
 
         {site.data?.slug && (
-          <div className="flex justify-end">
-            <Button
-              variant="destructive"
-              size="sm"
-              disabled={unpublish.isPending || !liveUrl}
-              onClick={() =>
-                unpublish.mutate(undefined, {
-                  onSuccess: () => toast({ title: "Unpublished", description: "The site no longer answers." }),
-                  onError: (err) => toast({ title: "Unpublish failed", description: describeError(err), variant: "destructive" }),
-                })
-              }
-            >
-              Unpublish
-            </Button>
-          </div>
+          <UnpublishControl
+            url={liveUrl}
+            confirming={confirmingUnpublish}
+            busy={unpublish.isPending}
+            onAsk={() => setConfirmingUnpublish(true)}
+            onCancel={() => setConfirmingUnpublish(false)}
+            onConfirm={() =>
+              unpublish.mutate(undefined, {
+                onSuccess: () => {
+                  setConfirmingUnpublish(false);
+                  toast({ title: "Unpublished", description: "The site no longer answers." });
+                },
+                onError: (err) => toast({ title: "Unpublish failed", description: describeError(err), variant: "destructive" }),
+              })
+            }
+          />
         )}
       </div>
     </Dialog>
+  );
+}
+
+/** Unpublish, then a confirmation in place: taking a site offline breaks every link to it. */
+function UnpublishControl(p: { url: string | null; confirming: boolean; busy: boolean; onAsk: () => void; onCancel: () => void; onConfirm: () => void }) {
+  if (!p.confirming || !p.url) {
+    return (
+      <div className="flex justify-end">
+        <Button variant="destructive" size="sm" disabled={p.busy || !p.url} onClick={p.onAsk}>
+          Unpublish
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <div role="alertdialog" aria-label="Confirm unpublish" className="space-y-2 rounded-md border border-destructive/50 p-2" data-testid="unpublish-confirm">
+      <p>
+        Take the site offline? <span className="font-mono text-xs">{p.url}</span> will stop answering until you publish again.
+      </p>
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" size="sm" onClick={p.onCancel} disabled={p.busy}>
+          Cancel
+        </Button>
+        <Button variant="destructive" size="sm" onClick={p.onConfirm} disabled={p.busy}>
+          {p.busy ? <Spinner className="size-4" /> : null}
+          <span>Yes, unpublish</span>
+        </Button>
+      </div>
+    </div>
   );
 }
 

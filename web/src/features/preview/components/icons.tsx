@@ -15,3 +15,21 @@ export const CopyIcon = icon(
 );
 export const DownloadIcon = icon(<path d="M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M7 10l5 5 5-5M12 15V3" />);
 export const ExternalLinkIcon = icon(<path d="M15 3h6v6M10 14 21 3M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6" />);
+export const MonitorIcon = icon(
+  <>
+    <rect x="2" y="3" width="20" height="14" rx="2" />
+    <path d="M8 21h8M12 17v4" />
+  </>,
+);
+export const TabletIcon = icon(
+  <>
+    <rect x="4" y="2" width="16" height="20" rx="2" />
+    <path d="M12 18h.01" />
+  </>,
+);
+export const PhoneIcon = icon(
+  <>
+    <rect x="7" y="2" width="10" height="20" rx="2" />
+    <path d="M12 18h.01" />
+  </>,
+);

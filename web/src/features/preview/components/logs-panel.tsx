@@ -1,10 +1,12 @@
 /**
- * The `app` output, following live: one line per row with its time, stderr set apart, kept scrolled to
- * the newest line unless the reader scrolled up.
+ * The `app` output, following live: one line per row with its time (the line's own leading timestamp
+ * dropped), ANSI colours shown, stderr set apart, kept scrolled to the newest line unless the reader scrolled up.
  */
 import type { ProcessLogLine } from "@shared/schemas/processes";
 import { useEffect, useRef } from "react";
 import { cn } from "../../../lib/cn";
+import { logLineRuns, logTime } from "../app-log-lines";
+import { AnsiText } from "./ansi-text";
 
 export function LogsPanel({ lines, className, testId = "logs-panel" }: { lines: ProcessLogLine[]; className?: string; testId?: string }) {
   const box = useRef<HTMLDivElement>(null);
@@ -32,8 +34,10 @@ export function LogsPanel({ lines, className, testId = "logs-panel" }: { lines: 
       ) : (
         lines.map((line, i) => (
           <div key={i} className={cn("whitespace-pre-wrap break-all", line.stream === "stderr" && "text-red-300")}>
-            <span className="mr-2 select-none text-zinc-500">{line.t.slice(11, 19)}</span>
-            {line.text}
+            <span className="mr-2 select-none text-zinc-500" data-testid="log-time">
+              {logTime(line.t)}
+            </span>
+            <AnsiText runs={logLineRuns(line.text)} />
           </div>
         ))
       )}

@@ -1,6 +1,7 @@
 /**
  * The framed preview: a browser-like bar with the URL over an iframe of the sandbox app. Width
- * is capped at 375 px on the narrowest screens and grows with the screen; fullscreen takes the full width.
+ * is capped at 375 px on the narrowest screens and grows with the screen; fullscreen takes the full width;
+ * a tablet or phone device shows the app at that width (never wider than the room there is).
  * The app runs on its own origin, so the frame cannot read this app's cookies or storage. A browser fires no
  * error event for a frame whose page answered 502, so the preview proxy's own error pages post their status
  * to this window instead (@shared/events/preview-status); only the current frame's messages count.
@@ -9,6 +10,7 @@ import { isPreviewStatusMessage, type PreviewStatus } from "@shared/events/previ
 import { useEffect, useRef } from "react";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
+import { DEVICE_WIDTHS, type PreviewDevice } from "../preview-panel-prefs";
 import { GlobeIcon } from "./icons";
 
 export function PreviewFrame({
@@ -18,6 +20,7 @@ export function PreviewFrame({
   fullscreen,
   expired,
   onStatus,
+  device = "desktop",
 }: {
   /** The URL as shown and copied; null until it is known. */
   url: string | null;
@@ -29,7 +32,9 @@ export function PreviewFrame({
   expired: boolean;
   /** The proxy's page in the frame said the sandbox is gone, or that nothing answers on its port yet. */
   onStatus: (status: PreviewStatus) => void;
+  device?: PreviewDevice;
 }) {
+  const deviceWidth = DEVICE_WIDTHS[device];
   const frame = useRef<HTMLIFrameElement>(null);
   const report = useRef(onStatus);
   report.current = onStatus;
@@ -48,6 +53,9 @@ export function PreviewFrame({
     <div className="flex min-h-0 flex-1 justify-center">
       <div
         data-testid="preview-frame"
+        data-device={device}
+        // The bar and the border are outside the page: the page itself is the device's width.
+        style={deviceWidth ? { maxWidth: deviceWidth + 2 } : undefined}
         className={cn(
           "flex min-h-[360px] w-full flex-col overflow-hidden rounded-xl border bg-card shadow-sm",
           fullscreen ? "max-w-none" : "max-w-[375px] sm:max-w-[640px] md:max-w-[768px] lg:max-w-[1024px] xl:max-w-[1280px] 2xl:max-w-[1536px]",

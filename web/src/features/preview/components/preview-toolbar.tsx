@@ -1,13 +1,26 @@
 /**
  * The Preview toolbar: each button's visibility rule is here — recreate only when expired, run
- * workflow only with a configured command, fullscreen and download hidden on small screens, refresh hidden
- * when expired. Icon buttons carry their name as aria-label and show it as a tooltip.
+ * workflow only with a configured command, fullscreen, download and the device widths hidden on small
+ * screens, refresh hidden when expired. Icon buttons carry their name as aria-label and show it as a tooltip.
  */
 import type { ReactElement } from "react";
 import { Button, buttonClasses } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import { Tooltip } from "../../../components/ui/tooltip";
-import { CopyIcon, DownloadIcon, ExternalLinkIcon, MaximizeIcon, MinimizeIcon, PlayIcon, RefreshIcon, RotateIcon } from "./icons";
+import type { PreviewDevice } from "../preview-panel-prefs";
+import {
+  CopyIcon,
+  DownloadIcon,
+  ExternalLinkIcon,
+  MaximizeIcon,
+  MinimizeIcon,
+  MonitorIcon,
+  PhoneIcon,
+  PlayIcon,
+  RefreshIcon,
+  RotateIcon,
+  TabletIcon,
+} from "./icons";
 
 export type PreviewToolbarProps = {
   expired: boolean;
@@ -23,6 +36,9 @@ export type PreviewToolbarProps = {
   onCopyUrl: () => void;
   onRefresh: () => void;
   onDownload: () => void;
+  /** The width the frame shows the app at; the switch is absent without `onDevice`. */
+  device?: PreviewDevice;
+  onDevice?: (device: PreviewDevice) => void;
   /** The Publish button, last in the toolbar (it opens its own dialog). */
   publish?: ReactElement;
 };
@@ -38,6 +54,7 @@ export function PreviewToolbar(p: PreviewToolbarProps) {
           </Button>
         </Tooltip>
       )}
+      {p.onDevice && <DeviceSwitch device={p.device ?? "desktop"} onDevice={p.onDevice} />}
       {p.hasWorkflow && (
         <IconButton label="Run workflow" onClick={p.onRunWorkflow} disabled={p.runningWorkflow}>
           {p.runningWorkflow ? <Spinner className="size-4" /> : <PlayIcon />}
@@ -81,6 +98,25 @@ export function PreviewToolbar(p: PreviewToolbarProps) {
       )}
       {p.publish}
     </div>
+  );
+}
+
+const DEVICES: { device: PreviewDevice; label: string; icon: ReactElement }[] = [
+  { device: "desktop", label: "Desktop width", icon: <MonitorIcon /> },
+  { device: "tablet", label: "Tablet width (768 px)", icon: <TabletIcon /> },
+  { device: "phone", label: "Phone width (390 px)", icon: <PhoneIcon /> },
+];
+
+/** Desktop, tablet or phone width: one pressed at a time. Hidden where the screen itself is that narrow. */
+function DeviceSwitch({ device, onDevice }: { device: PreviewDevice; onDevice: (device: PreviewDevice) => void }) {
+  return (
+    <span role="group" aria-label="Device width" className="mr-1 hidden items-center rounded-md border p-0.5 md:inline-flex">
+      {DEVICES.map((d) => (
+        <IconButton key={d.device} label={d.label} onClick={() => onDevice(d.device)} pressed={device === d.device}>
+          {d.icon}
+        </IconButton>
+      ))}
+    </span>
   );
 }
 

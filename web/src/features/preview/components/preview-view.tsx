@@ -13,6 +13,7 @@ import { copyToClipboard } from "../../../lib/copy-to-clipboard";
 import { withRefreshParam } from "../preview-url";
 import { sandboxKeys } from "../../../api/query-keys";
 import { useDownloadSource } from "../use-download-source";
+import { usePreviewDevice } from "../use-preview-device";
 import { useRecreateSandbox } from "../use-recreate-sandbox";
 import { useRunWorkflow } from "../use-run-workflow";
 import { useSandboxUrl } from "../use-sandbox-url";
@@ -34,6 +35,7 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
   const [refreshKey, setRefreshKey] = useState(() => Date.now());
   const [frameError, setFrameError] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
+  const { device, setDevice } = usePreviewDevice();
   const overrideTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => () => clearTimeout(overrideTimer.current), []);
@@ -115,6 +117,8 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
           onCopyUrl={() => void copyUrl()}
           onRefresh={refresh}
           onDownload={() => download.mutate()}
+          device={device}
+          onDevice={setDevice}
           publish={<PublishButton projectId={project.id} />}
         />
       </header>
@@ -125,6 +129,7 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
           title={`Preview of ${project.name}`}
           fullscreen={fullscreen}
           expired={expired}
+          device={device}
           onStatus={(status) => {
             // The proxy says the sandbox is gone: Expired at once. Nothing answering yet is normal while the
             // app starts (right after a recreate, say), so it only asks the validity check to look again now.
