@@ -18,9 +18,6 @@ export type Db = {
   setQueryTimeout(ms: number): void;
 };
 
-/** How long a query may wait for the server's next byte before its connection is discarded. */
-export const DEFAULT_QUERY_TIMEOUT_MS = 5_000;
-
 const connectionDefaults = {
   // Quiet NOTICEs such as "relation already exists, skipping".
   onnotice: () => {},

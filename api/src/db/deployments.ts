@@ -80,10 +80,6 @@ export async function dropBuild(sql: Sql, id: string): Promise<void> {
   await sql`delete from deployments where id = ${id} and state = 'building'`;
 }
 
-export async function appendBuildLog(sql: Sql, id: string, text: string): Promise<void> {
-  await sql`update deployments set build_log = build_log || ${text} where id = ${id}`;
-}
-
 export async function failBuild(sql: Sql, id: string, log: string): Promise<void> {
   await sql`update deployments set state = 'failed', build_log = ${log}, finished_at = now() where id = ${id} and state = 'building'`;
 }

@@ -92,8 +92,3 @@ export async function failStaleRuns(sql: Sql, staleSeconds: number, note: string
     returning id, project_id as "projectId"`;
 }
 
-/** The project's running assistant message id, if any. */
-export async function findRunningMessage(sql: Sql, projectId: string): Promise<string | null> {
-  const [row] = await sql<{ id: string }[]>`select id from messages where project_id = ${projectId} and status = 'running' limit 1`;
-  return row?.id ?? null;
-}

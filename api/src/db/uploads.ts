@@ -14,12 +14,6 @@ export async function markUploadsAttached(sql: Sql, projectId: string, names: st
   await sql`update uploads set attached_at = now() where project_id = ${projectId} and name in ${sql(names)} and attached_at is null`;
 }
 
-/** Total bytes of the project's uploads. */
-export async function uploadBytes(sql: Sql, projectId: string): Promise<number> {
-  const [row] = await sql<{ bytes: number }[]>`select coalesce(sum(size), 0)::float8 as bytes from uploads where project_id = ${projectId}`;
-  return row!.bytes;
-}
-
 /**
  * Deletes up to `limit` rows of uploads never attached and older than `olderThanSeconds`, returning them.
  * Meant to run inside a transaction that also deletes their objects: a row is returned to one deleter only,

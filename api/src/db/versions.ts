@@ -166,14 +166,6 @@ export async function insertVersion(sql: Sql, v: NewVersion, options: { baseMani
   return toRow(row);
 }
 
-/** The newest version carrying this message id (the state after that agent run), or null. */
-export async function findVersionByMessage(sql: Sql, projectId: string, messageId: string): Promise<VersionRow | null> {
-  const [row] = await sql<RawRow[]>`
-    select ${columns(sql)} from versions where project_id = ${projectId} and message_id = ${messageId}
-    order by seq desc limit 1`;
-  return row ? toRow(row) : null;
-}
-
 /** The versions an agent run took (its assistant message's id), oldest first: "Before: …" then the run's own. */
 export async function versionsOfMessage(sql: Sql, projectId: string, messageId: string): Promise<VersionRow[]> {
   const rows = await sql<RawRow[]>`

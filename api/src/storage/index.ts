@@ -10,8 +10,6 @@ import { createS3Store } from "./s3";
 import type { ObjectStore } from "./types";
 
 export type { ObjectStore } from "./types";
-export { createLocalStore } from "./local";
-export { createS3Store, type S3StoreOptions } from "./s3";
 
 export function createObjectStore(config: Config["storage"]): ObjectStore {
   if (config.kind === "s3") {

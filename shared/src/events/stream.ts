@@ -63,7 +63,6 @@ export const streamEventSchema = z.discriminatedUnion("type", [
 ]);
 export type StreamEvent = z.infer<typeof streamEventSchema>;
 export type StreamEventType = StreamEvent["type"];
-export const streamEventTypes = ["chunk", "thinking", "action", "actions_completed", "tool_start", "tool_complete", "error", "secret_request", "done"] as const;
 
 /** The body of `POST /api/messages/stream`. */
 export const sendMessageSchema = z

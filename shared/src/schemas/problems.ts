@@ -6,9 +6,6 @@
 
 /** What the API answers, inferred from the response schemas (./responses.ts). */
 export type { Problem, ProblemSource } from "./responses";
-import type { ProblemSource } from "./responses";
-
-export const PROBLEM_SOURCES = ["browser", "server", "build"] as const satisfies readonly ProblemSource[];
 
 /** The most problems one project keeps; the least recently seen go first. */
 export const MAX_PROBLEMS = 100;

@@ -8,8 +8,6 @@ import { z } from "zod";
 export type { ChangedEntry, RenamedEntry, RestoreResult, VersionDiff, VersionSource, VersionSummary } from "./responses";
 import type { VersionSource, VersionSummary } from "./responses";
 
-export const versionSources = ["agent", "user", "restore", "manual"] as const satisfies readonly VersionSource[];
-
 export const MAX_VERSION_LABEL_LENGTH = 200;
 
 export type VersionEntry = { path: string; sha256: string; size: number; mode: number };

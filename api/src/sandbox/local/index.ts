@@ -4,7 +4,5 @@
  * @example
  * import { createLocalProvider, checkLocalSandboxSupport } from "./sandbox/local/index.ts";
  */
-export { createLocalProvider, type LocalProviderOptions } from "./local-provider.ts";
+export { createLocalProvider } from "./local-provider.ts";
 export { checkLocalSandboxSupport } from "./check.ts";
-export { DEFAULT_LIMITS, type Limits } from "./limits.ts";
-export type { LocalSandbox, LocalSandboxHostInfo } from "./local-sandbox.ts";

@@ -23,6 +23,3 @@ export function newSandboxId(): string {
   return out;
 }
 
-export function isSandboxId(id: string): boolean {
-  return /^[a-z2-7]{26}$/.test(id);
-}

@@ -217,7 +217,7 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
 }
 
 /** E2B sandboxes run elsewhere: they need a database server they can reach over the network. */
-export function noRemoteAddress(): AppError {
+function noRemoteAddress(): AppError {
   return new AppError(
     503,
     "dependency_unavailable",

@@ -18,7 +18,7 @@ import type { ServiceContext } from "../context";
 import type { AppDatabases } from "./host";
 import type { ProjectDatabase } from "./types";
 
-export { createAppDatabases, noRemoteAddress, type AppDatabases } from "./host";
+export { createAppDatabases, type AppDatabases } from "./host";
 export type { ProjectDatabase, ProjectDatabaseStatus } from "./types";
 
 function host(ctx: ServiceContext): AppDatabases {

@@ -19,12 +19,11 @@ import { recordPreviewPings } from "./preview-loads";
 import { announceChanged, recordProblems } from "./store";
 import { DEFAULT_SETTLE_MS, type ProblemInput, type ProblemsOptions } from "./types";
 
-export { browserReportBatchSchema, MAX_REPORTS_PER_REQUEST } from "./browser-report";
-export { classifyOutput } from "./classify-output";
+export { browserReportBatchSchema } from "./browser-report";
 export { ingestServerOutput } from "./server-output";
 export { startProblemsWatch } from "./watch";
 export { openPreviewLoad, PING_EVERY_MS, PREVIEW_OPEN_MS } from "./preview-loads";
-export { DEFAULT_SETTLE_MS, type OutputLine, type ProblemsOptions } from "./types";
+export type { ProblemsOptions } from "./types";
 
 export async function listProblems(ctx: ServiceContext, ownerId: string, projectId: string, options: ProblemsOptions = {}): Promise<Problem[]> {
   await getOwnedProject(ctx, ownerId, projectId);

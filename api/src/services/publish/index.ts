@@ -25,8 +25,6 @@ import { BuildError, buildScript, runBuild } from "./run-build";
 import { slugFromName, slugProblem, withSuffix } from "./slug";
 import { staticManifest, storeDeploymentFiles } from "./store-files";
 
-export { loadLiveSite, readSiteBlob } from "./live-site";
-
 export type PublishDeps = ServiceContext & { config: Pick<Config, "sites">; sandboxes: Pick<ProjectSandboxesService, "ensure" | "templateCache"> };
 
 export const siteUrl = (sites: Config["sites"], slug: string) => `${sites.scheme}://${slug}.${sites.domain}${sites.portSuffix}`;

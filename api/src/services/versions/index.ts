@@ -17,11 +17,9 @@ import { takeVersion } from "./snapshot";
 import { CURRENT } from "./diff";
 
 export { versionBeforeMessage } from "./before-message";
-export { CURRENT, diffVersions } from "./diff";
-export { versionAfterUserEdit, versionsAroundRun } from "./hooks";
+export { diffVersions } from "./diff";
 export { importProjectZip } from "./import-zip";
 export { restoreVersion } from "./restore";
-export { startVersionRetention } from "./retention";
 
 export async function listProjectVersions(
   ctx: ServiceContext,
