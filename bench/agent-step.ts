@@ -21,10 +21,11 @@ let lastChunkAt = 0;
 const gaps: number[] = [];
 model.respondWith((body, index) => {
   if (lastChunkAt) gaps.push(performance.now() - lastChunkAt);
-  if (process.env.BENCH_TRACE && gaps.at(-1)! > 30) console.log("slow", index, gaps.at(-1)!.toFixed(1), body.tools?.length ? "step" : "summary", body.messages.length);
+  if (process.env.BENCH_TRACE && gaps.at(-1)! > 30)
+    console.log("slow", index, gaps.at(-1)!.toFixed(1), body.tools?.length ? "step" : "summary", body.messages.length);
   if (index >= steps) return turn.text("Done.");
   // A realistic step: a sentence, then a write_file of a ~2 KB component split across chunks.
-  const content = `export function Part${index}() {\n${"  return <div className=\"p-4\">Hello</div>;\n".repeat(45)}}\n`;
+  const content = `export function Part${index}() {\n${'  return <div className="p-4">Hello</div>;\n'.repeat(45)}}\n`;
   return turn.steps(
     { text: `Now writing part ${index}. ` },
     { toolCalls: [{ name: "write_file", arguments: { path: `src/part${index}.tsx`, content }, chunkSize: 40 }] },
@@ -62,5 +63,7 @@ await model.close();
 
 gaps.sort((a, b) => a - b);
 const at = (q: number) => atFraction(gaps, q);
-console.log(`agent step overhead over ${gaps.length} steps (${result.status}${result.error ? `: ${result.error}` : ""}, ${workspace.fileMap.size} files, ${(total / 1000).toFixed(1)} s in all)`);
+console.log(
+  `agent step overhead over ${gaps.length} steps (${result.status}${result.error ? `: ${result.error}` : ""}, ${workspace.fileMap.size} files, ${(total / 1000).toFixed(1)} s in all)`,
+);
 console.log(`  p50 ${ms(at(0.5))}   p99 ${ms(at(0.99))}   max ${ms(gaps.at(-1)!)}   (goal: p99 < 50 ms)`);

@@ -60,7 +60,9 @@ const edit = (i: number) => [turn.toolCalls([{ name: "write_file", arguments: { 
 // Warm up: the template (dependencies, the dev server started), then one checked run so Vite has compiled the app.
 const setup = await timedRun(t.runs, [turn.toolCalls([{ name: "create_boilerplate", arguments: { template: "react" } }]), turn.text("Ready.")], "React app");
 const warm = await timedRun(t.runs, edit(0), "warm up");
-console.log(`setup: template ${(setup.ms / 1000).toFixed(1)} s (${setup.status}); first checked run ${(warm.ms / 1000).toFixed(2)} s (${warm.status}, ${warm.text.includes("App runs without errors") ? "app ok" : "app NOT ok"})`);
+console.log(
+  `setup: template ${(setup.ms / 1000).toFixed(1)} s (${setup.status}); first checked run ${(warm.ms / 1000).toFixed(2)} s (${warm.status}, ${warm.text.includes("App runs without errors") ? "app ok" : "app NOT ok"})`,
+);
 
 const on: Timed[] = [];
 const base: Timed[] = [];
@@ -72,9 +74,15 @@ const bad = on.filter((r) => r.status !== "complete" || !r.text.includes("App ru
 const mOn = median(on.map((r) => r.ms));
 const mOff = median(base.map((r) => r.ms));
 const mCheck = median(on.map((r) => r.checkMs ?? NaN));
-console.log(`agent run with the check: median ${(mOn / 1000).toFixed(2)} s; without (AGENT_REPAIR_ROUNDS=0): ${(mOff / 1000).toFixed(2)} s  (${ROUNDS} rounds each, alternating)`);
-console.log(`  verification added: median ${((mOn - mOff) / 1000).toFixed(2)} s; the check itself (Checking → done, 500 ms settle included): median ${(mCheck / 1000).toFixed(2)} s   (goal: < 3 s)`);
-console.log(`  check times: ${on.map((r) => ((r.checkMs ?? 0) / 1000).toFixed(2)).join(", ")} s${bad.length ? `; ${bad.length} run(s) did not end with "App runs without errors"` : ""}`);
+console.log(
+  `agent run with the check: median ${(mOn / 1000).toFixed(2)} s; without (AGENT_REPAIR_ROUNDS=0): ${(mOff / 1000).toFixed(2)} s  (${ROUNDS} rounds each, alternating)`,
+);
+console.log(
+  `  verification added: median ${((mOn - mOff) / 1000).toFixed(2)} s; the check itself (Checking → done, 500 ms settle included): median ${(mCheck / 1000).toFixed(2)} s   (goal: < 3 s)`,
+);
+console.log(
+  `  check times: ${on.map((r) => ((r.checkMs ?? 0) / 1000).toFixed(2)).join(", ")} s${bad.length ? `; ${bad.length} run(s) did not end with "App runs without errors"` : ""}`,
+);
 
 await off.shutdown();
 await t.close();

@@ -85,7 +85,9 @@ async function main(cleanups: Cleanups) {
 
   const [project] = (await list(`${instances[0]!.url}/api/projects`)) as { id: string }[];
   console.log(`\nWebSocket fan-out through Caddy -> two instances: clients receiving a file event within ${FANOUT_MS} ms of the write being sent`);
-  console.log(`${"clients".padStart(8)} ${"on A/B".padStart(10)} ${"write".padStart(6)} ${`<=${FANOUT_MS} ms`.padStart(10)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`);
+  console.log(
+    `${"clients".padStart(8)} ${"on A/B".padStart(10)} ${"write".padStart(6)} ${`<=${FANOUT_MS} ms`.padStart(10)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`,
+  );
   for (const n of clientCounts) await fanOut(two, project!.id, n, instances);
   console.log(`
 All on this machine (${navigator.hardwareConcurrency} cores) in one run: wrk, Caddy, PostgreSQL, both instances and the
@@ -121,12 +123,18 @@ async function fanOut(site: string, projectId: string, n: number, instances: App
     clients.push(...batch);
   }
   // Where Caddy put them: each instance's own metrics count its sockets.
-  const perInstance = await Promise.all(instances.map(async (i) => /app_websocket_clients (\d+)/.exec(await (await fetch(`${i.url}/metrics`)).text())?.[1] ?? "?"));
+  const perInstance = await Promise.all(
+    instances.map(async (i) => /app_websocket_clients (\d+)/.exec(await (await fetch(`${i.url}/metrics`)).text())?.[1] ?? "?"),
+  );
 
   for (let w = 1; w <= writes; w++) {
     const path = `fanout/${n}-${w}-${crypto.randomUUID().slice(0, 8)}.txt`;
     const sent = performance.now();
-    const res = await fetch(`${site}/api/files/${projectId}`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ path, content: "x" }) });
+    const res = await fetch(`${site}/api/files/${projectId}`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ path, content: "x" }),
+    });
     if (res.status !== 201) throw new Error(`write answered ${res.status}: ${await res.text()}`);
     const deadline = performance.now() + 5_000;
     while (clients.some((c) => !c.got.has(path)) && performance.now() < deadline) await Bun.sleep(5);

@@ -126,7 +126,9 @@ async function main(cleanups: Cleanups) {
     db = await createBenchDb(adminUrl);
     cleanups.push(() => db!.drop());
   }
-  console.log(`chat-stream bench: ${cpu} CPUs, bun ${Bun.version}, database ${db ? `PostgreSQL (fresh database on ${redactUrl(adminUrl!)})` : "embedded PGlite"}`);
+  console.log(
+    `chat-stream bench: ${cpu} CPUs, bun ${Bun.version}, database ${db ? `PostgreSQL (fresh database on ${redactUrl(adminUrl!)})` : "embedded PGlite"}`,
+  );
 
   const model = await startChildServer<{ baseUrl: string }>("chat-fake-model.ts", undefined, cleanups);
   const app = await startChildServer<{ port: number }>("serve-chat-app.ts", { modelBaseUrl: model.info.baseUrl, databaseUrl: db?.url ?? null }, cleanups);
@@ -169,12 +171,16 @@ async function main(cleanups: Cleanups) {
 
   // 2. Concurrent runs.
   const users = Array.from({ length: Math.ceil(RUNS / 10) }, (_, i) => client(origin, `load${i}`));
-  const projects = await Promise.all(Array.from({ length: RUNS }, (_, i) => users[i % users.length]!.project().then((id) => ({ user: users[i % users.length]!, id }))));
+  const projects = await Promise.all(
+    Array.from({ length: RUNS }, (_, i) => users[i % users.length]!.project().then((id) => ({ user: users[i % users.length]!, id }))),
+  );
   const rssBefore = rss(app.pid, "VmRSS");
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, rss(app.pid, "VmRSS"))), 20);
   const started = performance.now();
-  const results = await Promise.all(projects.map((p) => throughApp(p.user, p.id, `work ${WORK_TOKENS}`).catch((e) => ({ status: "crashed", events: 0, error: String(e) }))));
+  const results = await Promise.all(
+    projects.map((p) => throughApp(p.user, p.id, `work ${WORK_TOKENS}`).catch((e) => ({ status: "crashed", events: 0, error: String(e) }))),
+  );
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   peak = Math.max(peak, rss(app.pid, "VmRSS"));
@@ -188,7 +194,14 @@ async function main(cleanups: Cleanups) {
   }
   console.log(`\n2. ${RUNS} concurrent runs (write_file + ${WORK_TOKENS}-chunk answer each)`);
   console.log(`   completed: ${complete}/${RUNS} streams ended 'complete'; ${saved}/${RUNS} saved with their tool call`);
-  if (complete < RUNS) console.log(`   failures: ${results.filter((r) => r.status !== "complete").slice(0, 3).map((r) => `${r.status}: ${r.error}`).join(" | ")}`);
+  if (complete < RUNS)
+    console.log(
+      `   failures: ${results
+        .filter((r) => r.status !== "complete")
+        .slice(0, 3)
+        .map((r) => `${r.status}: ${r.error}`)
+        .join(" | ")}`,
+    );
   console.log(`   wall time ${seconds.toFixed(2)} s → ${(RUNS / seconds).toFixed(1)} runs/s, ${(events / seconds).toFixed(0)} SSE events/s`);
   console.log(`   app RSS: ${mb(rssBefore)} before, ${mb(peak)} peak during the runs (process high-water mark ${mb(rss(app.pid, "VmHWM"))})`);
   return complete === RUNS && saved === RUNS ? 0 : 1;

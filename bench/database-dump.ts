@@ -18,7 +18,9 @@ const ROUNDS = Number(opts.rounds);
 console.log(`load average before: ${loadLine()}\n`);
 const db = await scratchDatabase();
 try {
-  await db.sql.unsafe("create table items (id serial primary key, title text not null, done boolean not null default false, created_at timestamptz not null default now())");
+  await db.sql.unsafe(
+    "create table items (id serial primary key, title text not null, done boolean not null default false, created_at timestamptz not null default now())",
+  );
   // ~200-byte rows until the database has grown by MB megabytes.
   const base = Number((await db.sql`select pg_database_size(current_database())::text as n`)[0]!.n);
   while (Number((await db.sql`select pg_database_size(current_database())::text as n`)[0]!.n) - base < MB * 1024 * 1024) {

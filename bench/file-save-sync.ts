@@ -84,7 +84,13 @@ try {
     const eventAt = await Promise.race([event, Bun.sleep(10_000).then(() => Number.NaN)]);
     if (Number.isNaN(eventAt)) throw new Error("no file.updated within 10 s");
     await Bun.sleep(120); // past the watcher's debounce, so its echo (and any storage read it costs) belongs to this save
-    return { patch: answered - started, event: eventAt - started, sandbox: inSandbox - started, inSandboxAtAnswer, ops: { put: storageOps.put - opsBefore.put, get: storageOps.get - opsBefore.get, delete: storageOps.delete - opsBefore.delete } };
+    return {
+      patch: answered - started,
+      event: eventAt - started,
+      sandbox: inSandbox - started,
+      inSandboxAtAnswer,
+      ops: { put: storageOps.put - opsBefore.put, get: storageOps.get - opsBefore.get, delete: storageOps.delete - opsBefore.delete },
+    };
   }
 
   const modes = ["read-back", "push"] as const;
@@ -97,7 +103,7 @@ try {
   }
   const perRound = Math.ceil(SAVES / ROUNDS);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const mode of round % 2 === 0 ? modes : ([...modes].reverse() as typeof modes[number][])) {
+    for (const mode of round % 2 === 0 ? modes : ([...modes].reverse() as (typeof modes)[number][])) {
       use(mode);
       for (let i = 0; i < perRound; i++) results[mode].push(await saveOnce());
     }
@@ -116,9 +122,24 @@ try {
     const total = mean("put") + mean("get") + mean("delete");
     const atAnswer = samples.filter((s) => s.inSandboxAtAnswer).length;
     console.log(`  ${mode === "push" ? "after  (push from the bytes in hand)" : "before (read back from storage)"}:`);
-    console.log(line("save → 'file.updated' at WebSocket", samples.map((s) => s.event)));
-    console.log(line("save → bytes in the sandbox", samples.map((s) => s.sandbox)));
-    console.log(line("PATCH round trip", samples.map((s) => s.patch)));
+    console.log(
+      line(
+        "save → 'file.updated' at WebSocket",
+        samples.map((s) => s.event),
+      ),
+    );
+    console.log(
+      line(
+        "save → bytes in the sandbox",
+        samples.map((s) => s.sandbox),
+      ),
+    );
+    console.log(
+      line(
+        "PATCH round trip",
+        samples.map((s) => s.patch),
+      ),
+    );
     console.log(`    in the sandbox when the PATCH answered: ${atAnswer}/${samples.length}`);
     console.log(
       `    storage operations per save: ${total.toFixed(2)} (put ${mean("put").toFixed(2)}, get ${mean("get").toFixed(2)}, delete ${mean("delete").toFixed(2)})`,

@@ -79,9 +79,13 @@ try {
   for (let i = 0; i < SAMPLES; i++) {
     const message = `bench error ${i} ${crypto.randomUUID()}`;
     const t0 = performance.now();
-    await page.evaluate((m) => void setTimeout(() => {
-      throw new Error(m);
-    }), message);
+    await page.evaluate(
+      (m) =>
+        void setTimeout(() => {
+          throw new Error(m);
+        }),
+      message,
+    );
     for (;;) {
       if ((await list()).some((p) => p.message.includes(message))) break;
       if (performance.now() - t0 > 10_000) throw new Error(`sample ${i}: not listed within 10 s`);

@@ -27,7 +27,9 @@ await requireLocalSandboxes();
 const ms = (n: number) => msIn(n, 2);
 function report(label: string, samples: number[]) {
   const s = sortedCopy(samples);
-  console.log(`  ${label.padEnd(48)} p50 ${ms(pick(s, 0.5)).padStart(9)}   p99 ${ms(pick(s, 0.99)).padStart(9)}   max ${ms(s.at(-1)!).padStart(9)}   (n=${s.length})`);
+  console.log(
+    `  ${label.padEnd(48)} p50 ${ms(pick(s, 0.5)).padStart(9)}   p99 ${ms(pick(s, 0.99)).padStart(9)}   max ${ms(s.at(-1)!).padStart(9)}   (n=${s.length})`,
+  );
   return pick(s, 0.99);
 }
 

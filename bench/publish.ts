@@ -97,7 +97,10 @@ for (const path of ["/", `/${ASSET}`]) {
 console.log(`\nServing, wrk -c50 for ${SECONDS} s each (identity encoding on both sides):`);
 type Row = { what: string; app: Awaited<ReturnType<typeof runWrk>>; caddy: Awaited<ReturnType<typeof runWrk>> };
 const rows: Row[] = [];
-for (const [what, path] of [["index.html", "/"], [`${assetKb} KB asset`, `/${ASSET}`]] as const) {
+for (const [what, path] of [
+  ["index.html", "/"],
+  [`${assetKb} KB asset`, `/${ASSET}`],
+] as const) {
   // Warm both (the app's cache, Caddy's page cache), then measure them one after the other.
   await runWrk({ url: `${appBase}${path}`, connections: 10, seconds: 1, headers: { Host: host } });
   const app = await runWrk({ url: `${appBase}${path}`, connections: 50, seconds: SECONDS, headers: { Host: host } });

@@ -30,7 +30,12 @@ await requireLocalSandboxes();
 type Config = { label: string; seccomp: boolean; diskMb: number; spares: number };
 const configs: Config[] = [];
 for (const spares of [1, 0]) {
-  for (const [seccomp, diskMb] of [[false, 0], [true, 0], [false, 2048], [true, 2048]] as const) {
+  for (const [seccomp, diskMb] of [
+    [false, 0],
+    [true, 0],
+    [false, 2048],
+    [true, 2048],
+  ] as const) {
     configs.push({ label: `${spares ? "spare" : "cold "}  seccomp ${seccomp ? "on " : "off"}  quota ${diskMb ? "on " : "off"}`, seccomp, diskMb, spares });
   }
 }
@@ -41,7 +46,15 @@ const providers = new Map<Config, SandboxProvider>();
 const samples = new Map<Config, number[]>(configs.map((c) => [c, []]));
 try {
   for (const c of configs) {
-    const p = createLocalProvider({ rootDir, idleTimeoutMs: 60_000, logger: silentLogger, spares: c.spares, seccomp: c.seccomp, diskMb: c.diskMb, diskReserveMb: 0 });
+    const p = createLocalProvider({
+      rootDir,
+      idleTimeoutMs: 60_000,
+      logger: silentLogger,
+      spares: c.spares,
+      seccomp: c.seccomp,
+      diskMb: c.diskMb,
+      diskReserveMb: 0,
+    });
     providers.set(c, p);
     await (await p.create("warm-up")).kill(); // prepares the provider (checks, disk template) outside the timing
   }

@@ -63,7 +63,9 @@ try {
   // (b) ----------------------------------------------------------------------------------------------------
   console.log("(b) apply the react template → first HTTP 200 from its preview (through the API's preview proxy)");
   const cold = await templateToPreview("cold");
-  console.log(`  cold cache (plain npm install in the project's sandbox; the cache fills alongside): ${ms(cold.total)} (apply answered after ${ms(cold.apply)})`);
+  console.log(
+    `  cold cache (plain npm install in the project's sandbox; the cache fills alongside): ${ms(cold.total)} (apply answered after ${ms(cold.apply)})`,
+  );
   const cache = parts.deps.sandboxes.templateCache;
   if (!cache) throw new Error("the local provider has no template cache");
   const react = await loadTemplate("react");
@@ -82,7 +84,9 @@ try {
     `  warm cache (copy from the template cache), ${WARM_RUNS} runs after 1 warm-up: median ${ms(pick(totals, 0.5))}   p95 ${ms(pick(totals, 0.95))}   ` +
       `min ${ms(totals[0]!)}   max ${ms(totals.at(-1)!)}   goal < ${TEMPLATE_GOAL_MS} ms: ${verdict(pick(totals, 0.5) < TEMPLATE_GOAL_MS)}`,
   );
-  console.log(`    of which POST .../template answered (sandbox, files, copy, Vite started and listening): median ${ms(pick(applies, 0.5))}; the rest is the first page`);
+  console.log(
+    `    of which POST .../template answered (sandbox, files, copy, Vite started and listening): median ${ms(pick(applies, 0.5))}; the rest is the first page`,
+  );
   console.log(`  cold / warm: ${(cold.total / pick(totals, 0.5)).toFixed(1)}x\n`);
 
   // (c) ----------------------------------------------------------------------------------------------------

@@ -101,7 +101,9 @@ for (let round = 0; round < ROUNDS; round++) {
   added.push({ bytes: after.bytes - before.bytes, objects: after.objects - before.objects, fileBytes: new TextEncoder().encode(content).length });
 }
 const exact = added.every((a) => a.objects === 1 && a.bytes === a.fileBytes);
-const [row] = await db.sql<{ bytes: number }[]>`select pg_column_size(entries)::int as bytes from manifests m join versions v on v.base_manifest_id = m.id where v.id = ${base.id}`;
+const [row] = await db.sql<
+  { bytes: number }[]
+>`select pg_column_size(entries)::int as bytes from manifests m join versions v on v.base_manifest_id = m.id where v.id = ${base.id}`;
 console.log(
   `  version after one file changed: median ${ms(median(times))}, p95 ${ms(p95(times))} (goal < ${GOALS.versionMs} ms) ${median(times) < GOALS.versionMs ? "OK" : "MISSED"}`,
 );

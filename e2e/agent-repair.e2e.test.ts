@@ -15,8 +15,7 @@ import type { Frame, Page, Request } from "playwright-core";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
 import { type ChatRequestBody, type FakeModelServer, type FakeTurn, turn } from "../api/src/test/fake-model-server";
 import { callApi, runCleanups } from "./support/api";
-import { type AppServer } from "./support/app-server";
-
+import type { AppServer } from "./support/app-server";
 
 import { ARTIFACTS } from "./support/stack";
 import { reactProject, startModelApp } from "./support/model-app";
@@ -31,7 +30,8 @@ const FIXED_TEXT = "Repaired by the agent";
 const importing = (name: string) =>
   `import { useState } from "react";\nimport ${name} from "./${name}";\nexport default function App() {\n  const [n] = useState(0);\n  return <main><${name} n={n} /></main>;\n}\n`;
 // Compiles and type-checks; only a page that runs it sees it fail.
-const THROWING_APP = 'export default function App() {\n  if (Date.now() > 0) throw new Error("Render failed: no items loaded");\n  return <main>never</main>;\n}\n';
+const THROWING_APP =
+  'export default function App() {\n  if (Date.now() > 0) throw new Error("Render failed: no items loaded");\n  return <main>never</main>;\n}\n';
 const MISSING_FILE = `export default function Missing({ n }: { n: number }) {\n  return <h1>${FIXED_TEXT} {n}</h1>;\n}\n`;
 
 let model: FakeModelServer;
@@ -94,7 +94,9 @@ function step(name: string, run: () => Promise<void>, timeoutMs = 180_000) {
       } catch (err) {
         await shot(page, `failure-${name.replace(/\W+/g, "-").slice(0, 40)}`).catch(() => {});
         console.error(`--- app output ---\n${app.output().slice(-4000)}`);
-        console.error(`--- model requests: ${model.requests.length}; last messages ---\n${model.requests.map((r) => JSON.stringify(last(r.body)).slice(0, 300)).join("\n")}`);
+        console.error(
+          `--- model requests: ${model.requests.length}; last messages ---\n${model.requests.map((r) => JSON.stringify(last(r.body)).slice(0, 300)).join("\n")}`,
+        );
         throw err;
       } finally {
         console.log(`[agent-repair e2e] "${name}" took ${Date.now() - started} ms`);
@@ -125,7 +127,8 @@ describe("the agent verifies and repairs its work", () => {
     model.reset();
     model.respondWith((req): FakeTurn => {
       const m = last(req);
-      if (isRepairStep(m)) return turn.toolCalls([{ name: "write_file", arguments: { path: "src/Missing.tsx", content: MISSING_FILE } }], "I will add the missing file.");
+      if (isRepairStep(m))
+        return turn.toolCalls([{ name: "write_file", arguments: { path: "src/Missing.tsx", content: MISSING_FILE } }], "I will add the missing file.");
       if (m.role === "tool") return turn.text("Done.");
       return turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: importing("Missing") } }]);
     });
@@ -153,7 +156,13 @@ describe("the agent verifies and repairs its work", () => {
       "fixed app rendered in the preview",
       async (): Promise<Frame | null> => {
         const f = page.frames().find((fr) => fr.url().startsWith(`http://5173-${sandboxId}.localhost:`));
-        return f && (await f.getByText(`${FIXED_TEXT} 0`).count().catch(() => 0)) > 0 ? f : null;
+        return f &&
+          (await f
+            .getByText(`${FIXED_TEXT} 0`)
+            .count()
+            .catch(() => 0)) > 0
+          ? f
+          : null;
       },
       (f) => f !== null,
       45_000,
@@ -175,7 +184,8 @@ describe("the agent verifies and repairs its work", () => {
     let writtenAt = 0;
     model.respondWith((req): FakeTurn => {
       const m = last(req);
-      if (isRepairStep(m)) return turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: importing("Missing") } }], "I will fix the render.");
+      if (isRepairStep(m))
+        return turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: importing("Missing") } }], "I will fix the render.");
       if (m.role === "tool") return turn.text("Done.");
       writtenAt = Date.now();
       return turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: THROWING_APP } }]);
@@ -209,7 +219,14 @@ describe("the agent verifies and repairs its work", () => {
     await sendAndWait("Use a Gone component");
 
     const repairs = model.requests.map((r) => last(r.body)).filter(isRepairStep);
-    expect(repairs.map((r) => r.text.match(/repair round (\d) of (\d)/)?.slice(1).join("/"))).toEqual(["1/2", "2/2"]);
+    expect(
+      repairs.map((r) =>
+        r.text
+          .match(/repair round (\d) of (\d)/)
+          ?.slice(1)
+          .join("/"),
+      ),
+    ).toEqual(["1/2", "2/2"]);
     expect(repairs[1]!.text).toContain('Failed to resolve import "./Gone" from "src/App.tsx"');
 
     await stepLine(page, /Found \d+ problems?, fixing \(2\/2\)/).waitFor();

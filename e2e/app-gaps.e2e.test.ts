@@ -33,7 +33,11 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const page of pages) await page.context().close().catch(() => {});
+  for (const page of pages)
+    await page
+      .context()
+      .close()
+      .catch(() => {});
 });
 
 describe("sign-in", () => {

@@ -36,52 +36,54 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await page?.context().close().catch(() => {});
+  await page
+    ?.context()
+    .close()
+    .catch(() => {});
 });
 
 describe.skipIf(Boolean(SKIP))("the app process in the Preview", () => {
-  test(
-    "a crashed app shows its last log lines in place of the frame, and Restart brings it back",
-    async () => {
-      const project = await api<Project>("POST", "/api/projects", { name: "App process" });
-      await api("POST", `/api/sandbox/${project.id}/template`, { template: "node" });
-      await page.goto(`${stack.app.url}/project/${project.id}/preview`);
-      const status = page.getByTestId("app-status");
-      await status.filter({ hasText: "Running on port 3000" }).waitFor({ timeout: 20_000 }).catch(async (error: unknown) => {
+  test("a crashed app shows its last log lines in place of the frame, and Restart brings it back", async () => {
+    const project = await api<Project>("POST", "/api/projects", { name: "App process" });
+    await api("POST", `/api/sandbox/${project.id}/template`, { template: "node" });
+    await page.goto(`${stack.app.url}/project/${project.id}/preview`);
+    const status = page.getByTestId("app-status");
+    await status
+      .filter({ hasText: "Running on port 3000" })
+      .waitFor({ timeout: 20_000 })
+      .catch(async (error: unknown) => {
         await shot("not-running");
         const list = await api<ProcessInfo[]>("GET", `/api/sandbox/${project.id}/processes`).catch((e: unknown) => String(e));
         throw new Error(`status says ${JSON.stringify(await status.allTextContents())}; processes: ${JSON.stringify(list)}; ${String(error)}`);
       });
-      await page.frameLocator("iframe[title^='Preview of']").getByText("Hello from Node.js").waitFor({ timeout: 20_000 });
+    await page.frameLocator("iframe[title^='Preview of']").getByText("Hello from Node.js").waitFor({ timeout: 20_000 });
 
-      // The Logs panel shows app's output (the server's start line) and follows new lines live.
-      await page.getByRole("button", { name: "Logs", exact: true }).click();
-      await page.getByTestId("logs-panel").getByText("Started: http://0.0.0.0:3000").waitFor();
+    // The Logs panel shows app's output (the server's start line) and follows new lines live.
+    await page.getByRole("button", { name: "Logs", exact: true }).click();
+    await page.getByTestId("logs-panel").getByText("Started: http://0.0.0.0:3000").waitFor();
 
-      // Break server.js and run app without --watch: it crashes at once, again and again, then stays crashed.
-      const files = await api<ProjectFile[]>("GET", `/api/files/${project.id}`);
-      const server = files.find((f) => f.path === "server.js")!;
-      const original = (await api<{ content: string }>("GET", `/api/files/${project.id}/${server.id}`)).content;
-      await api("PATCH", `/api/files/${server.id}/content`, { content: BROKEN });
-      await api<ProcessInfo>("POST", `/api/sandbox/${project.id}/processes`, { name: "app", command: "node server.js" });
+    // Break server.js and run app without --watch: it crashes at once, again and again, then stays crashed.
+    const files = await api<ProjectFile[]>("GET", `/api/files/${project.id}`);
+    const server = files.find((f) => f.path === "server.js")!;
+    const original = (await api<{ content: string }>("GET", `/api/files/${project.id}/${server.id}`)).content;
+    await api("PATCH", `/api/files/${server.id}/content`, { content: BROKEN });
+    await api<ProcessInfo>("POST", `/api/sandbox/${project.id}/processes`, { name: "app", command: "node server.js" });
 
-      const crashed = page.getByTestId("app-crashed");
-      await crashed.waitFor({ timeout: 30_000 });
-      await expect(status.textContent()).resolves.toContain("Crashed (exit code 1)");
-      await page.getByTestId("app-crash-logs").getByText("SyntaxError", { exact: false }).first().waitFor();
-      await expect(page.locator("iframe[title^='Preview of']").count()).resolves.toBe(0);
-      await shot("crashed");
+    const crashed = page.getByTestId("app-crashed");
+    await crashed.waitFor({ timeout: 30_000 });
+    await expect(status.textContent()).resolves.toContain("Crashed (exit code 1)");
+    await page.getByTestId("app-crash-logs").getByText("SyntaxError", { exact: false }).first().waitFor();
+    await expect(page.locator("iframe[title^='Preview of']").count()).resolves.toBe(0);
+    await shot("crashed");
 
-      // Fixed, then Restart: app runs again and the frame is back with the page.
-      await api("PATCH", `/api/files/${server.id}/content`, { content: original });
-      await crashed.getByRole("button", { name: "Restart" }).click();
-      await status.filter({ hasText: "Running on port 3000" }).waitFor({ timeout: 20_000 });
-      await expect(crashed.count()).resolves.toBe(0);
-      await page.frameLocator("iframe[title^='Preview of']").getByText("Hello from Node.js").waitFor({ timeout: 20_000 });
-      const list = await api<ProcessInfo[]>("GET", `/api/sandbox/${project.id}/processes`);
-      expect(list.find((p) => p.name === "app")).toMatchObject({ status: "running", ports: [3000], command: "node server.js" });
-      await shot("restarted");
-    },
-    150_000,
-  );
+    // Fixed, then Restart: app runs again and the frame is back with the page.
+    await api("PATCH", `/api/files/${server.id}/content`, { content: original });
+    await crashed.getByRole("button", { name: "Restart" }).click();
+    await status.filter({ hasText: "Running on port 3000" }).waitFor({ timeout: 20_000 });
+    await expect(crashed.count()).resolves.toBe(0);
+    await page.frameLocator("iframe[title^='Preview of']").getByText("Hello from Node.js").waitFor({ timeout: 20_000 });
+    const list = await api<ProcessInfo[]>("GET", `/api/sandbox/${project.id}/processes`);
+    expect(list.find((p) => p.name === "app")).toMatchObject({ status: "running", ports: [3000], command: "node server.js" });
+    await shot("restarted");
+  }, 150_000);
 });

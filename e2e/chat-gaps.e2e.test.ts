@@ -7,14 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 
-
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
 import { type FakeModelServer, turn } from "../api/src/test/fake-model-server";
 import { callApi, runCleanups } from "./support/api";
-import { type AppServer } from "./support/app-server";
-
+import type { AppServer } from "./support/app-server";
 
 import { SCREENSHOTS } from "./support/stubs";
 import { startModelApp } from "./support/model-app";
@@ -151,35 +149,39 @@ describe("the project list after a file event or a recreate (/projects)", () => 
     }
   }, 60_000);
 
-  test.skipIf(!sandboxSupport.ok)("after a recreate from Preview, /projects shows the new sandbox id without a reload", async () => {
-    expect(runProjectId).toBeTruthy();
-    const before = await callApi<{ sandboxId: string | null }>(app.url, token, "GET", `/api/projects/${runProjectId}`);
-    expect(before.sandboxId).toBeTruthy();
-    await page.goto(`${app.url}/projects`);
-    await card("Fresh After Run").getByTestId("project-sandbox").filter({ hasText: before.sandboxId! }).waitFor();
-    // The sandbox reads as expired, so the Preview offers "Recreate sandbox"; the recreate itself is real.
-    await page.route(`**/api/sandbox/${runProjectId}/validate`, (route) => route.fulfill({ json: { isValid: false } }));
-    try {
-      await card("Fresh After Run").getByRole("link").click();
-      await page.getByTestId("chat-composer").waitFor();
-      await sidebarLink("Preview").click();
-      await page.getByRole("heading", { name: "Preview", exact: true }).waitFor();
-      const answered = page.waitForResponse((r) => r.url().endsWith(`/api/sandbox/${runProjectId}/recreate`), { timeout: 90_000 });
-      await page.getByRole("button", { name: "Recreate sandbox", exact: true }).click();
-      expect((await answered).status()).toBe(200);
-      await page.unroute(`**/api/sandbox/${runProjectId}/validate`);
-      const after = await callApi<{ sandboxId: string | null }>(app.url, token, "GET", `/api/projects/${runProjectId}`);
-      expect(after.sandboxId).toBeTruthy();
-      expect(after.sandboxId).not.toBe(before.sandboxId);
+  test.skipIf(!sandboxSupport.ok)(
+    "after a recreate from Preview, /projects shows the new sandbox id without a reload",
+    async () => {
+      expect(runProjectId).toBeTruthy();
+      const before = await callApi<{ sandboxId: string | null }>(app.url, token, "GET", `/api/projects/${runProjectId}`);
+      expect(before.sandboxId).toBeTruthy();
+      await page.goto(`${app.url}/projects`);
+      await card("Fresh After Run").getByTestId("project-sandbox").filter({ hasText: before.sandboxId! }).waitFor();
+      // The sandbox reads as expired, so the Preview offers "Recreate sandbox"; the recreate itself is real.
+      await page.route(`**/api/sandbox/${runProjectId}/validate`, (route) => route.fulfill({ json: { isValid: false } }));
+      try {
+        await card("Fresh After Run").getByRole("link").click();
+        await page.getByTestId("chat-composer").waitFor();
+        await sidebarLink("Preview").click();
+        await page.getByRole("heading", { name: "Preview", exact: true }).waitFor();
+        const answered = page.waitForResponse((r) => r.url().endsWith(`/api/sandbox/${runProjectId}/recreate`), { timeout: 90_000 });
+        await page.getByRole("button", { name: "Recreate sandbox", exact: true }).click();
+        expect((await answered).status()).toBe(200);
+        await page.unroute(`**/api/sandbox/${runProjectId}/validate`);
+        const after = await callApi<{ sandboxId: string | null }>(app.url, token, "GET", `/api/projects/${runProjectId}`);
+        expect(after.sandboxId).toBeTruthy();
+        expect(after.sandboxId).not.toBe(before.sandboxId);
 
-      await sidebarLink("Projects").click();
-      await page.waitForURL("**/projects");
-      await card("Fresh After Run").getByTestId("project-sandbox").filter({ hasText: after.sandboxId! }).waitFor({ timeout: REFRESH_MS });
-      await shot("projects-after-recreate");
-    } finally {
-      await page.unrouteAll({ behavior: "ignoreErrors" });
-    }
-  }, 120_000);
+        await sidebarLink("Projects").click();
+        await page.waitForURL("**/projects");
+        await card("Fresh After Run").getByTestId("project-sandbox").filter({ hasText: after.sandboxId! }).waitFor({ timeout: REFRESH_MS });
+        await shot("projects-after-recreate");
+      } finally {
+        await page.unrouteAll({ behavior: "ignoreErrors" });
+      }
+    },
+    120_000,
+  );
 });
 
 describe("images", () => {

@@ -115,7 +115,7 @@ describe("chat runs", () => {
   test("a person asks for a React app: create_boilerplate and write_file run, the files appear, the Preview renders the app", async () => {
     await withDiagnostics("react-app", [page], async () => {
       const id = await newProject("Chat React app");
-      const app_tsx = 'export default function App() {\n  return <h1>Plant tracker by the agent</h1>;\n}\n';
+      const app_tsx = "export default function App() {\n  return <h1>Plant tracker by the agent</h1>;\n}\n";
       model.reset();
       model.enqueue(
         turn.toolCalls([{ name: "create_boilerplate", arguments: { template: "react" } }], "I'll start from the React template.\n"),

@@ -68,7 +68,7 @@ describe("chat", () => {
       model.enqueue(
         turn.steps(
           { delayMs: 1200 },
-          { text: "Hello! Here is **bold** text, `inline code` and a block:\n\n```js\nconsole.log(\"<script>alert(1)</script>\");\n```\n" },
+          { text: 'Hello! Here is **bold** text, `inline code` and a block:\n\n```js\nconsole.log("<script>alert(1)</script>");\n```\n' },
           { usage: { prompt_tokens: 120, completion_tokens: 30 } },
         ),
       );
@@ -174,7 +174,9 @@ describe("chat", () => {
 
       // The badge opens to show the tool's result.
       await badge(page, "write_file").getByRole("button").click();
-      await badge(page, "write_file").getByText(/Created src\/App\.tsx/).waitFor();
+      await badge(page, "write_file")
+        .getByText(/Created src\/App\.tsx/)
+        .waitFor();
       expect(await unnamedControls(page)).toEqual([]);
       await shot(page, "tool-done-1440");
       await page.setViewportSize({ width: 375, height: 812 });
@@ -277,7 +279,13 @@ describe("chat", () => {
       for (const part of images) expect(part.image_url?.url.startsWith("data:image/png;base64,")).toBe(true);
       expect(sent.some((part) => part.type === "text" && part.text?.includes("(Image uploaded)"))).toBe(true);
       // The images load in the page (signed URLs, no bearer needed).
-      expect(await user(page).last().getByTestId("message-image").first().evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(1);
+      expect(
+        await user(page)
+          .last()
+          .getByTestId("message-image")
+          .first()
+          .evaluate((img) => (img as HTMLImageElement).naturalWidth),
+      ).toBe(1);
       await shot(page, "images-1440");
       await page.setViewportSize({ width: 375, height: 812 });
       await shot(page, "images-375");

@@ -45,16 +45,29 @@ const consoleLines: string[] = [];
 
 const api = <T>(method: string, path: string, body?: unknown) => callApi<T>(dev.url, token, method, path, body);
 const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `dev-server-${name}.png`) });
-const get = (url: string) => fetch(url, { signal: AbortSignal.timeout(10_000) }).then(async (r) => ({ status: r.status, type: r.headers.get("content-type") ?? "", text: await r.text() }));
-const answers = (url: string) => fetch(url, { signal: AbortSignal.timeout(1_000) }).then(() => true, () => false);
+const get = (url: string) =>
+  fetch(url, { signal: AbortSignal.timeout(10_000) }).then(async (r) => ({
+    status: r.status,
+    type: r.headers.get("content-type") ?? "",
+    text: await r.text(),
+  }));
+const answers = (url: string) =>
+  fetch(url, { signal: AbortSignal.timeout(1_000) }).then(
+    () => true,
+    () => false,
+  );
 
 /** Every process under `pid` (dev.ts's API, Vite through bunx, the emulator's node), read from ps. */
 function descendants(pid: number): number[] {
-  const rows = Bun.spawnSync(["ps", "-e", "-o", "pid=,ppid="]).stdout.toString().trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number));
+  const rows = Bun.spawnSync(["ps", "-e", "-o", "pid=,ppid="])
+    .stdout.toString()
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/).map(Number));
   const found: number[] = [];
   for (let queue = [pid]; queue.length; ) {
     const parent = queue.shift()!;
-    for (const [child, ppid] of rows) if (ppid === parent && !found.includes(child!)) (found.push(child!), queue.push(child!));
+    for (const [child, ppid] of rows) if (ppid === parent && !found.includes(child!)) found.push(child!), queue.push(child!);
   }
   return found;
 }
@@ -86,7 +99,13 @@ beforeAll(async () => {
     dataDir: appDataDir("e2e-dev-", cleanups),
     command: ["bun", "scripts/dev.ts"],
     timeoutMs: 120_000,
-    env: { WEB_PORT: String(webPort), AUTH_EMULATOR_PORT: String(emulatorPort), OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model" },
+    env: {
+      WEB_PORT: String(webPort),
+      AUTH_EMULATOR_PORT: String(emulatorPort),
+      OPENAI_BASE_URL: model.baseUrl,
+      OPENAI_API_KEY: "test-key",
+      OPENAI_MODEL: "fake-model",
+    },
   });
   // The last step stops dev mode and checks it ended everything; whatever a failed run leaves goes here.
   // Each pid with its start time: a pid that exited may since belong to another process, which is left alone.
@@ -174,7 +193,12 @@ describe("development mode (bun run dev)", () => {
     const stopping = Date.now();
     // Sent here rather than by dev.stop(), whose SIGKILL after 5 s would not let dev.ts stop the rest itself.
     process.kill(dev.pid, "SIGTERM");
-    await until("dev mode's processes gone", () => [dev.pid, ...pids].filter(alive), (left) => left.length === 0, 20_000);
+    await until(
+      "dev mode's processes gone",
+      () => [dev.pid, ...pids].filter(alive),
+      (left) => left.length === 0,
+      20_000,
+    );
     console.log(`[dev-server e2e] dev mode ended ${Date.now() - stopping} ms after SIGTERM`);
     expect(await answers(webUrl)).toBe(false);
     expect(await answers(`${dev.url}/api/health`)).toBe(false);

@@ -46,10 +46,7 @@ const editorText = () =>
 
 /** Waits until Monaco shows the text (its spaces are non-breaking). */
 const waitForEditorText = (text: string) =>
-  page.waitForFunction(
-    (wanted) => (document.querySelector(".monaco-editor .view-lines")?.textContent ?? "").replace(/\u00a0/g, " ").includes(wanted),
-    text,
-  );
+  page.waitForFunction((wanted) => (document.querySelector(".monaco-editor .view-lines")?.textContent ?? "").replace(/\u00a0/g, " ").includes(wanted), text);
 
 const openFiles = (id = projectId) => openFilesOf(page, app.url, id);
 
@@ -248,10 +245,9 @@ describe("Files view", () => {
     await page.getByRole("button", { name: "Delete src/index.css" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete File" });
     await dialog
-      .getByText(
-        "Are you sure you want to delete src/index.css? This will remove it from S3 storage and E2B sandbox. This action cannot be undone.",
-        { exact: true },
-      )
+      .getByText("Are you sure you want to delete src/index.css? This will remove it from S3 storage and E2B sandbox. This action cannot be undone.", {
+        exact: true,
+      })
       .waitFor();
     await page.waitForTimeout(300); // let the dialog finish fading in before the screenshot
     await shot("delete-dialog");
@@ -288,7 +284,10 @@ describe("Files view", () => {
     const zipPath = join(ARTIFACTS, "files-download.zip");
     await download.saveAs(zipPath);
     const zip = await JSZip.loadAsync(readFileSync(zipPath));
-    const entries = Object.values(zip.files).filter((f) => !f.dir).map((f) => f.name).sort();
+    const entries = Object.values(zip.files)
+      .filter((f) => !f.dir)
+      .map((f) => f.name)
+      .sort();
     expect(entries).toEqual(["docs/README.md", "notes/big.txt", "package.json", "public/logo.bin", "scripts/run.sh", "src/App.tsx"]);
     expect(await zip.file("src/App.tsx")!.async("string")).toBe("export const saved = 42;");
     expect(await zip.file("docs/README.md")!.async("string")).toBe(SEED["README.md"]!);

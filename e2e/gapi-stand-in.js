@@ -14,8 +14,7 @@
  * registered yet is queued until it is, because the iframe sends its first authEvent before the SDK registers.
  * After loading it runs the `?onload=` callback of its own URL and window.gapi_onload, as the real loader does.
  */
-(function () {
-  "use strict";
+(() => {
   var MARK = "__gapiStandIn";
   if (window.gapi && window.gapi.iframes && window.gapi.iframes.__standIn) return runOnload();
 
@@ -57,13 +56,13 @@
   // Resolves once the peer answers; re-pings in case the first one beat the peer's script.
   Channel.prototype.ping = function (callback) {
     var self = this;
-    return new Promise(function (resolve) {
+    return new Promise((resolve) => {
       var done = false;
       var timer = null;
       function attempt() {
         if (done) return;
         var id = ++self.nextId;
-        self.pending[id] = function () {
+        self.pending[id] = () => {
           if (done) return;
           done = true;
           clearInterval(timer);
@@ -77,9 +76,7 @@
     });
   };
 
-  Channel.prototype.restyle = function () {
-    return Promise.resolve();
-  };
+  Channel.prototype.restyle = () => Promise.resolve();
 
   Channel.prototype.answer = function (message) {
     var handler = this.handlers[message.name];
@@ -87,15 +84,14 @@
       (this.queued[message.name] = this.queued[message.name] || []).push(message);
       return;
     }
-    var self = this;
     var result;
     try {
       result = handler(message.data);
     } catch (err) {
       result = { status: "ERROR", error: String(err) };
     }
-    Promise.resolve(result).then(function (value) {
-      self.post({ kind: "reply", id: message.id, responses: [value] });
+    Promise.resolve(result).then((value) => {
+      this.post({ kind: "reply", id: message.id, responses: [value] });
     });
   };
 
@@ -121,7 +117,7 @@
     return null;
   }
 
-  window.addEventListener("message", function (event) {
+  window.addEventListener("message", (event) => {
     var message = event.data;
     if (!message || typeof message !== "object" || !message[MARK]) return;
     var channel = channelFor(event.source);
@@ -141,13 +137,11 @@
     frame.src = options.url;
     (options.where || document.body).appendChild(frame);
     var channel = new Channel(frame.contentWindow, new URL(options.url, location.href).origin);
-    channel.getIframeEl = function () {
-      return frame;
-    };
-    return new Promise(function (resolve) {
+    channel.getIframeEl = () => frame;
+    return new Promise((resolve) => {
       frame.addEventListener(
         "load",
-        function () {
+        () => {
           resolve(onOpened ? onOpened(channel) : channel);
         },
         { once: true },
@@ -156,14 +150,12 @@
   }
 
   var context = { open: open, getParentIframe: parentChannel };
-  var allow = function () {
-    return true;
-  };
+  var allow = () => true;
 
   window.gapi = window.gapi || {};
-  window.gapi.load = function (name, options) {
+  window.gapi.load = (name, options) => {
     var callback = typeof options === "function" ? options : options && options.callback;
-    setTimeout(function () {
+    setTimeout(() => {
       if (callback) callback();
     }, 0);
   };
@@ -171,9 +163,7 @@
     __standIn: true,
     CROSS_ORIGIN_IFRAMES_FILTER: allow,
     SAME_ORIGIN_IFRAMES_FILTER: allow,
-    getContext: function () {
-      return context;
-    },
+    getContext: () => context,
   };
 
   runOnload();
@@ -181,7 +171,7 @@
   function runOnload() {
     var script = document.currentScript;
     var onload = script && script.src ? new URL(script.src).searchParams.get("onload") : null;
-    setTimeout(function () {
+    setTimeout(() => {
       if (onload && typeof window[onload] === "function") window[onload]();
       if (typeof window.gapi_onload === "function") window.gapi_onload();
     }, 0);

@@ -15,8 +15,7 @@ import type { Frame, Page } from "playwright-core";
 import { type FakeModelServer, turn } from "../api/src/test/fake-model-server";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
 import { callApi, runCleanups } from "./support/api";
-import { type AppServer } from "./support/app-server";
-
+import type { AppServer } from "./support/app-server";
 
 import { ARTIFACTS, type Stack, STEP_MS } from "./support/stack";
 import { startModelApp } from "./support/model-app";
@@ -65,15 +64,30 @@ async function previewShows(p: Page, text: string, timeoutMs = 30_000): Promise<
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const frame = p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.localhost:`));
-    if (frame && (await frame.getByText(text).count().catch(() => 0)) > 0) return frame;
+    if (
+      frame &&
+      (await frame
+        .getByText(text)
+        .count()
+        .catch(() => 0)) > 0
+    )
+      return frame;
     await Bun.sleep(150);
   }
-  throw new Error(`the preview never showed "${text}"; frames: ${p.frames().map((f) => f.url()).join(", ")}`);
+  throw new Error(
+    `the preview never showed "${text}"; frames: ${p
+      .frames()
+      .map((f) => f.url())
+      .join(", ")}`,
+  );
 }
 
 /** Text of one side of the Monaco diff ("original": the version, "modified": the files now). */
 const diffSide = (p: Page, side: "original" | "modified") =>
-  p.locator(`.monaco-diff-editor .editor.${side} .view-lines`).first().evaluate((el) => (el.textContent ?? "").replace(/\u00a0/g, " "));
+  p
+    .locator(`.monaco-diff-editor .editor.${side} .view-lines`)
+    .first()
+    .evaluate((el) => (el.textContent ?? "").replace(/\u00a0/g, " "));
 
 async function newPage(width: number) {
   const p = await stack.newPage({ width, height: 900 });
@@ -143,7 +157,10 @@ describe("history", () => {
       await shot(page, "undone");
 
       await page.goto(`${app.url}/project/${projectId}/files`);
-      await fileRow(page, "index.html").getByTestId("file-size").filter({ hasText: size(V1) }).waitFor();
+      await fileRow(page, "index.html")
+        .getByTestId("file-size")
+        .filter({ hasText: size(V1) })
+        .waitFor();
     });
   }, 180_000);
 
@@ -188,7 +205,10 @@ describe("history", () => {
       await history.getByTestId("version-diff-empty").waitFor();
       await page.getByRole("dialog", { name: "History" }).getByRole("button", { name: "Close" }).click();
       await history.waitFor({ state: "hidden" });
-      await fileRow(page, "index.html").getByTestId("file-size").filter({ hasText: size(V2) }).waitFor();
+      await fileRow(page, "index.html")
+        .getByTestId("file-size")
+        .filter({ hasText: size(V2) })
+        .waitFor();
     });
   }, 180_000);
 

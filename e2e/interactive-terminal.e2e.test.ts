@@ -30,7 +30,8 @@ async function projectWithSandbox(name: string): Promise<string> {
   return id;
 }
 
-const waitForRows = (scope: Locator, predicate: (text: string) => boolean, what: string, timeoutMs = 20_000) => waitForTerminal(scope, predicate, what, timeoutMs);
+const waitForRows = (scope: Locator, predicate: (text: string) => boolean, what: string, timeoutMs = 20_000) =>
+  waitForTerminal(scope, predicate, what, timeoutMs);
 
 const PROMPT_END = /sandbox:~\$\s*$/;
 const panel = (title: string) => page.locator(`[role="tabpanel"][aria-label="${title}"]`);
@@ -93,7 +94,14 @@ describe.skipIf(!support.ok)("interactive terminal", () => {
     await Bun.sleep(300);
     await page.keyboard.type("clear; stty size");
     await page.keyboard.press("Enter");
-    await waitForRows(first, (t) => { const m = /^(\d+) (\d+)$/m.exec(t); return Boolean(m && Number(m[2]) < wide); }, "fewer columns after the resize");
+    await waitForRows(
+      first,
+      (t) => {
+        const m = /^(\d+) (\d+)$/m.exec(t);
+        return Boolean(m && Number(m[2]) < wide);
+      },
+      "fewer columns after the resize",
+    );
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // A second tab is another shell; closing it returns to the first, whose session carries on.

@@ -45,7 +45,13 @@ describe("landing page", () => {
 
     const header = page.getByRole("banner");
     const nav = header.getByRole("navigation", { name: "Sections" });
-    for (const [label, id] of [["Features", "features"], ["Capabilities", "capabilities"], ["Docs", "docs"], ["About", "about"], ["Security", "security"]]) {
+    for (const [label, id] of [
+      ["Features", "features"],
+      ["Capabilities", "capabilities"],
+      ["Docs", "docs"],
+      ["About", "about"],
+      ["Security", "security"],
+    ]) {
       expect(await nav.getByRole("link", { name: label, exact: true }).getAttribute("href")).toBe(`#${id}`);
       await page.locator(`section#${id}`).waitFor();
     }

@@ -129,7 +129,9 @@ describe("signed in", () => {
     expect(Math.abs(cookie!.expires - Date.now() / 1000 - SEVEN_DAYS_S)).toBeLessThan(60);
     // Collapsed to icons, every link keeps its name.
     for (const name of ["Projects", "Preview", "Agent Chat", "Files", "Database", "Terminal", "Sign Out"]) {
-      await sidebar().getByRole(name === "Sign Out" ? "button" : "link", { name, exact: true }).waitFor();
+      await sidebar()
+        .getByRole(name === "Sign Out" ? "button" : "link", { name, exact: true })
+        .waitFor();
     }
     expect(await unnamedControls(page)).toEqual([]);
 
@@ -234,10 +236,11 @@ describe("signed out by the provider", () => {
     const { id } = (await sync).postDataJSON() as { id: string };
     expect(await p.getByTestId("user-avatar").textContent()).toBe("Z");
 
-    const res = await fetch(
-      `http://${stack.emulatorHost}/identitytoolkit.googleapis.com/v1/projects/${stack.projectId}/accounts:update`,
-      { method: "POST", headers: { Authorization: "Bearer owner", "Content-Type": "application/json" }, body: JSON.stringify({ localId: id, disableUser: true }) },
-    );
+    const res = await fetch(`http://${stack.emulatorHost}/identitytoolkit.googleapis.com/v1/projects/${stack.projectId}/accounts:update`, {
+      method: "POST",
+      headers: { Authorization: "Bearer owner", "Content-Type": "application/json" },
+      body: JSON.stringify({ localId: id, disableUser: true }),
+    });
     expect(res.ok).toBe(true);
     await p.reload();
     await p.waitForURL("**/login");

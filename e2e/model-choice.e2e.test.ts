@@ -11,8 +11,7 @@ import type { Page } from "playwright-core";
 import { type FakeModelServer, turn } from "../api/src/test/fake-model-server";
 import { unnamedControls } from "./support/a11y";
 import { callApi, runCleanups } from "./support/api";
-import { type AppServer } from "./support/app-server";
-
+import type { AppServer } from "./support/app-server";
 
 import { ARTIFACTS } from "./support/stack";
 import { startModelApp } from "./support/model-app";

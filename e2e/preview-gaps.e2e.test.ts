@@ -137,7 +137,10 @@ describe("Expired detection", () => {
     const sandbox = await stubSandboxProject(page, stack.app.url, id, { sandboxId: "gonesandbox00001", valid: true });
     sandbox.url = `http://5173-gonesandbox00001.localhost:${new URL(stack.app.url).port}`;
     await openPreview(id);
-    await page.frameLocator("iframe[title^='Preview of']").getByText(/This preview has stopped|There is no such preview/).waitFor();
+    await page
+      .frameLocator("iframe[title^='Preview of']")
+      .getByText(/This preview has stopped|There is no such preview/)
+      .waitFor();
     await badge().filter({ hasText: "Expired" }).waitFor({ timeout: 3_000 });
     await button("Recreate sandbox").waitFor();
     expect(sandbox.valid).toBe(true);
@@ -233,7 +236,13 @@ describe("terminal (issue 15 item 5: the client side)", () => {
     const aborted = page.waitForEvent("requestfailed", { predicate: (r) => r.url().endsWith(`/api/sandbox/${id}/shell`), timeout: 5_000 });
     await page.goto(url(`/project/${id}/terminal`));
     await page.getByRole("heading", { name: "Terminal", exact: true }).waitFor();
-    const rows = () => page.locator(".xterm-rows").evaluate((el) => [...el.children].map((r) => (r.textContent ?? "").replace(/\u00a0/g, " ").trimEnd()).join("\n").trimEnd());
+    const rows = () =>
+      page.locator(".xterm-rows").evaluate((el) =>
+        [...el.children]
+          .map((r) => (r.textContent ?? "").replace(/\u00a0/g, " ").trimEnd())
+          .join("\n")
+          .trimEnd(),
+      );
     await page.waitForFunction(() => document.querySelector(".xterm-rows")?.textContent?.includes("Ctrl C $"));
     await page.getByTestId("terminal").click();
     await page.keyboard.type("sleep 30");

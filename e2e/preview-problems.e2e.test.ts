@@ -17,8 +17,7 @@ import { type FakeModelServer, lastUserText } from "../api/src/test/fake-model-s
 import { callApi, runCleanups } from "./support/api";
 import { fixWithAi } from "./support/chat";
 import { stepsReporting } from "./support/step";
-import { type AppServer } from "./support/app-server";
-
+import type { AppServer } from "./support/app-server";
 
 import { ARTIFACTS } from "./support/stack";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
@@ -68,7 +67,16 @@ function previewFrame(p: Page): Frame | null {
 async function servedWith(path: string, text: string) {
   const url = `http://127.0.0.1:${new URL(app.url).port}${path}`;
   const host = `5173-${sandboxId}.localhost:${new URL(app.url).port}`;
-  await until(`${path} served with ${text}`, () => fetch(url, { headers: { host } }).then((r) => r.text(), () => ""), (t) => t.includes(text), 30_000);
+  await until(
+    `${path} served with ${text}`,
+    () =>
+      fetch(url, { headers: { host } }).then(
+        (r) => r.text(),
+        () => "",
+      ),
+    (t) => t.includes(text),
+    30_000,
+  );
 }
 
 /** The names a window has beyond a blank window's: the page's own globals and its scripts'. Runs in the page. */
@@ -137,7 +145,12 @@ const step = stepsReporting({
   shot: (name) => shot(page, name),
   appOutput: () => app.output(),
   more: async () =>
-    `--- problem log ---\n${app.output().split("\n").filter((l) => /problem seen|made stale|Missing|noisy/.test(l)).slice(-80).join("\n")}\n` +
+    `--- problem log ---\n${app
+      .output()
+      .split("\n")
+      .filter((l) => /problem seen|made stale|Missing|noisy/.test(l))
+      .slice(-80)
+      .join("\n")}\n` +
     `--- preview console ---\n${consoleLines.slice(-40).join("\n")}\n--- problems ---\n${JSON.stringify(await problems().catch(() => null), null, 1)}`,
   timeoutMs: 120_000,
   skip: SKIP,
@@ -165,7 +178,11 @@ describe("preview problems", () => {
     await writeFile("src/App.tsx", THROWING_APP);
     await servedWith("/src/App.tsx", BOOM);
     await page.goto(`${app.url}/project/${projectId}/preview`);
-    await until("preview frame", () => previewFrame(page), (f) => f !== null);
+    await until(
+      "preview frame",
+      () => previewFrame(page),
+      (f) => f !== null,
+    );
     const frameShown = Date.now();
     const row = rows(page).filter({ hasText: BOOM });
     await row.waitFor({ timeout: 5_000 });
@@ -188,7 +205,9 @@ describe("preview problems", () => {
     // Listed within 5 s of the refresh at the latest; Vite's client usually reports it on the hot update
     // already, before the refresh, so both times are logged.
     await row.waitFor({ timeout: 5_000 });
-    console.log(`[preview-problems e2e] the compile error was listed ${Date.now() - refreshed} ms after Refresh preview was clicked, ${Date.now() - written} ms after the file was written`);
+    console.log(
+      `[preview-problems e2e] the compile error was listed ${Date.now() - refreshed} ms after Refresh preview was clicked, ${Date.now() - written} ms after the file was written`,
+    );
     expect(await row.getAttribute("data-source")).toBe("build");
     expect(await row.getByTestId("problem-place").innerText()).toBe("src/App.tsx:2");
     // The error at start is not reported any more since App.tsx changed: it leaves the list.
@@ -200,7 +219,14 @@ describe("preview problems", () => {
 
   step("Fix with AI puts the problem into the chat and the agent receives it", async () => {
     const row = rows(page).filter({ hasText: 'Failed to resolve import "./Missing"' });
-    await fixWithAi(page, model, projectId, row.getByTestId("fix-with-ai"), 'Failed to resolve import "./Missing" from "src/App.tsx"', "I will create src/Missing.tsx.");
+    await fixWithAi(
+      page,
+      model,
+      projectId,
+      row.getByTestId("fix-with-ai"),
+      'Failed to resolve import "./Missing" from "src/App.tsx"',
+      "I will create src/Missing.tsx.",
+    );
     expect(lastUserText(model)).toContain("Fix this problem in the app's preview");
     expect(lastUserText(model)).toContain("src/App.tsx:2");
     await shot(page, "fix-with-ai");
@@ -234,10 +260,20 @@ describe("preview problems", () => {
     await writeFile("src/App.tsx", WORKING_APP);
     await servedWith("/src/App.tsx", "Working again");
     await page.goto(`${app.url}/project/${projectId}/preview`);
-    const frame = await until("React app rendered", async () => {
-      const f = previewFrame(page);
-      return f && (await f.getByText("Working again").count().catch(() => 0)) > 0 ? f : null;
-    }, (f) => f !== null);
+    const frame = await until(
+      "React app rendered",
+      async () => {
+        const f = previewFrame(page);
+        return f &&
+          (await f
+            .getByText("Working again")
+            .count()
+            .catch(() => 0)) > 0
+          ? f
+          : null;
+      },
+      (f) => f !== null,
+    );
     await frame!.getByRole("button", { name: "Clicked 0 times" }).click();
     await frame!.getByRole("button", { name: "Clicked 1 times" }).waitFor();
     expect(await frame!.locator('script[src="/__appbuilder/report.js"]').count()).toBe(1);
@@ -282,10 +318,10 @@ describe("preview problems", () => {
     await noisy.goto(`${origin}/noisy.html`);
     const blank = await page.context().newPage();
     await blank.goto(`${origin}/blank.html`);
-    const listed = await until(
-      "four kinds listed",
-      problems,
-      (l) => ["noisy page said", "noisy rejection", "Failed to load script /no-such-script.js", "The page rendered nothing: #root is empty"].every((m) => l.some((p) => p.message.includes(m))),
+    const listed = await until("four kinds listed", problems, (l) =>
+      ["noisy page said", "noisy rejection", "Failed to load script /no-such-script.js", "The page rendered nothing: #root is empty"].every((m) =>
+        l.some((p) => p.message.includes(m)),
+      ),
     );
     expect(listed.find((p) => p.message.includes("noisy page said"))!.message).toBe('noisy page said {"n":1}');
     expect(listed.find((p) => p.message.includes("noisy rejection"))!.message).toBe("Unhandled promise rejection: Error: noisy rejection");

@@ -101,7 +101,10 @@ async function openSignInPopup(attempts = 3): Promise<Page> {
       void page
         .getByTestId("toast")
         .allTextContents()
-        .then((t) => toasts.push(...t.filter((x) => !toasts.includes(x))), () => {});
+        .then(
+          (t) => toasts.push(...t.filter((x) => !toasts.includes(x))),
+          () => {},
+        );
     }, 250);
     await page.getByRole("button", { name: "Continue with Google" }).click();
     try {
@@ -200,13 +203,10 @@ describe("with a real local sandbox", () => {
       const before = new URL(frame.url()).searchParams.get("_refresh");
       await button("Refresh preview").click();
       await toast("Refreshed").waitFor();
-      await page.waitForFunction(
-        (old) => {
-          const src = document.querySelector<HTMLIFrameElement>("iframe[title^='Preview of']")?.src ?? "";
-          return new URL(src).searchParams.get("_refresh") !== old;
-        },
-        before,
-      );
+      await page.waitForFunction((old) => {
+        const src = document.querySelector<HTMLIFrameElement>("iframe[title^='Preview of']")?.src ?? "";
+        return new URL(src).searchParams.get("_refresh") !== old;
+      }, before);
       await frameShowing(page, firstSandboxId, PAGE_TEXT);
 
       const downloadRequest = page.waitForRequest((r) => r.url().endsWith(`/api/files/${projectId}/download`));

@@ -44,11 +44,9 @@ async function closeToasts(): Promise<void> {
 /** Waits until the project grid lays out this many columns (the sidebar animates its width). */
 async function expectColumns(count: number): Promise<void> {
   const grid = await page.getByRole("main").locator(".grid").first().elementHandle();
-  await page.waitForFunction(
-    ([el, n]) => getComputedStyle(el as Element).gridTemplateColumns.split(" ").length === n,
-    [grid, count] as const,
-    { timeout: 5_000 },
-  );
+  await page.waitForFunction(([el, n]) => getComputedStyle(el as Element).gridTemplateColumns.split(" ").length === n, [grid, count] as const, {
+    timeout: 5_000,
+  });
 }
 
 beforeAll(async () => {
@@ -138,7 +136,10 @@ describe("the project list", () => {
 
     const long = card(LONG_NAME);
     const title = long.getByRole("heading");
-    const titleBox = await title.evaluate((el) => ({ lines: Math.round(el.clientHeight / parseFloat(getComputedStyle(el).lineHeight)), clipped: el.scrollWidth > el.clientWidth }));
+    const titleBox = await title.evaluate((el) => ({
+      lines: Math.round(el.clientHeight / parseFloat(getComputedStyle(el).lineHeight)),
+      clipped: el.scrollWidth > el.clientWidth,
+    }));
     expect(titleBox).toEqual({ lines: 1, clipped: true });
     const description = long.locator("p");
     const descriptionBox = await description.evaluate((el) => ({

@@ -46,7 +46,13 @@ beforeAll(async () => {
   const emulatorPort = await freePort();
   const emulator = await startAuthEmulator({ projectId: PROJECT_ID, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger });
   cleanups.push(() => emulator.stop());
-  app = await startApp({ port: await freePort(), dataDir, emulatorHost: `127.0.0.1:${emulatorPort}`, projectId: PROJECT_ID, env: { SANDBOX_WARM_TEMPLATES: "react" } });
+  app = await startApp({
+    port: await freePort(),
+    dataDir,
+    emulatorHost: `127.0.0.1:${emulatorPort}`,
+    projectId: PROJECT_ID,
+    env: { SANDBOX_WARM_TEMPLATES: "react" },
+  });
   cleanups.push(() => app.stop());
   browser = await launchBrowser();
   cleanups.push(() => browser.close());

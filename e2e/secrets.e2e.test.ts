@@ -13,7 +13,7 @@ import type { Page } from "playwright-core";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
 import { type FakeModelServer, turn } from "../api/src/test/fake-model-server";
 import { runCleanups } from "./support/api";
-import { type AppServer } from "./support/app-server";
+import type { AppServer } from "./support/app-server";
 import { type ModelApp, startModelApp } from "./support/model-app";
 import { ARTIFACTS } from "./support/stack";
 

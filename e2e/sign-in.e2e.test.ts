@@ -82,8 +82,7 @@ test("a visitor signs in with Google, creates a project and still sees it after 
 }, 90_000);
 
 describe("sign-in failures", () => {
-  const failure = (p: Page, reason: string) =>
-    p.getByTestId("toast").filter({ hasText: "Sign in failed" }).filter({ hasText: reason });
+  const failure = (p: Page, reason: string) => p.getByTestId("toast").filter({ hasText: "Sign in failed" }).filter({ hasText: reason });
 
   async function openLogin(p: Page) {
     await p.goto(`${app.url}/login`);

@@ -60,10 +60,22 @@ async function frameShowing(p: Page, text: string, timeoutMs = STEP_MS): Promise
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const frame = p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.localhost:`));
-    if (frame && (await frame.getByText(text, { exact: true }).count().catch(() => 0)) > 0) return frame;
+    if (
+      frame &&
+      (await frame
+        .getByText(text, { exact: true })
+        .count()
+        .catch(() => 0)) > 0
+    )
+      return frame;
     await Bun.sleep(50);
   }
-  throw new Error(`no preview frame shows "${text}"; frames: ${p.frames().map((f) => f.url()).join(", ")}`);
+  throw new Error(
+    `no preview frame shows "${text}"; frames: ${p
+      .frames()
+      .map((f) => f.url())
+      .join(", ")}`,
+  );
 }
 
 /**
@@ -77,7 +89,10 @@ async function signIn(p: Page, emulatorHost: string) {
     await p.waitForLoadState("networkidle").catch(() => {});
     const popup = p.waitForEvent("popup", { timeout: 45_000 }).catch(() => null);
     const failure = p.getByTestId("toast").filter({ hasText: "Sign in failed" });
-    const failed = failure.waitFor({ timeout: 45_000 }).then(() => null, () => null);
+    const failed = failure.waitFor({ timeout: 45_000 }).then(
+      () => null,
+      () => null,
+    );
     await p.getByRole("button", { name: "Continue with Google" }).click();
     const opened = await Promise.race([popup, failed]);
     if (opened) {
@@ -88,7 +103,10 @@ async function signIn(p: Page, emulatorHost: string) {
       return;
     }
     const said = await failure.allTextContents().catch(() => []);
-    const emulator = await fetch(`http://${emulatorHost}/`).then((r) => `HTTP ${r.status}`, (e: unknown) => String(e));
+    const emulator = await fetch(`http://${emulatorHost}/`).then(
+      (r) => `HTTP ${r.status}`,
+      (e: unknown) => String(e),
+    );
     console.warn(`[template-preview e2e] sign-in attempt ${attempt} failed (${JSON.stringify(said)}); the emulator answers ${emulator}`);
     if (attempt >= 5) throw new Error("sign-in: the emulator's popup did not open after 5 attempts");
     await Bun.sleep(2_000 * attempt);

@@ -45,7 +45,12 @@ const runInTerminal = (command: string) => runIn(page, command, PROJECT_NAME);
 beforeAll(async () => {
   const stack = await sharedStack();
   // Not the shared app: that one is killed when the test process exits, and its sandboxes with it, unstopped.
-  app = await startApp({ port: await freePort(), dataDir: appDataDir("e2e-terminal-", cleanups), emulatorHost: stack.emulatorHost, projectId: stack.projectId });
+  app = await startApp({
+    port: await freePort(),
+    dataDir: appDataDir("e2e-terminal-", cleanups),
+    emulatorHost: stack.emulatorHost,
+    projectId: stack.projectId,
+  });
   cleanups.push(() => app.stop());
   page = await stack.newPage({ width: 1440, height: 900 });
   await signInWithGoogle(page, app.url, { email: uniqueEmail("terminal") });
@@ -118,11 +123,13 @@ describe("with a real local sandbox", () => {
       const failed = await runInTerminal("ls /no-such-dir");
       expect(failed).toContain("No such file or directory");
       expect(failed).toContain("Error: Command exited with code 2");
-      const colours = await page.locator(".xterm-rows span").evaluateAll((spans) =>
-        spans
-          .filter((s) => /No such file or directory|Error: Command exited/.test(s.textContent ?? ""))
-          .map((s) => ({ cls: s.className, color: getComputedStyle(s).color })),
-      );
+      const colours = await page
+        .locator(".xterm-rows span")
+        .evaluateAll((spans) =>
+          spans
+            .filter((s) => /No such file or directory|Error: Command exited/.test(s.textContent ?? ""))
+            .map((s) => ({ cls: s.className, color: getComputedStyle(s).color })),
+        );
       expect(colours.length).toBeGreaterThanOrEqual(2);
       for (const c of colours) {
         expect(c.cls).toContain("xterm-fg-1");

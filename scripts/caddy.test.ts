@@ -68,7 +68,10 @@ describe.skipIf(!onPostgres)("Caddy in front of two app instances", () => {
     void new Response(caddy.stderr as ReadableStream<Uint8Array>).text().then((text) => (caddyLog = text));
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const ok = await fetch(`${site}/api/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${site}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > deadline) throw new Error(`Caddy did not answer within 10 s:\n${caddyLog}`);
       await Bun.sleep(100);
@@ -129,7 +132,11 @@ describe.skipIf(!onPostgres)("Caddy in front of two app instances", () => {
 
     // One write straight to each instance: whichever one holds the socket, the other's write crosses over.
     for (const [i, instance] of instances.entries()) {
-      const res = await fetch(`${instance.url}/api/files/${projectId}`, { method: "POST", headers: json, body: JSON.stringify({ path: `from-${i}.txt`, content: "hi" }) });
+      const res = await fetch(`${instance.url}/api/files/${projectId}`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ path: `from-${i}.txt`, content: "hi" }),
+      });
       expect(res.status).toBe(201);
     }
     await waitFor(() => ["from-0.txt", "from-1.txt"].every((p) => messages.some((m) => m.type === "file.created" && m.file?.path === p)), "both file events");
@@ -148,7 +155,11 @@ describe.skipIf(!onPostgres)("Caddy in front of two app instances", () => {
   test("an instance killed mid-answer: the other serves on, the answer is marked failed once stale, and the user can send again", async () => {
     model.enqueue(turn.steps({ text: "Working on it." }, { delayMs: 30_000 }, { text: " never sent" }));
     const requestId = `caddy-kill-${crypto.randomUUID()}`;
-    const res = await api("/api/messages/stream", { method: "POST", headers: { "x-request-id": requestId }, body: JSON.stringify({ projectId, content: "Long job" }) });
+    const res = await api("/api/messages/stream", {
+      method: "POST",
+      headers: { "x-request-id": requestId },
+      body: JSON.stringify({ projectId, content: "Long job" }),
+    });
     expect(res.status).toBe(200);
     const stream = readSse(res);
     await stream.next((_, text) => text.includes("Working on it."));
@@ -179,11 +190,15 @@ describe.skipIf(!onPostgres)("Caddy in front of two app instances", () => {
 
     // Nobody sends: the survivor's sweep marks the dead instance's answer failed, keeping what it had written.
     let last: { role: string; status: string; content: string } | undefined;
-    await waitFor(async () => {
-      const list = (await (await api(`/api/messages/${projectId}`)).json()) as { role: string; status: string; content: string }[];
-      last = list.at(-1);
-      return last?.status === "failed";
-    }, "the abandoned answer marked failed", 10_000);
+    await waitFor(
+      async () => {
+        const list = (await (await api(`/api/messages/${projectId}`)).json()) as { role: string; status: string; content: string }[];
+        last = list.at(-1);
+        return last?.status === "failed";
+      },
+      "the abandoned answer marked failed",
+      10_000,
+    );
     expect(last!.content).toBe(`Working on it.\n\n${ABANDONED_NOTE}`);
 
     // And the project takes a new message.

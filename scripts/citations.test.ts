@@ -24,7 +24,8 @@ function sources(dir: string, out: string[] = []): string[] {
 
 describe("citations", () => {
   test("the pattern catches each form of citation, and ordinary text passes", () => {
-    for (const cited of ["see DESIGN.md", "(spec §2)", "SPEC.md §7", "§ 4 says", "the spec's toast", "The spec: a 5 s poll"]) expect(CITATION.test(cited)).toBe(true);
+    for (const cited of ["see DESIGN.md", "(spec §2)", "SPEC.md §7", "§ 4 says", "the spec's toast", "The spec: a 5 s poll"])
+      expect(CITATION.test(cited)).toBe(true);
     for (const plain of ["README.md", "a section", "100 %", "inspect the specimen"]) expect(CITATION.test(plain)).toBe(false);
   });
 

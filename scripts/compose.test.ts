@@ -202,7 +202,10 @@ describe("Caddyfile", () => {
     for (const proxy of proxies) {
       expect(proxy.upstreams).toEqual([{ dial: "app:3000" }, { dial: "app-2:3000" }]);
       expect(proxy.load_balancing).toEqual({ selection_policy: { policy: "round_robin" }, try_duration: 5_000_000_000 });
-      expect(proxy.health_checks).toEqual({ active: { uri: "/api/health", interval: 5_000_000_000, timeout: 2_000_000_000 }, passive: { fail_duration: 10_000_000_000 } });
+      expect(proxy.health_checks).toEqual({
+        active: { uri: "/api/health", interval: 5_000_000_000, timeout: 2_000_000_000 },
+        passive: { fail_duration: 10_000_000_000 },
+      });
     }
   });
 
@@ -216,7 +219,9 @@ describe("Caddyfile", () => {
     const json = JSON.parse(run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN }).stdout);
     const sites = JSON.stringify(json.apps.http.servers.srv0.routes[1]);
     // Live, with raw request targets: security/site-paths.security.test.ts.
-    expect(sites).toContain('{"handle":[{"body":"Bad request","handler":"static_response","status_code":400}],"match":[{"expression":"{http.request.uri.path}.matches(');
+    expect(sites).toContain(
+      '{"handle":[{"body":"Bad request","handler":"static_response","status_code":400}],"match":[{"expression":"{http.request.uri.path}.matches(',
+    );
   });
 
   test("with the port in DOMAIN and HTTP_PORT, serves plain HTTP on that port with no certificates (tests, another TLS terminator)", () => {

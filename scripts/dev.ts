@@ -30,7 +30,12 @@ if (!process.env.FIREBASE_AUTH_EMULATOR_HOST && !process.env.FIREBASE_PROJECT_ID
 
 const children = [
   Bun.spawn(["bun", "--watch", "api/src/index.ts"], { cwd: root, env, stdout: "inherit", stderr: "inherit" }),
-  Bun.spawn(["bunx", "vite", "--config", "web/vite.config.ts", "--port", webPort], { cwd: root, env: { ...env, API_PORT: apiPort }, stdout: "inherit", stderr: "inherit" }),
+  Bun.spawn(["bunx", "vite", "--config", "web/vite.config.ts", "--port", webPort], {
+    cwd: root,
+    env: { ...env, API_PORT: apiPort },
+    stdout: "inherit",
+    stderr: "inherit",
+  }),
 ];
 console.log(`\nDev: open http://localhost:${webPort} (API on http://127.0.0.1:${apiPort})\n`);
 

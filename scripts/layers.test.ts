@@ -11,7 +11,8 @@ import { checkLayers, importsOf, layerOf, NARROW, RULES, VENDORS } from "./layer
 const ROOT = resolve(import.meta.dir, "..");
 
 /** A folder of the fixture tree in each layer. */
-const dirOf = (layer: string) => (layer === "web" ? "web/src" : layer === "shared" ? "shared/src" : layer === "api:root" ? "api/src" : `api/src/${layer.slice(4)}`);
+const dirOf = (layer: string) =>
+  layer === "web" ? "web/src" : layer === "shared" ? "shared/src" : layer === "api:root" ? "api/src" : `api/src/${layer.slice(4)}`;
 const LAYERS = [...new Set([...Object.keys(RULES), ...Object.values(RULES).flatMap((r) => [...r.may, ...(r.types ?? [])]), "api:root", "api:test"])];
 
 /** Writes a fixture repository: the project's tsconfig plus an `@api/*` alias, one target module per layer. */
@@ -111,7 +112,9 @@ describe("layer rules", () => {
     }
     const broken = check(files);
     for (const [vendor, owner] of Object.entries(VENDORS)) {
-      expect(broken).toContain(`${second(vendor, owner)} → ${vendor}/sub: ${vendor} is used through ${owner} only, so a second provider or an upgrade touches one file`);
+      expect(broken).toContain(
+        `${second(vendor, owner)} → ${vendor}/sub: ${vendor} is used through ${owner} only, so a second provider or an upgrade touches one file`,
+      );
     }
     expect(broken.length).toBe(Object.keys(VENDORS).length);
   });

@@ -21,8 +21,16 @@ export type Violation = Import & { fromLayer: Layer; toLayer: Layer; rule: strin
  * helpers); `types` lists layers whose *types* may be imported but never their code.
  */
 export const RULES: Record<Layer, { may: Layer[]; types?: Layer[]; why: string }> = {
-  "api:routes": { may: ["api:routes", "api:services", "api:lib", "shared"], types: ["api:root", "api:auth", "api:middleware"], why: "routes parse input and call services" },
-  "api:middleware": { may: ["api:middleware", "api:services", "api:lib", "shared"], types: ["api:root", "api:auth"], why: "middleware adapts HTTP to services" },
+  "api:routes": {
+    may: ["api:routes", "api:services", "api:lib", "shared"],
+    types: ["api:root", "api:auth", "api:middleware"],
+    why: "routes parse input and call services",
+  },
+  "api:middleware": {
+    may: ["api:middleware", "api:services", "api:lib", "shared"],
+    types: ["api:root", "api:auth"],
+    why: "middleware adapts HTTP to services",
+  },
   "api:services": {
     may: ["api:services", "api:db", "api:storage", "api:sandbox", "api:events", "api:lib", "shared"],
     types: ["api:agent", "api:auth"],
@@ -35,9 +43,17 @@ export const RULES: Record<Layer, { may: Layer[]; types?: Layer[]; why: string }
   "api:storage": { may: ["api:storage", "api:lib", "shared"], why: "object stores know nothing above them" },
   "api:events": { may: ["api:events", "api:lib", "shared"], types: ["api:db"], why: "event buses carry events, nothing more" },
   // sandbox: the preview proxy forwards to the provider's sandboxes.
-  "api:realtime": { may: ["api:realtime", "api:services", "api:sandbox", "api:events", "api:lib", "shared"], types: ["api:auth", "api:db", "api:storage"], why: "realtime delivers what services decide" },
+  "api:realtime": {
+    may: ["api:realtime", "api:services", "api:sandbox", "api:events", "api:lib", "shared"],
+    types: ["api:auth", "api:db", "api:storage"],
+    why: "realtime delivers what services decide",
+  },
   // sites: published sites served from the store; it reads deployments through the publish service.
-  "api:sites": { may: ["api:sites", "api:services", "api:events", "api:lib", "shared"], types: ["api:db", "api:storage"], why: "the site server delivers what the publish service stored" },
+  "api:sites": {
+    may: ["api:sites", "api:services", "api:events", "api:lib", "shared"],
+    types: ["api:db", "api:storage"],
+    why: "the site server delivers what the publish service stored",
+  },
   "api:auth": { may: ["api:auth", "api:lib", "shared"], why: "token checks stand alone" },
   "api:lib": { may: ["api:lib", "shared"], why: "lib is the floor" },
   shared: { may: ["shared"], why: "shared is imported by api and web, never the reverse" },
@@ -55,7 +71,6 @@ export const VENDORS: Record<string, string> = {
   firebase: "web/src/features/auth/firebase.ts",
   "@firebase": "web/src/features/auth/firebase.ts",
 };
-
 
 /**
  * Narrower rules inside a layer the table allows. The agent engine reaches lib/ for its error class and
@@ -92,8 +107,7 @@ export function layerOf(path: string): Layer | null {
   return api[2] === "/" ? `api:${api[1]}` : "api:root";
 }
 
-const kindOf = (file: string) =>
-  file.endsWith(".tsx") ? ts.ScriptKind.TSX : /\.[mc]?js$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+const kindOf = (file: string) => (file.endsWith(".tsx") ? ts.ScriptKind.TSX : /\.[mc]?js$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS);
 
 /**
  * Every import, re-export, dynamic `import()` and `import("…")` type in one file, as the compiler parses it

@@ -93,7 +93,10 @@ const typecheck = check("typecheck", ["bunx", "tsc", "--noEmit", "-p", "tsconfig
 if (pgUrl) await bunTest("unit (PostgreSQL)", ["api", "shared", "scripts", "web/src"], { TEST_DATABASE_URL: pgUrl });
 await typecheck;
 // The sandbox suites marked sameOnEveryDatabase already ran in the PostgreSQL pass.
-const pglite = bunTest("unit (PGlite)", pgUrl ? DB_SUITES : ["api", "shared", "scripts", "web/src"], { TEST_DATABASE_URL: undefined, SANDBOX_SUITES_RAN: pgUrl ? "1" : undefined });
+const pglite = bunTest("unit (PGlite)", pgUrl ? DB_SUITES : ["api", "shared", "scripts", "web/src"], {
+  TEST_DATABASE_URL: undefined,
+  SANDBOX_SUITES_RAN: pgUrl ? "1" : undefined,
+});
 if (!pgUrl) await pglite;
 await bunTest("security", ["security"], { TEST_DATABASE_URL: pgUrl }, !pgUrl);
 await pglite;

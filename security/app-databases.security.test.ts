@@ -57,12 +57,24 @@ describe(`project database isolation (${process.env.TEST_DATABASE_URL ? "Postgre
   test("A's credentials do not open B's database, through B's gateway or A's", async () => {
     expect(await tryConnect({ path: await gatewayOf(a.id), ...credentials(a) })).toBe("connected");
     expect(await tryConnect({ path: await gatewayOf(b.id), ...credentials(a) })).not.toBe("connected");
-    expect(await tryConnect({ path: await gatewayOf(a.id), ...credentials(a), database: credentials(b).database === credentials(a).database ? "postgres" : credentials(b).database })).not.toBe("connected");
+    expect(
+      await tryConnect({
+        path: await gatewayOf(a.id),
+        ...credentials(a),
+        database: credentials(b).database === credentials(a).database ? "postgres" : credentials(b).database,
+      }),
+    ).not.toBe("connected");
   }, 60_000);
 
   test("nor the app builder's own database", async () => {
     const db = await testDb();
-    expect(await tryConnect({ path: await gatewayOf(a.id), ...credentials(a), database: "target" in db && "database" in db.target ? db.target.database : "postgres" })).not.toBe("connected");
+    expect(
+      await tryConnect({
+        path: await gatewayOf(a.id),
+        ...credentials(a),
+        database: "target" in db && "database" in db.target ? db.target.database : "postgres",
+      }),
+    ).not.toBe("connected");
     if ("database" in db.target) {
       // Straight to the server too (as an E2B sandbox would connect), past any gateway.
       const direct = { host: db.target.hostname, port: db.target.port, ...credentials(a) };
@@ -91,6 +103,8 @@ describe(`project database isolation (${process.env.TEST_DATABASE_URL ? "Postgre
       // 42501: permission denied (installed, untrusted); 0A000: not installed here. Either way, not created.
       expect(await refused(`create extension ${extension}`)).toMatch(/^(42501|0A000|58P01):/);
     }
-    expect(await withProjectDatabase(ctx, a.id, (sql) => sql`select extname from pg_extension where extname in ('file_fdw', 'dblink', 'adminpack', 'plpython3u')`)).toHaveLength(0);
+    expect(
+      await withProjectDatabase(ctx, a.id, (sql) => sql`select extname from pg_extension where extname in ('file_fdw', 'dblink', 'adminpack', 'plpython3u')`),
+    ).toHaveLength(0);
   }, 60_000);
 });

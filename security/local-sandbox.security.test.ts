@@ -77,7 +77,10 @@ if (await localSuiteGate("local sandbox security")) {
 
     test("100 new preview ports do not add 100 host listening sockets", async () => {
       // Twenty real servers inside, plus eighty port numbers nothing listens on.
-      await s.run(`node -e "for (let p = 3000; p < 3020; p++) require('http').createServer((q, r) => r.end('port ' + p)).listen(p, '0.0.0.0'); setInterval(() => {}, 1e6)"`, { background: true });
+      await s.run(
+        `node -e "for (let p = 3000; p < 3020; p++) require('http').createServer((q, r) => r.end('port ' + p)).listen(p, '0.0.0.0'); setInterval(() => {}, 1e6)"`,
+        { background: true },
+      );
       for (let i = 0; i < 100 && !(await s.run("grep -c ' 0A ' /proc/net/tcp")).stdout.trim().startsWith("2"); i++) await Bun.sleep(50);
       const before = listeningSockets(s.host.slirpPid);
       // Each port asked for through the app's preview proxy over HTTP, as anyone with the link can.
@@ -115,8 +118,24 @@ if (await localSuiteGate("local sandbox security")) {
         `python3 -c 'import ctypes,sys; libc=ctypes.CDLL(None, use_errno=True); r=libc.syscall(${[nr, ...args].join(",")}); print(r, ctypes.get_errno())'`;
       const x64 = process.arch === "x64";
       const cases: [string, number][] = x64
-        ? [["ptrace(PTRACE_ATTACH, 1)", 101], ["keyctl", 250], ["bpf", 321], ["perf_event_open", 298], ["userfaultfd", 323], ["setns", 308], ["io_uring_setup", 425]]
-        : [["ptrace(PTRACE_ATTACH, 1)", 117], ["keyctl", 219], ["bpf", 280], ["perf_event_open", 241], ["userfaultfd", 282], ["setns", 268], ["io_uring_setup", 425]];
+        ? [
+            ["ptrace(PTRACE_ATTACH, 1)", 101],
+            ["keyctl", 250],
+            ["bpf", 321],
+            ["perf_event_open", 298],
+            ["userfaultfd", 323],
+            ["setns", 308],
+            ["io_uring_setup", 425],
+          ]
+        : [
+            ["ptrace(PTRACE_ATTACH, 1)", 117],
+            ["keyctl", 219],
+            ["bpf", 280],
+            ["perf_event_open", 241],
+            ["userfaultfd", 282],
+            ["setns", 268],
+            ["io_uring_setup", 425],
+          ];
       for (const [name, nr] of cases) {
         const out = (await s.run(probe(nr, 16, 1, 0, 0))).stdout.trim();
         expect({ name, out }).toEqual({ name, out: "-1 1" });
@@ -133,7 +152,7 @@ if (await localSuiteGate("local sandbox security")) {
         const hostHasI386 = onHost.exitCode === 0;
         expect(i386.stdout).toContain(hostHasI386 ? "rc=159" : "rc=139"); // 128 + SIGSYS, or 128 + SIGSEGV
       }
-      const ok = await s.run("node -e 'require(\"child_process\").execSync(\"true\"); console.log(\"node ok\")' && bash -c 'echo $((6*7))'");
+      const ok = await s.run('node -e \'require("child_process").execSync("true"); console.log("node ok")\' && bash -c \'echo $((6*7))\'');
       expect(ok.stdout).toBe("node ok\n42\n");
     }, 30_000);
 
@@ -193,7 +212,16 @@ if (await localSuiteGate("local sandbox security")) {
     let front: AppServer;
     beforeAll(async () => {
       fs.chmodSync(rootDir, 0o755);
-      provider = createLocalProvider({ rootDir, idleTimeoutMs: 120_000, limits: LIMITS, logger: silentLogger, spares: 0, diskMb: 256, diskReserveMb: 100, freeSpaceMb: () => free });
+      provider = createLocalProvider({
+        rootDir,
+        idleTimeoutMs: 120_000,
+        limits: LIMITS,
+        logger: silentLogger,
+        spares: 0,
+        diskMb: 256,
+        diskReserveMb: 100,
+        freeSpaceMb: () => free,
+      });
       s = (await provider.create("filler")) as LocalSandbox;
       front = await frontOf(provider);
     }, 60_000);

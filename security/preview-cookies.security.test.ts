@@ -38,9 +38,20 @@ beforeAll(() => {
     },
   });
   const sandbox = { id: SANDBOX, previewTarget: async () => ({ hostname: "127.0.0.1", port: upstream.port }) } as unknown as Sandbox;
-  const provider = { kind: "local", connect: async (id: string) => (id === SANDBOX ? sandbox : null), create: async () => sandbox, shutdown: async () => {} } as SandboxProvider;
+  const provider = {
+    kind: "local",
+    connect: async (id: string) => (id === SANDBOX ? sandbox : null),
+    create: async () => sandbox,
+    shutdown: async () => {},
+  } as SandboxProvider;
   const preview = createPreviewProxy({ provider, domain: DOMAIN, logger: silentLogger });
-  const hub = createWsHub({ sql: null as never, store: null as never, logger: silentLogger, events: createMemoryBus(), verifyToken: async () => Promise.reject(new Error("unused")) });
+  const hub = createWsHub({
+    sql: null as never,
+    store: null as never,
+    logger: silentLogger,
+    events: createMemoryBus(),
+    verifyToken: async () => Promise.reject(new Error("unused")),
+  });
   front = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("the app"), hub, preview });
 });
 afterAll(() => {

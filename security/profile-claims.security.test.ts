@@ -14,13 +14,22 @@ beforeAll(async () => {
 }, 60_000);
 
 const sync = (token: string, body: unknown) =>
-  t.app.request("/api/auth/sync", { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  t.app.request("/api/auth/sync", {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 const stored = async (uid: string) => (await t.db.sql`select email, display_name, photo_url from users where id = ${uid}`)[0];
 
 describe("the profile comes from the token", () => {
   test("e-mail, name and photo in the body are ignored; the token's are stored", async () => {
     const mallory = t.user("mallory");
-    const res = await sync(mallory.token, { id: mallory.uid, email: "ceo@victim.example", displayName: "The CEO", photoURL: "javascript:alert(document.cookie)" });
+    const res = await sync(mallory.token, {
+      id: mallory.uid,
+      email: "ceo@victim.example",
+      displayName: "The CEO",
+      photoURL: "javascript:alert(document.cookie)",
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ id: mallory.uid, email: "mallory@example.com", displayName: "mallory", photoURL: null });
     expect(await stored(mallory.uid)).toEqual({ email: "mallory@example.com", display_name: "mallory", photo_url: null });

@@ -31,7 +31,11 @@ beforeAll(async () => {
   user = {
     uid,
     request: async (method, path, body) =>
-      app.request(path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }),
+      app.request(path, {
+        method,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
   };
   projectId = ((await (await user.request("POST", "/api/projects", { name: "Huge" })).json()) as { id: string }).id;
   for (let i = 0; i < FILES; i++) await writeFileInProject(t.deps, user.uid, projectId, `blob/${i}.bin`, new Uint8Array(randomBytes(FILE_BYTES)));
@@ -72,7 +76,13 @@ describe("a 200 MB project download", () => {
     expect(res.headers.get("content-type")).toBe("application/json");
     const { bytes, grewMb, tail } = await drain(res);
     expect(bytes).toBeGreaterThan((FILES * FILE_BYTES * 4) / 3);
-    expect(tail.endsWith(`"binary":[${Array.from({ length: FILES }, (_, i) => `"blob/${i}.bin"`).sort().join(",")}]}`)).toBe(true);
+    expect(
+      tail.endsWith(
+        `"binary":[${Array.from({ length: FILES }, (_, i) => `"blob/${i}.bin"`)
+          .sort()
+          .join(",")}]}`,
+      ),
+    ).toBe(true);
     console.log(`download map: ${(bytes / 1048576).toFixed(0)} MB sent, server RSS grew ${grewMb.toFixed(0)} MB`);
     // The old map held every file as base64 plus its JSON text at once: about 4.5x the project (900 MB); file by
     // file, 184-395 MB. Streamed in pieces (each base64'd on its own) with collections paced by bytes sent:

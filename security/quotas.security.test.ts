@@ -24,8 +24,7 @@ beforeAll(async () => {
 }, 60_000);
 
 const create = async (u: TestUser, name: string) => u.request("POST", "/api/projects", { name });
-const projectIds = async (u: TestUser) =>
-  (await t.db.sql<{ id: string }[]>`select id from projects where owner_id = ${u.uid} order by id`).map((r) => r.id);
+const projectIds = async (u: TestUser) => (await t.db.sql<{ id: string }[]>`select id from projects where owner_id = ${u.uid} order by id`).map((r) => r.id);
 const storedObjects = async () => (await t.deps.store.list("projects/")).length;
 
 function importZip(u: TestUser, zip: Uint8Array) {
@@ -57,7 +56,9 @@ describe("quotas: one user cannot take more than her share", () => {
 
     // Nothing was created: the same projects, no file rows or stored objects for a half-made one.
     expect(await projectIds(mallory)).toEqual(held);
-    const [files] = await t.db.sql<{ n: number }[]>`select count(*)::int as n from files f join projects p on p.id = f.project_id where p.owner_id = ${mallory.uid}`;
+    const [files] = await t.db.sql<
+      { n: number }[]
+    >`select count(*)::int as n from files f join projects p on p.id = f.project_id where p.owner_id = ${mallory.uid}`;
     expect(files!.n).toBe(0);
     expect(await storedObjects()).toBe(objectsBefore);
     expect(((await (await mallory.request("GET", "/api/projects")).json()) as unknown[]).length).toBe(MAX_PROJECTS);

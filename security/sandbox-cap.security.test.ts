@@ -77,7 +77,11 @@ if (await localSuiteGate("sandbox cap security")) {
         expect(((await res.json()) as { stdout: string }).stdout).toBe(`sandbox ${i}\n`);
         expect(running(projects).length).toBeLessThanOrEqual(MAX);
       }
-      expect(running(projects).map((s) => s.projectId).sort()).toEqual([projects[3]!, projects[4]!].sort());
+      expect(
+        running(projects)
+          .map((s) => s.projectId)
+          .sort(),
+      ).toEqual([projects[3]!, projects[4]!].sort());
 
       // The cap is per user: another user's start stops none of hers.
       const alice = as(processUser("alice"));
@@ -108,14 +112,22 @@ if (await localSuiteGate("sandbox cap security")) {
       const chat = readSse(await call("POST", "/api/messages/stream", { projectId: p1, content: "run the tests" }));
       expect(await chat.next((e) => e.type === "error", 30_000)).toEqual({ type: "error", message: expected });
       expect(await chat.next((e) => e.type === "done", 10_000)).toMatchObject({ type: "done", status: "failed" });
-      expect(running(projects).map((s) => s.projectId).sort()).toEqual([p4!, p5!].sort());
+      expect(
+        running(projects)
+          .map((s) => s.projectId)
+          .sort(),
+      ).toEqual([p4!, p5!].sort());
 
       // P4's answer is stopped: its sandbox is idle, and the next start stops it to make room.
       expect((await call("POST", `/api/messages/${p4}/stop`)).status).toBe(200);
       await busy[0]!.next((e) => e.type === "done", 10_000);
       const res = await call("POST", `/api/sandbox/${p1}/shell`, { command: "echo room at last" });
       expect(res.status).toBe(200);
-      expect(running(projects).map((s) => s.projectId).sort()).toEqual([p1!, p5!].sort());
+      expect(
+        running(projects)
+          .map((s) => s.projectId)
+          .sort(),
+      ).toEqual([p1!, p5!].sort());
       await call("POST", `/api/messages/${p5}/stop`);
     }, 120_000);
   });

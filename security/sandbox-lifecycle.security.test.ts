@@ -34,8 +34,7 @@ function userOn(name: string) {
     });
 }
 
-const preview = (app: AppProcess, sandboxId: string, port = 5173) =>
-  fetch(`${app.url}/`, { headers: { host: `${port}-${sandboxId}.localhost:${app.port}` } });
+const preview = (app: AppProcess, sandboxId: string, port = 5173) => fetch(`${app.url}/`, { headers: { host: `${port}-${sandboxId}.localhost:${app.port}` } });
 
 /** Whether the sandbox's folder is still on disk in `app`'s DATA_DIR (removed when it stops). */
 const sandboxOnDisk = (app: AppProcess, sandboxId: string) => fs.existsSync(path.join(app.dataDir, "sandboxes", sandboxId));
@@ -108,7 +107,11 @@ if (await localSuiteGate("sandbox lifecycle security")) {
       expect(res.status).toBe(200);
       expect(body.error).toMatch(/^The sandbox hit its process limit \(\d+ processes, \d+ for one command\)/);
       // The sandbox lives on for its owner.
-      expect(await (await mallory(app, "POST", `/api/sandbox/${project.id}/shell`, { command: "echo alive" })).json()).toEqual({ stdout: "alive\n", stderr: "", error: null });
+      expect(await (await mallory(app, "POST", `/api/sandbox/${project.id}/shell`, { command: "echo alive" })).json()).toEqual({
+        stdout: "alive\n",
+        stderr: "",
+        error: null,
+      });
     }, 90_000);
   });
 
@@ -117,7 +120,10 @@ if (await localSuiteGate("sandbox lifecycle security")) {
     let a: AppProcess;
     let b: AppProcess;
     beforeAll(async () => {
-      [a, b] = await Promise.all([startAppProcess({ ...ENV, DATABASE_URL: db!.url }, { startMs: 90_000 }), startAppProcess({ ...ENV, DATABASE_URL: db!.url }, { startMs: 90_000 })]);
+      [a, b] = await Promise.all([
+        startAppProcess({ ...ENV, DATABASE_URL: db!.url }, { startMs: 90_000 }),
+        startAppProcess({ ...ENV, DATABASE_URL: db!.url }, { startMs: 90_000 }),
+      ]);
     }, 120_000);
     afterAll(async () => {
       for (const app of [a, b]) app?.kill("SIGTERM");
@@ -139,7 +145,9 @@ if (await localSuiteGate("sandbox lifecycle security")) {
       // Files to fill each new sandbox with, so a recreate lasts long enough for all four to overlap, and both
       // instances already warm (signed-in user known), so none of the four lags behind the others.
       for (let i = 0; i < 120; i += 20) {
-        await Promise.all(Array.from({ length: 20 }, (_, j) => mallory(a, "POST", `/api/files/${project.id}`, { path: `src/f${i + j}.txt`, content: "x".repeat(1000) })));
+        await Promise.all(
+          Array.from({ length: 20 }, (_, j) => mallory(a, "POST", `/api/files/${project.id}`, { path: `src/f${i + j}.txt`, content: "x".repeat(1000) })),
+        );
       }
       for (const app of [a, b]) expect((await mallory(app, "GET", `/api/projects/${project.id}`)).status).toBe(200);
       const answers = await Promise.all([a, b, a, b].map((app) => mallory(app, "POST", `/api/sandbox/${project.id}/recreate`)));

@@ -34,7 +34,10 @@ if (await localSuiteGate("sandbox start rate limit security")) {
       // An hour-long window instead of a minute: a run that straddled a minute boundary would see its count reset.
       const config = { ...t.deps.config, rateLimits: { ...t.deps.config.rateLimits, windowSeconds: 3600 } };
       rootDir = path.join(config.dataDir, "sandboxes");
-      const provider = createSandboxProvider(config, createLogger("info", (line) => lines.push(line)));
+      const provider = createSandboxProvider(
+        config,
+        createLogger("info", (line) => lines.push(line)),
+      );
       sandboxes = createProjectSandboxes({ ...t.deps, provider, config });
       app = createApp({ ...t.deps, config, sandboxes, sandboxSync: sandboxes.sync });
     }, 60_000);
@@ -66,7 +69,7 @@ if (await localSuiteGate("sandbox start rate limit security")) {
         const id = await newProject(mallory, `One more ${i}`);
         const res = await call("GET", `/api/sandbox/${id}/processes`);
         expect(res.status).toBe(429);
-        expect(((await res.json()) as { code: string; error: string })).toEqual({
+        expect((await res.json()) as { code: string; error: string }).toEqual({
           code: "rate_limited",
           error: expect.stringMatching(/^Too many sandbox starts \(recreate, template, run workflow\) — try again in \d+ s\.$/),
         });

@@ -37,8 +37,14 @@ describe("one shutdown however many times the signal arrives", () => {
       try {
         const alice = processUser("alice");
         const json = { ...alice.auth, "content-type": "application/json" };
-        const project = await (await fetch(`${app.url}/api/projects`, { method: "POST", headers: json, body: JSON.stringify({ name: "Group signal" }) })).json();
-        const res = await fetch(`${app.url}/api/messages/stream`, { method: "POST", headers: json, body: JSON.stringify({ projectId: project.id, content: "Build it" }) });
+        const project = await (
+          await fetch(`${app.url}/api/projects`, { method: "POST", headers: json, body: JSON.stringify({ name: "Group signal" }) })
+        ).json();
+        const res = await fetch(`${app.url}/api/messages/stream`, {
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({ projectId: project.id, content: "Build it" }),
+        });
         expect(res.status).toBe(200);
         const stream = readSse(res);
         await stream.next((_, text) => text.includes("First part."));

@@ -33,7 +33,9 @@ async function upload(u: ChatUser, projectId: string): Promise<string> {
 const nameOf = (url: string) => url.split("?")[0]!.split("/").pop()!;
 /** The upload's row and stored object, and what its signed link answers (no sign-in: an `<img>` sends none). */
 async function where(projectId: string, url: string) {
-  const [row] = await t.db.sql<{ attached: boolean }[]>`select attached_at is not null as attached from uploads where project_id = ${projectId} and name = ${nameOf(url)}`;
+  const [row] = await t.db.sql<
+    { attached: boolean }[]
+  >`select attached_at is not null as attached from uploads where project_id = ${projectId} and name = ${nameOf(url)}`;
   const stored = (await t.deps.store.list(`projects/${projectId}/uploads/`)).some((key) => key.endsWith(`/${nameOf(url)}`));
   return { row: row ?? null, stored, link: (await t.app.request(url)).status };
 }

@@ -63,7 +63,13 @@ describe("WebSocket lifetime follows the token", () => {
     const bob = t.user("bob");
     const stale = emulatorToken(TEST_PROJECT_ID, { uid: bob.uid, nowMs: Date.now() - 7_200_000 });
     const res = await fetch(`${server.origin}/api/ws`, {
-      headers: { upgrade: "websocket", connection: "upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", "sec-websocket-protocol": `${WS_PROTOCOL}, ${stale}` },
+      headers: {
+        upgrade: "websocket",
+        connection: "upgrade",
+        "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "sec-websocket-version": "13",
+        "sec-websocket-protocol": `${WS_PROTOCOL}, ${stale}`,
+      },
     });
     expect(res.status).toBe(401);
   });

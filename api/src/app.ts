@@ -76,42 +76,44 @@ function apiRoutes(deps: AppDeps) {
 
   const limits = createRateLimits(deps);
 
-  return new Hono<AppEnv>()
-    .route("/", systemRoutes(deps))
-    .route("/upload", uploadRoutes(deps, auth, limits.uploads))
-    .route("/projects", projectImportRoutes(deps, auth, limits.projects))
-    .use("/auth/*", auth, jsonBodyLimit)
-    .use("/projects/*", auth, jsonBodyLimit)
-    .use("/messages/*", auth, jsonBodyLimit)
-    .use("/files/*", auth, jsonBodyLimit)
-    .use("/sandbox/*", auth, jsonBodyLimit)
-    .use("/usage/*", auth)
-    .use("/sites", auth)
-    .use("/messages/stream", limits.chat)
-    .use("/sandbox/:projectId/shell", limits.shell)
-    // Every sandbox made (a recreate, or a first start by any route, the terminal and agent runs included) is
-    // counted by the sandbox lifecycle where it is made; these two also count when the sandbox already runs.
-    .use("/sandbox/:projectId/template", limits.sandbox)
-    .use("/sandbox/:projectId/run-workflow", limits.sandbox)
-    // Every new project (each may get a sandbox).
-    .use("/projects", limits.projects)
-    .use("/files/:projectId/download", limits.downloads)
-    .use("/files/:projectId/download.zip", limits.downloads)
-    .route("/auth", authRoutes(deps))
-    .route("/projects", projectRoutes(deps))
-    .route("/projects", versionRoutes(deps))
-    .route("/projects", projectModelRoutes(deps))
-    .route("/projects", databaseRoutes(deps))
-    .route("/usage", usageRoutes(deps))
-    .route("/projects", publishRoutes(deps, limits.publish))
-    .route("/projects", secretRoutes(deps))
-    .route("/sites", liveSiteRoutes(deps))
-    .route("/messages", messageRoutes(deps))
-    .route("/messages", chatRoutes(deps))
-    .route("/files", projectZipRoutes(deps))
-    .route("/files", fileRoutes(deps))
-    .route("/sandbox", sandboxRoutes(deps))
-    .route("/sandbox", sandboxProcessRoutes(deps));
+  return (
+    new Hono<AppEnv>()
+      .route("/", systemRoutes(deps))
+      .route("/upload", uploadRoutes(deps, auth, limits.uploads))
+      .route("/projects", projectImportRoutes(deps, auth, limits.projects))
+      .use("/auth/*", auth, jsonBodyLimit)
+      .use("/projects/*", auth, jsonBodyLimit)
+      .use("/messages/*", auth, jsonBodyLimit)
+      .use("/files/*", auth, jsonBodyLimit)
+      .use("/sandbox/*", auth, jsonBodyLimit)
+      .use("/usage/*", auth)
+      .use("/sites", auth)
+      .use("/messages/stream", limits.chat)
+      .use("/sandbox/:projectId/shell", limits.shell)
+      // Every sandbox made (a recreate, or a first start by any route, the terminal and agent runs included) is
+      // counted by the sandbox lifecycle where it is made; these two also count when the sandbox already runs.
+      .use("/sandbox/:projectId/template", limits.sandbox)
+      .use("/sandbox/:projectId/run-workflow", limits.sandbox)
+      // Every new project (each may get a sandbox).
+      .use("/projects", limits.projects)
+      .use("/files/:projectId/download", limits.downloads)
+      .use("/files/:projectId/download.zip", limits.downloads)
+      .route("/auth", authRoutes(deps))
+      .route("/projects", projectRoutes(deps))
+      .route("/projects", versionRoutes(deps))
+      .route("/projects", projectModelRoutes(deps))
+      .route("/projects", databaseRoutes(deps))
+      .route("/usage", usageRoutes(deps))
+      .route("/projects", publishRoutes(deps, limits.publish))
+      .route("/projects", secretRoutes(deps))
+      .route("/sites", liveSiteRoutes(deps))
+      .route("/messages", messageRoutes(deps))
+      .route("/messages", chatRoutes(deps))
+      .route("/files", projectZipRoutes(deps))
+      .route("/files", fileRoutes(deps))
+      .route("/sandbox", sandboxRoutes(deps))
+      .route("/sandbox", sandboxProcessRoutes(deps))
+  );
 }
 
 /** The API's routes, paths, parameters and bodies, for Hono's typed client; a type only, never code. */

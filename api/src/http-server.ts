@@ -24,7 +24,10 @@ export function serveHttp(options: {
   sites?: SiteServer;
 }): Server<SocketData> {
   const { hub, preview, pty } = options;
-  const handlers = { hub: hub.handler, preview: preview.handler, pty: pty?.handler ?? {} } as unknown as Record<SocketData["kind"], WebSocketHandler<SocketData>>;
+  const handlers = { hub: hub.handler, preview: preview.handler, pty: pty?.handler ?? {} } as unknown as Record<
+    SocketData["kind"],
+    WebSocketHandler<SocketData>
+  >;
   const rest = async (req: Request, server: Server<SocketData>): Promise<Response> => {
     const previewResponse = preview.handle(req, server as Server<unknown>);
     if (previewResponse) return previewResponse as Promise<Response>;

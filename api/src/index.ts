@@ -37,7 +37,15 @@ try {
   process.exit(1);
 }
 
-const server = serveHttp({ port: config.port, hostname: config.host, fetch: parts.app.fetch, hub: parts.hub, preview: parts.preview, pty: parts.pty, sites: parts.sites });
+const server = serveHttp({
+  port: config.port,
+  hostname: config.host,
+  fetch: parts.app.fetch,
+  hub: parts.hub,
+  preview: parts.preview,
+  pty: parts.pty,
+  sites: parts.sites,
+});
 // Local sandboxes: install the templates' dependencies once now, so the first project to use one gets the fast
 // copy (SANDBOX_WARM_TEMPLATES; the E2B provider has no shared cache and ignores this).
 parts.deps.sandboxes.warmTemplates(config.sandboxWarmTemplates);

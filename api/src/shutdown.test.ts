@@ -33,7 +33,9 @@ afterAll(async () => {
 describe("graceful shutdown", () => {
   test("SIGTERM mid-stream: the answer so far is saved as stopped, the stream ends with done, exit 0", async () => {
     // A slow answer: a first sentence, then a word every 200 ms for about 10 s.
-    model.respondWith(() => turn.steps({ text: "First part of the answer." }, ...Array.from({ length: 50 }, () => [{ delayMs: 200 }, { text: " more" }]).flat()));
+    model.respondWith(() =>
+      turn.steps({ text: "First part of the answer." }, ...Array.from({ length: 50 }, () => [{ delayMs: 200 }, { text: " more" }]).flat()),
+    );
     const app = await startAppProcess({
       OPENAI_BASE_URL: model.baseUrl,
       OPENAI_API_KEY: "test-key",
@@ -50,7 +52,11 @@ describe("graceful shutdown", () => {
       const wsClosed = new Promise<number>((resolve) => (ws.onclose = (e) => resolve(e.code)));
       await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
 
-      const res = await fetch(`${app.url}/api/messages/stream`, { method: "POST", headers: json, body: JSON.stringify({ projectId: project.id, content: "Build it" }) });
+      const res = await fetch(`${app.url}/api/messages/stream`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ projectId: project.id, content: "Build it" }),
+      });
       expect(res.status).toBe(200);
       const stream = readSse(res);
       await stream.next((_, text) => text.includes("First part of the answer."));
@@ -107,7 +113,9 @@ if (await localSuiteGate("shutdown with sandboxes", { sameOnEveryDatabase: true 
 
         // A request whose body never ends: the drain waits its full 5 s for it, long after the sandboxes are gone.
         held = await Bun.connect({ hostname: "127.0.0.1", port: app.port, socket: { data() {} } });
-        held.write(`POST /api/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${alice.auth.authorization}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na`);
+        held.write(
+          `POST /api/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${alice.auth.authorization}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na`,
+        );
         await Bun.sleep(200);
 
         app.kill("SIGTERM");

@@ -115,7 +115,10 @@ export async function startParts(
       isProjectSandbox: sandboxes.isProjectSandbox,
       // Several instances can only share a PostgreSQL database (its bus): there, previews check every request.
       checkEveryRequest: events.kind === "postgres",
-      problems: { report: (sandboxId, reports) => reportFromPreview(services, sandboxId, reports), viteError: (sandboxId, err) => reportViteError(services, sandboxId, err) },
+      problems: {
+        report: (sandboxId, reports) => reportFromPreview(services, sandboxId, reports),
+        viteError: (sandboxId, err) => reportViteError(services, sandboxId, err),
+      },
     });
     const terminals = createTerminalSessions({ sandboxes, logger, idleMs: config.terminalIdleMs });
     const pty = createPtySocket({ sql: db.sql, store, logger, events, verifyToken, terminals });

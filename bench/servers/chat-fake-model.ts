@@ -28,7 +28,11 @@ model.respondWith((body) => {
   const usage: FakeStep = { usage: { prompt_tokens: 1_000, completion_tokens: Number(a) } };
   if (kind === "latency") return turn.steps(...stamped(Number(a), Number(b)), usage);
   if (last?.role === "tool") return turn.steps(...stamped(Number(a), 1), usage);
-  return turn.steps({ text: "Writing the file." }, { toolCalls: [{ name: "write_file", arguments: { path: "src/index.html", content: "<h1>Bench</h1>\n".repeat(20) } }] }, usage);
+  return turn.steps(
+    { text: "Writing the file." },
+    { toolCalls: [{ name: "write_file", arguments: { path: "src/index.html", content: "<h1>Bench</h1>\n".repeat(20) } }] },
+    usage,
+  );
 });
 console.log(JSON.stringify({ baseUrl: model.baseUrl }));
 process.on("SIGTERM", async () => {

@@ -16,7 +16,9 @@ export async function createBenchDb(adminUrl: string): Promise<BenchDb> {
   try {
     await admin.unsafe(`create database ${name}`);
   } catch (error) {
-    throw new Error(`Cannot create a database on ${redactUrl(adminUrl)} (${String(error)}). Set TEST_DATABASE_URL or DATABASE_URL to a server where you may create databases.`);
+    throw new Error(
+      `Cannot create a database on ${redactUrl(adminUrl)} (${String(error)}). Set TEST_DATABASE_URL or DATABASE_URL to a server where you may create databases.`,
+    );
   } finally {
     await admin.end();
   }

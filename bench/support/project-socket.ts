@@ -9,7 +9,12 @@
  */
 import { WS_PROTOCOL, type ServerSocketMessage } from "../../shared/src/events/project-events";
 
-export function subscribeToProject(url: string, token: string, projectId: string, onMessage: (message: ServerSocketMessage, at: number) => void): Promise<WebSocket> {
+export function subscribeToProject(
+  url: string,
+  token: string,
+  projectId: string,
+  onMessage: (message: ServerSocketMessage, at: number) => void,
+): Promise<WebSocket> {
   const ws = new WebSocket(url, [WS_PROTOCOL, token]);
   return new Promise((resolve, reject) => {
     ws.onerror = () => reject(new Error("WebSocket error"));

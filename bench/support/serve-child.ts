@@ -23,7 +23,12 @@ export async function serveAppForBench(
 ): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   // A shared database needs SECRETS_KEY (start-up stops without one); a bench's instances share this one.
-  const config = loadConfig({ ...(env.DATABASE_URL ? { SECRETS_KEY: Buffer.alloc(32, 7).toString("base64") } : {}), ...env, DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+  const config = loadConfig({
+    ...(env.DATABASE_URL ? { SECRETS_KEY: Buffer.alloc(32, 7).toString("base64") } : {}),
+    ...env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+  });
   const logger = createLogger(config.logLevel, (line) => console.error(line));
   const parts = await startParts(config, logger, { webDist: null });
   const server = serveHttp({ hostname: "127.0.0.1", port: 0, fetch: fetchOf(parts, config), hub: parts.hub, preview: parts.preview });

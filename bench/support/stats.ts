@@ -31,7 +31,11 @@ export const ms = (n: number, digits = 1) => `${n.toFixed(digits)} ms`;
 export const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
 
 /** The 1-, 5- and 15-minute load averages and the core count, e.g. "1.63 0.95 0.40 (2 cores)". */
-export const loadLine = () => `${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (${os.cpus().length} cores)`;
+export const loadLine = () =>
+  `${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} (${os.cpus().length} cores)`;
 
 /** The 1-minute load average. */
 export const loadAverage = () => os.loadavg()[0]!;

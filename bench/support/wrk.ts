@@ -26,7 +26,10 @@ export async function ensureWrk(): Promise<string> {
     throw new Error("wrk is not installed. Install it with: sudo apt-get install -y wrk");
   }
   console.log("wrk not found; installing it with apt-get…");
-  for (const cmd of [["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "wrk"]]) {
+  for (const cmd of [
+    ["apt-get", "update", "-qq"],
+    ["apt-get", "install", "-y", "-qq", "wrk"],
+  ]) {
     const proc = Bun.spawn(cmd, { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" }, stdout: "ignore", stderr: "inherit" });
     if ((await proc.exited) !== 0) throw new Error(`\`${cmd.join(" ")}\` failed; install wrk by hand (apt-get install -y wrk).`);
   }
@@ -35,7 +38,13 @@ export async function ensureWrk(): Promise<string> {
   return installed;
 }
 
-export async function runWrk(opts: { url: string; connections: number; seconds: number; threads?: number; headers?: Record<string, string> }): Promise<WrkResult> {
+export async function runWrk(opts: {
+  url: string;
+  connections: number;
+  seconds: number;
+  threads?: number;
+  headers?: Record<string, string>;
+}): Promise<WrkResult> {
   const args = ["wrk", `-t${opts.threads ?? 2}`, `-c${opts.connections}`, `-d${opts.seconds}s`, "--latency"];
   for (const [name, value] of Object.entries(opts.headers ?? {})) args.push("-H", `${name}: ${value}`);
   args.push(opts.url);

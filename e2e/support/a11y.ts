@@ -20,8 +20,6 @@ export function unnamedControls(page: Page): Promise<string[]> {
       const box = el.getBoundingClientRect();
       return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden";
     };
-    return [...document.querySelectorAll(selector)]
-      .filter((el) => visible(el) && !named(el))
-      .map((el) => el.outerHTML.slice(0, 160));
+    return [...document.querySelectorAll(selector)].filter((el) => visible(el) && !named(el)).map((el) => el.outerHTML.slice(0, 160));
   });
 }

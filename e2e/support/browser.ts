@@ -23,10 +23,7 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** Routes at the context level, so the popup and the emulator's helper iframe are covered too. */
-export async function newOfflineContext(
-  browser: Browser,
-  viewport: { width: number; height: number } = { width: 1280, height: 800 },
-): Promise<BrowserContext> {
+export async function newOfflineContext(browser: Browser, viewport: { width: number; height: number } = { width: 1280, height: 800 }): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport });
   const gapiStandIn = await Bun.file(join(import.meta.dir, "..", "gapi-stand-in.js")).text();
   await context.route("**/*", (route) => {

@@ -69,11 +69,17 @@ export async function signIn(p: Page, base: string, emulatorHost: string) {
     const popup = p.waitForEvent("popup", { timeout: 45_000 }).catch(() => null);
     const failed = toast(p, "Sign in failed")
       .waitFor({ timeout: 45_000 })
-      .then(() => null, () => null);
+      .then(
+        () => null,
+        () => null,
+      );
     await p.getByRole("button", { name: "Continue with Google" }).click();
     const opened = await Promise.race([popup, failed]);
     if (!opened) {
-      const emulator = await fetch(`http://${emulatorHost}/`).then((r) => `HTTP ${r.status}`, (e: unknown) => String(e));
+      const emulator = await fetch(`http://${emulatorHost}/`).then(
+        (r) => `HTTP ${r.status}`,
+        (e: unknown) => String(e),
+      );
       console.warn(`sign-in attempt ${attempt} failed; the Auth emulator at ${emulatorHost} answers: ${emulator}`);
       if (attempt >= 5) throw new Error("sign-in: the emulator's popup did not open after 5 attempts");
       await Bun.sleep(2_000 * attempt);

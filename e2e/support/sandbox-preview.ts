@@ -24,15 +24,12 @@ type Api = <T>(method: string, path: string, body?: unknown) => Promise<T>;
 function fetchPreview(appUrl: string, url: string): Promise<{ status: number; body: string }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request(
-      { host: "127.0.0.1", port: Number(new URL(appUrl).port), path: "/", headers: { host: target.host }, timeout: 5_000 },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (d) => (body += d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
+    const req = request({ host: "127.0.0.1", port: Number(new URL(appUrl).port), path: "/", headers: { host: target.host }, timeout: 5_000 }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
     req.on("error", reject);
     req.on("timeout", () => req.destroy(new Error("timed out")));
     req.end();
@@ -78,8 +75,20 @@ export async function frameShowing(page: Page, sandboxId: string, text: string, 
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const frame = page.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.localhost:`) && f.url().includes("_refresh="));
-    if (frame && (await frame.getByText(text).count().catch(() => 0)) > 0) return frame;
+    if (
+      frame &&
+      (await frame
+        .getByText(text)
+        .count()
+        .catch(() => 0)) > 0
+    )
+      return frame;
     await Bun.sleep(100);
   }
-  throw new Error(`no frame of sandbox ${sandboxId} shows "${text}"; frames: ${page.frames().map((f) => f.url()).join(", ")}`);
+  throw new Error(
+    `no frame of sandbox ${sandboxId} shows "${text}"; frames: ${page
+      .frames()
+      .map((f) => f.url())
+      .join(", ")}`,
+  );
 }

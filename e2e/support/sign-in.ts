@@ -29,7 +29,11 @@ export async function openSignInPopup(page: Page, appUrl: string): Promise<Page>
     await page.getByRole("button", { name: "Continue with Google" }).click();
     const popup = await Promise.race([opened, failed.then(() => null)]);
     if (popup) return popup;
-    const said = await page.getByTestId("toast").first().innerText().catch(() => "(no toast text)");
+    const said = await page
+      .getByTestId("toast")
+      .first()
+      .innerText()
+      .catch(() => "(no toast text)");
     console.warn(`[e2e] sign-in attempt ${attempt} did not open the popup: ${said.replace(/\s+/g, " ")}`);
     if (attempt >= ATTEMPTS) throw new Error(`The sign-in popup did not open in ${ATTEMPTS} attempts (last: ${said})`);
     await page.waitForTimeout(1000 * attempt);

@@ -11,7 +11,10 @@ import { STEP_MS } from "./stack";
 /** The visible rows of the terminal in `scope` (the page, or one tab's panel), trailing blanks trimmed. */
 export const terminalLines = (scope: Page | Locator) =>
   scope.locator(".xterm-rows").evaluate((rows) =>
-    [...rows.children].map((r) => (r.textContent ?? "").replace(/\u00a0/g, " ").trimEnd()).join("\n").trimEnd(),
+    [...rows.children]
+      .map((r) => (r.textContent ?? "").replace(/\u00a0/g, " ").trimEnd())
+      .join("\n")
+      .trimEnd(),
   );
 
 export async function waitForTerminal(scope: Page | Locator, predicate: (text: string) => boolean, what: string, timeoutMs = STEP_MS): Promise<string> {
@@ -33,10 +36,5 @@ export async function runInTerminal(page: Page, command: string, projectName: st
   const before = promptCount(await terminalLines(page), projectName);
   await page.keyboard.type(command);
   await page.keyboard.press("Enter");
-  return waitForTerminal(
-    page,
-    (t) => promptCount(t, projectName) > before && t.endsWith(`${projectName} $`),
-    `the prompt after "${command}"`,
-    30_000,
-  );
+  return waitForTerminal(page, (t) => promptCount(t, projectName) > before && t.endsWith(`${projectName} $`), `the prompt after "${command}"`, 30_000);
 }

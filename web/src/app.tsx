@@ -16,7 +16,10 @@ import { isSignedInPath } from "./features/shell/project-location";
 import { LandingPage } from "./pages/landing-page";
 import { NotFoundPage } from "./pages/not-found-page";
 
-const named = <K extends string, T>(load: () => Promise<Record<K, T>>, name: K) => () => load().then((m) => ({ default: m[name] }));
+const named =
+  <K extends string, T>(load: () => Promise<Record<K, T>>, name: K) =>
+  () =>
+    load().then((m) => ({ default: m[name] }));
 
 const LoginPage = lazy(named(() => import("./pages/login-page"), "LoginPage"));
 const ProjectsPage = lazy(named(() => import("./pages/projects-page"), "ProjectsPage"));

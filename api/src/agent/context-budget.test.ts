@@ -20,7 +20,13 @@ const steps = (): ChatMessage[] => [
   { role: "assistant", content: "third", toolCalls: [{ id: "3", name: "read_file", arguments: '{"path":"c"}' }] },
   { role: "tool", toolCallId: "3", content: big },
 ];
-const turnWith = (promptTokens: number): ModelTurn => ({ text: "", reasoning: "", toolCalls: [], finishReason: "stop", usage: { promptTokens, completionTokens: 1, totalTokens: promptTokens + 1 } });
+const turnWith = (promptTokens: number): ModelTurn => ({
+  text: "",
+  reasoning: "",
+  toolCalls: [],
+  finishReason: "stop",
+  usage: { promptTokens, completionTokens: 1, totalTokens: promptTokens + 1 },
+});
 
 describe("context budget", () => {
   test("room: the window less the answer's room, the tool schemas and the framing; never below 1,000", () => {

@@ -73,7 +73,8 @@ export class ContextBudget {
     if (reported === undefined) return null;
     const meter = this.meter;
     const last = list.at(-1);
-    const kept = meter.messages(list.filter((m) => m.role === "system")) + (last && last.role !== "system" ? meter.message(last) - meter.imageTokens(last) : 0) + tools;
+    const kept =
+      meter.messages(list.filter((m) => m.role === "system")) + (last && last.role !== "system" ? meter.message(last) - meter.imageTokens(last) : 0) + tools;
     const counted = estimate - list.reduce((n, m) => n + meter.imageTokens(m), 0);
     return looksCut(counted, reported, kept) ? reported : null;
   }

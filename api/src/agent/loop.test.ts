@@ -104,7 +104,12 @@ describe("agent loop", () => {
     const script = () => turn.steps({ reasoning: "Let me think. " }, { reasoning: "Done thinking.", field: "reasoning" }, { text: "Answer" });
     model.enqueue(script());
     const on = await run({ enableReasoning: true });
-    expect(on.of("thinking").map((e) => e.content).join("")).toBe("Let me think. Done thinking.");
+    expect(
+      on
+        .of("thinking")
+        .map((e) => e.content)
+        .join(""),
+    ).toBe("Let me think. Done thinking.");
     expect(on.text).toBe("Answer");
 
     model.enqueue(script());
@@ -123,18 +128,29 @@ describe("agent loop", () => {
 
   test("one tool call with arguments split across many chunks: tool_start, step line, tool_complete, result sent back", async () => {
     ran.length = 0;
-    model.enqueue(turn.toolCalls([{ id: "call_1", name: "note", arguments: { text: "a fairly long note to split" }, chunkSize: 3 }], "Writing it down."), turn.text("All done."));
+    model.enqueue(
+      turn.toolCalls([{ id: "call_1", name: "note", arguments: { text: "a fairly long note to split" }, chunkSize: 3 }], "Writing it down."),
+      turn.text("All done."),
+    );
     const r = await run();
     expect(ran).toEqual([{ name: "note", input: { text: "a fairly long note to split" } }]);
     expect(r.of("tool_start")).toEqual([{ type: "tool_start", name: "note", summary: "a fairly long note to split" }]);
-    expect(r.of("tool_complete")).toEqual([{ type: "tool_complete", name: "note", summary: "a fairly long note to split", result: "noted a fairly long note to split" }]);
+    expect(r.of("tool_complete")).toEqual([
+      { type: "tool_complete", name: "note", summary: "a fairly long note to split", result: "noted a fairly long note to split" },
+    ]);
     expect(r.text).toBe("Writing it down.\nCreated note a fairly long note to split\n\nAll done.");
     expect(r.of("chunk").find((e) => e.step)).toEqual({ type: "chunk", content: "\nCreated note a fairly long note to split\n", step: "completed" });
     expect(r.of("action")).toEqual([{ type: "action", action: { description: "Created note a fairly long note to split", status: "completed" } }]);
-    expect(r.of("actions_completed")).toEqual([{ type: "actions_completed", actions: [{ description: "Created note a fairly long note to split", status: "completed" }] }]);
+    expect(r.of("actions_completed")).toEqual([
+      { type: "actions_completed", actions: [{ description: "Created note a fairly long note to split", status: "completed" }] },
+    ]);
 
     const second = model.requests[1]!.body.messages;
-    expect(second.at(-2)).toMatchObject({ role: "assistant", content: "Writing it down.", tool_calls: [{ id: "call_1", type: "function", function: { name: "note" } }] });
+    expect(second.at(-2)).toMatchObject({
+      role: "assistant",
+      content: "Writing it down.",
+      tool_calls: [{ id: "call_1", type: "function", function: { name: "note" } }],
+    });
     expect(second.at(-1)).toEqual({ role: "tool", tool_call_id: "call_1", content: "noted a fairly long note to split" });
   });
 
@@ -182,7 +198,13 @@ describe("agent loop", () => {
   });
 
   test("a tool refused by an account limit (429: every sandbox busy) ends the run with that message, not a retry by the model", async () => {
-    model.enqueue(turn.toolCalls([{ id: "c1", name: "run_shell", arguments: {} }, { id: "c2", name: "note", arguments: { text: "never" } }]), turn.text("unreached"));
+    model.enqueue(
+      turn.toolCalls([
+        { id: "c1", name: "run_shell", arguments: {} },
+        { id: "c2", name: "note", arguments: { text: "never" } },
+      ]),
+      turn.text("unreached"),
+    );
     const r = await run();
     expect(r.result.status).toBe("failed");
     expect(r.of("error").map((e) => e.message)).toEqual(["Your account may run 1 sandbox at once and all are busy."]);

@@ -61,7 +61,12 @@ class BudgetExceeded extends Error {}
 export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   const { limits, emit } = input;
   const toolSpecs = toToolSpecs(input.tools);
-  const budget = new ContextBudget({ contextTokens: limits.contextTokens, maxOutputTokens: limits.maxOutputTokens, toolsText: JSON.stringify(toolSpecs), countTokens: input.countTokens });
+  const budget = new ContextBudget({
+    contextTokens: limits.contextTokens,
+    maxOutputTokens: limits.maxOutputTokens,
+    toolsText: JSON.stringify(toolSpecs),
+    countTokens: input.countTokens,
+  });
   const usage = new RunUsage(budget.meter);
   const writer = createStepWriter(emit);
 
@@ -80,7 +85,9 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   } catch (error) {
     if (input.signal.aborted) result = { status: "stopped", usage: usage.usage };
     else if (deadline.signal.aborted) {
-      result = fail(`This run reached its time limit of ${Math.round(limits.maxRunMs / 60_000)} min and was ended. What was done so far is saved; send a message to continue.`);
+      result = fail(
+        `This run reached its time limit of ${Math.round(limits.maxRunMs / 60_000)} min and was ended. What was done so far is saved; send a message to continue.`,
+      );
     } else if (error instanceof ModelTurnError) result = fail(error.message);
     // A limit of the user's account met outside a tool (the finish check's sandbox): said as it is.
     else if (error instanceof AppError && error.status === 429) result = fail(error.message);
@@ -115,7 +122,9 @@ async function runTurns({ input, signal, writer, turns, usage, fail }: TurnParts
   let lengthCuts = 0;
   for (let stepNo = 1; ; stepNo++) {
     if (usage.spent >= limits.maxRunTokens) {
-      return fail(`This run used its budget of ${limits.maxRunTokens.toLocaleString("en")} tokens and was ended. What was done so far is saved; send a message to continue.`);
+      return fail(
+        `This run used its budget of ${limits.maxRunTokens.toLocaleString("en")} tokens and was ended. What was done so far is saved; send a message to continue.`,
+      );
     }
     const turn = await turns.ask(lastStepMessages);
 
@@ -123,7 +132,9 @@ async function runTurns({ input, signal, writer, turns, usage, fail }: TurnParts
       // A tool call cut by the output limit has broken arguments; running or retrying it would fail
       // the same way. The model is told to write smaller pieces instead.
       if (++lengthCuts >= MAX_LENGTH_CUTS) {
-        return fail(`The model's replies were cut by its output limit ${MAX_LENGTH_CUTS} times in a row, so the run was stopped. Try a model with a larger output limit (MODEL_MAX_OUTPUT_TOKENS), or ask for a smaller change.`);
+        return fail(
+          `The model's replies were cut by its output limit ${MAX_LENGTH_CUTS} times in a row, so the run was stopped. Try a model with a larger output limit (MODEL_MAX_OUTPUT_TOKENS), or ask for a smaller change.`,
+        );
       }
       const names = [...new Set(turn.toolCalls.map((c) => c.name))].join(", ") || "a tool";
       messages.push({ role: "assistant", content: turn.text || "(reply cut off)", ...(turn.reasoning ? { reasoning: turn.reasoning } : {}) });

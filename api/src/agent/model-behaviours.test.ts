@@ -26,7 +26,9 @@ beforeEach(() => model.reset());
 
 const tools = [writeFileTool, readFileTool, editFileTool] as Tool[];
 
-async function run(o: { limits?: Partial<AgentLimits>; enableReasoning?: boolean; messages?: ChatMessage[]; files?: Record<string, string>; logger?: Logger } = {}) {
+async function run(
+  o: { limits?: Partial<AgentLimits>; enableReasoning?: boolean; messages?: ChatMessage[]; files?: Record<string, string>; logger?: Logger } = {},
+) {
   const workspace = memoryWorkspace(o.files ?? {});
   const events: StreamEvent[] = [];
   const result = await runAgent({
@@ -142,7 +144,11 @@ describe("reasoning", () => {
 
   test("a tool call written as text and cut by the length limit is not shown and gets the same 'smaller pieces' step", async () => {
     model.enqueue(
-      { kind: "stream", steps: [{ text: 'Writing.\n<tool_call>\n{"name": "write_file", "arguments": {"path": "big.ts", "content": "li' }], finishReason: "length" },
+      {
+        kind: "stream",
+        steps: [{ text: 'Writing.\n<tool_call>\n{"name": "write_file", "arguments": {"path": "big.ts", "content": "li' }],
+        finishReason: "length",
+      },
       turn.text("I will split it."),
     );
     const r = await run();
@@ -189,7 +195,10 @@ describe("context that fits", () => {
 
   test("a window smaller than configured: the context-length error is answered by trimming harder and asking once more", async () => {
     model.mode({ contextWindow: 4_000 });
-    const bulky: ChatMessage[] = [{ role: "system", content: "You are a test." }, { role: "user", content: "Build it" }];
+    const bulky: ChatMessage[] = [
+      { role: "system", content: "You are a test." },
+      { role: "user", content: "Build it" },
+    ];
     for (let i = 0; i < 6; i++) {
       bulky.push({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, name: "read_file", arguments: `{"path":"f${i}"}` }] });
       bulky.push({ role: "tool", toolCallId: `c${i}`, content: "z".repeat(3_000) });
@@ -207,7 +216,10 @@ describe("context that fits", () => {
 describe("a server that silently cuts the prompt (Ollama running a smaller window than the app assumes)", () => {
   /** A conversation far larger than the server's window: twelve big tool results after the user's task. */
   const bulky = (): ChatMessage[] => {
-    const list: ChatMessage[] = [{ role: "system", content: "You are a test." }, { role: "user", content: "Build the todo app" }];
+    const list: ChatMessage[] = [
+      { role: "system", content: "You are a test." },
+      { role: "user", content: "Build the todo app" },
+    ];
     for (let i = 0; i < 12; i++) {
       list.push({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, name: "read_file", arguments: `{"path":"f${i}"}` }] });
       list.push({ role: "tool", toolCallId: `c${i}`, content: "z".repeat(3_000) });

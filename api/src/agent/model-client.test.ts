@@ -45,7 +45,13 @@ describe("model client", () => {
     ).toEqual([
       { role: "system", content: "sys" },
       { role: "user", content: "plain" },
-      { role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBO" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBO" } },
+        ],
+      },
       {
         role: "assistant",
         content: null,

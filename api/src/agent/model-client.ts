@@ -10,11 +10,7 @@
  * const turn = await client.stream({ model: "llama3.1:8b", messages, tools: [], enableReasoning: false }, signal, callbacks);
  */
 import OpenAI from "openai";
-import type {
-  ChatCompletionCreateParamsStreaming,
-  ChatCompletionFunctionTool,
-  ChatCompletionMessageParam,
-} from "openai/resources/chat/completions";
+import type { ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ChatMessage, ToolCallRequest, ToolSpec } from "./chat-message";
 import type { ModelClient, ModelFailure, ModelRequest, ModelTurn } from "./model";
 
@@ -42,7 +38,8 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
         // With the reasoning toggle off, Ollama is asked not to think (`reasoning_effort: "none"`; its OpenAI API
         // takes no other switch): a local thinking model (Qwen3, DeepSeek-R1) otherwise spends its tokens and
         // time on reasoning nobody will see.
-        const thinkingOff = !request.enableReasoning && !refusesReasoningEffort.has(request.model) && !isOpenAiReasoningModel(request.model) && (await metadata.isOllama());
+        const thinkingOff =
+          !request.enableReasoning && !refusesReasoningEffort.has(request.model) && !isOpenAiReasoningModel(request.model) && (await metadata.isOllama());
         try {
           return await streamOnce(sdk, request, { withUsage: !refusesStreamOptions, thinkingOff }, signal, on);
         } catch (error) {
@@ -234,7 +231,10 @@ function endpointMetadata(endpoint: ModelEndpoint, fetchImpl: typeof fetch) {
         const fromList = windowOf(entry) ?? windowOf(entry?.meta as Record<string, unknown> | undefined);
         if (fromList) return fromList;
         if (!(await isOllama())) return null;
-        const show = (await get(`${root}/api/show`, { method: "POST", body: JSON.stringify({ model }) })) as { parameters?: unknown; model_info?: Record<string, unknown> } | null;
+        const show = (await get(`${root}/api/show`, { method: "POST", body: JSON.stringify({ model }) })) as {
+          parameters?: unknown;
+          model_info?: Record<string, unknown>;
+        } | null;
         const modelfile = typeof show?.parameters === "string" ? Number(/^num_ctx\s+(\d+)\s*$/m.exec(show.parameters)?.[1]) : NaN;
         if (Number.isInteger(modelfile) && modelfile > 0) return modelfile;
         const key = Object.keys(show?.model_info ?? {}).find((k) => k.endsWith(".context_length"));
@@ -323,7 +323,11 @@ export function classifyModelError(error: unknown): ModelFailure {
       return { kind: "rate_limited", message: `The model is rate limited: ${detail}`, retryable: true, retryAfterMs: retryAfterMs(error.headers), status: 429 };
     }
     if (status === undefined && error instanceof OpenAI.APIConnectionError) {
-      return { kind: "connection", message: `Could not reach the model endpoint (${error.cause instanceof Error ? error.cause.message : error.message}).`, retryable: true };
+      return {
+        kind: "connection",
+        message: `Could not reach the model endpoint (${error.cause instanceof Error ? error.cause.message : error.message}).`,
+        retryable: true,
+      };
     }
     if (status === undefined) {
       // An error payload inside the stream.

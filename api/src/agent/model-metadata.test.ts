@@ -77,7 +77,10 @@ describe("endpoint metadata", () => {
   });
 
   test("a run uses the endpoint's window unless MODEL_CONTEXT_TOKENS was set", async () => {
-    for (const [configured, expected] of [[false, 16_384], [true, 12_000]] as const) {
+    for (const [configured, expected] of [
+      [false, 16_384],
+      [true, 12_000],
+    ] as const) {
       model.reset();
       model.mode({ ollama: { contextLength: 40_960, running: 16_384 } });
       model.enqueue(turn.text("ok"));

@@ -88,9 +88,14 @@ export async function runModelTurn(o: ModelTurnOptions): Promise<ModelTurn> {
       return await streamOnce(o, () => (shown = true));
     } catch (error) {
       if (o.signal.aborted) throw o.signal.reason ?? error;
-      const failure = error instanceof IdleTimeout
-        ? { kind: "timeout" as const, message: `The model stopped sending data for ${o.idleTimeoutMs >= 1000 ? `${Math.round(o.idleTimeoutMs / 1000)} s` : `${o.idleTimeoutMs} ms`}.`, retryable: true }
-        : o.client.classify(error);
+      const failure =
+        error instanceof IdleTimeout
+          ? {
+              kind: "timeout" as const,
+              message: `The model stopped sending data for ${o.idleTimeoutMs >= 1000 ? `${Math.round(o.idleTimeoutMs / 1000)} s` : `${o.idleTimeoutMs} ms`}.`,
+              retryable: true,
+            }
+          : o.client.classify(error);
       if (shown) {
         // A dropped connection is worth one more try even after text was shown: the messages are those of
         // the last complete step, so asking again repeats nothing that was run.
@@ -124,9 +129,12 @@ async function streamOnce(o: ModelTurnOptions, markShown: () => void): Promise<M
   const call = new AbortController();
   // One timer per call checking the time of the last chunk (re-arming a timeout per chunk costs more).
   let lastData = performance.now();
-  const idle = setInterval(() => {
-    if (performance.now() - lastData >= o.idleTimeoutMs) call.abort(new IdleTimeout());
-  }, Math.max(10, Math.min(1_000, o.idleTimeoutMs / 4)));
+  const idle = setInterval(
+    () => {
+      if (performance.now() - lastData >= o.idleTimeoutMs) call.abort(new IdleTimeout());
+    },
+    Math.max(10, Math.min(1_000, o.idleTimeoutMs / 4)),
+  );
   const signal = AbortSignal.any([o.signal, call.signal]);
   // Answer text passes two filters: inline <think> goes to thinking, and text that may be a tool call
   // written as text is held until the turn ends.

@@ -21,7 +21,10 @@ beforeEach(() => model.reset());
 
 /** A conversation far larger than a 4,000-token window: six big tool results after the task. */
 function bulky(): ChatMessage[] {
-  const list: ChatMessage[] = [{ role: "system", content: "You are a test." }, { role: "user", content: "Build the todo app" }];
+  const list: ChatMessage[] = [
+    { role: "system", content: "You are a test." },
+    { role: "user", content: "Build the todo app" },
+  ];
   for (let i = 0; i < 6; i++) {
     list.push({ role: "assistant", content: "", toolCalls: [{ id: `c${i}`, name: "read_file", arguments: `{"path":"f${i}"}` }] });
     list.push({ role: "tool", toolCallId: `c${i}`, content: "z".repeat(3_000) });
@@ -35,7 +38,15 @@ function setup(messages: ChatMessage[]) {
   const limits = { ...DEFAULT_AGENT_LIMITS, contextTokens: 32_768, maxOutputTokens: 500, backoffBaseMs: 5, idleTimeoutMs: 3_000 };
   const budget = new ContextBudget({ contextTokens: limits.contextTokens, maxOutputTokens: limits.maxOutputTokens, toolsText: "[]" });
   const usage = new RunUsage(budget.meter);
-  const input = { client: createModelClient({ baseUrl: model.baseUrl, apiKey: "test" }), model: "fake-model", messages, enableReasoning: false, limits, emit, logger: silentLogger };
+  const input = {
+    client: createModelClient({ baseUrl: model.baseUrl, apiKey: "test" }),
+    model: "fake-model",
+    messages,
+    enableReasoning: false,
+    limits,
+    emit,
+    logger: silentLogger,
+  };
   const turns = createModelTurns({ input, signal: new AbortController().signal, writer: createStepWriter(emit), budget, usage, toolSpecs: [] });
   const text = () => events.flatMap((e) => (e.type === "chunk" ? [e.content] : [])).join("");
   return { turns, budget, usage, events, text };
@@ -53,7 +64,9 @@ describe("model turns", () => {
 
   test("a context-length error lowers the window to the one stated, trims, and asks once more", async () => {
     model.mode({ contextWindow: 4_000 });
-    model.respondWith((body) => (body.tools?.length === 0 && body.messages[0]?.content !== "You are a test." ? turn.text("Read six files.") : turn.text("Fine.")));
+    model.respondWith((body) =>
+      body.tools?.length === 0 && body.messages[0]?.content !== "You are a test." ? turn.text("Read six files.") : turn.text("Fine."),
+    );
     const t = setup(bulky());
     const reply = await t.turns.ask(1);
     expect(reply.text).toBe("Fine.");
@@ -79,7 +92,10 @@ describe("model turns", () => {
   test("a second context-length error in the same turn is not retried", async () => {
     model.mode({ contextWindow: 600 });
     model.respondWith(() => turn.text("never"));
-    const t = setup([{ role: "system", content: "s".repeat(6_000) }, { role: "user", content: "Hi" }]);
+    const t = setup([
+      { role: "system", content: "s".repeat(6_000) },
+      { role: "user", content: "Hi" },
+    ]);
     const error = await t.turns.ask(1).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelTurnError);
     expect((error as ModelTurnError).failure.kind).toBe("context_length");

@@ -41,11 +41,7 @@ export interface ModelClient {
    * `text` and `thinking` with each delta. Resolves with the assembled turn; rejects on any failure, and
    * with `signal.reason` when aborted.
    */
-  stream(
-    request: ModelRequest,
-    signal: AbortSignal,
-    on: { data(): void; text(delta: string): void; thinking(delta: string): void },
-  ): Promise<ModelTurn>;
+  stream(request: ModelRequest, signal: AbortSignal, on: { data(): void; text(delta: string): void; thinking(delta: string): void }): Promise<ModelTurn>;
   /** How a rejection of `stream` reads to a person, and whether it is worth retrying. */
   classify(error: unknown): ModelFailure;
   /**

@@ -33,7 +33,10 @@ export async function prepareRun(deps: RunDeps, r: RunRequest): Promise<Omit<Age
   const tools = availableTools(deps);
   const loaded = await deps.conversations.load(r.ownerId, r.projectId);
   const model = chooseModel(r.setup, loaded.project.model);
-  const limits = { ...r.limits, contextTokens: await contextWindowOf(model, { configured: options.contextTokensConfigured ?? false, fallback: r.limits.contextTokens }) };
+  const limits = {
+    ...r.limits,
+    contextTokens: await contextWindowOf(model, { configured: options.contextTokensConfigured ?? false, fallback: r.limits.contextTokens }),
+  };
   const messages = await startingConversation({
     loaded,
     excludeIds: r.excludeIds,
@@ -53,7 +56,13 @@ export async function prepareRun(deps: RunDeps, r: RunRequest): Promise<Omit<Age
   const tracked = trackChanges(deps.workspaces.forProject(r.ownerId, r.projectId));
   const app = tracked.workspace.app;
   const beforeFinish = app
-    ? createVerifier({ app, rounds: limits.repairRounds, settleMs: limits.verifySettleMs, changedSince: tracked.changedSince, lastChangedAt: tracked.lastChangedAt })
+    ? createVerifier({
+        app,
+        rounds: limits.repairRounds,
+        settleMs: limits.verifySettleMs,
+        changedSince: tracked.changedSince,
+        lastChangedAt: tracked.lastChangedAt,
+      })
     : undefined;
   return {
     client: model.client,

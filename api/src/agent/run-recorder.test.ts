@@ -10,7 +10,15 @@ async function setup(o: Partial<RecorderOptions> = {}) {
   const runs = memoryRunStore({ p1: { ownerId: "alice", name: "Todo" } });
   await runs.store.claim({ projectId: "p1", userMessageId: "u1", assistantMessageId: "m1", content: "go", attachments: [] });
   const sent: StreamEvent[] = [];
-  const recorder = createRunRecorder({ store: runs.store, messageId: "m1", projectId: "p1", publish: (e) => sent.push(e), logger: silentLogger, model: "small", ...o });
+  const recorder = createRunRecorder({
+    store: runs.store,
+    messageId: "m1",
+    projectId: "p1",
+    publish: (e) => sent.push(e),
+    logger: silentLogger,
+    model: "small",
+    ...o,
+  });
   return { runs, sent, recorder };
 }
 
@@ -85,7 +93,15 @@ describe("run recorder", () => {
         return runs.store.finish(...args);
       },
     };
-    const recorder = createRunRecorder({ store: flaky, messageId: "m1", projectId: "p1", publish: () => {}, logger: silentLogger, model: "small", finishRetryMs: 5 });
+    const recorder = createRunRecorder({
+      store: flaky,
+      messageId: "m1",
+      projectId: "p1",
+      publish: () => {},
+      logger: silentLogger,
+      model: "small",
+      finishRetryMs: 5,
+    });
     recorder.emit({ type: "chunk", content: "Saved on the third try" });
     await recorder.finish("complete");
     expect(runs.saved.get("m1")).toMatchObject({ status: "complete", content: "Saved on the third try" });

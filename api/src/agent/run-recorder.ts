@@ -62,9 +62,11 @@ export function createRunRecorder(o: RecorderOptions): RunRecorder {
     clearTimeout(saveTimer);
     saveDue = Infinity;
     const snapshot = toSavedMessage(fold, "running");
-    saving = saving.then(() => o.store.saveProgress(o.messageId, snapshot)).catch((error) => {
-      o.logger.warn("run progress not saved", { messageId: o.messageId, error: String(error) });
-    });
+    saving = saving
+      .then(() => o.store.saveProgress(o.messageId, snapshot))
+      .catch((error) => {
+        o.logger.warn("run progress not saved", { messageId: o.messageId, error: String(error) });
+      });
   };
   const saveWithin = (ms: number) => {
     if (Date.now() + ms >= saveDue) return;

@@ -261,7 +261,8 @@ async function executeRun(
     }
   } catch (error) {
     deps.logger.error("agent run crashed", { projectId, error: String(error) });
-    if (recorder.error === null) send({ type: "error", message: `The agent stopped because of a server error: ${error instanceof Error ? error.message : String(error)}` });
+    if (recorder.error === null)
+      send({ type: "error", message: `The agent stopped because of a server error: ${error instanceof Error ? error.message : String(error)}` });
     status = run.controller.signal.aborted ? "stopped" : "failed";
   } finally {
     recorder.stop();

@@ -58,13 +58,20 @@ function normalise(args: string): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
   }
   return value;
 }
 
 /** The first line of an error result, short enough for a message. */
 function errorLine(result: string): string {
-  const line = result.replace(/^Error:\s*/, "").split("\n")[0]!.trim();
+  const line = result
+    .replace(/^Error:\s*/, "")
+    .split("\n")[0]!
+    .trim();
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }

@@ -22,7 +22,9 @@ describe("tool calls written as text", () => {
       calls: [["write_file", { path: "b.txt", content: "b" }]],
     });
     expect(
-      parsed("<tool_call>\n<function=run_shell>\n<parameter=command>\nnpm run dev\n</parameter>\n<parameter=background>\ntrue\n</parameter>\n</function>\n</tool_call>"),
+      parsed(
+        "<tool_call>\n<function=run_shell>\n<parameter=command>\nnpm run dev\n</parameter>\n<parameter=background>\ntrue\n</parameter>\n</function>\n</tool_call>",
+      ),
     ).toEqual({ text: "", calls: [["run_shell", { command: "npm run dev", background: true }]] });
     expect(parsed("<function=write_file><parameter=path>c.txt</parameter><parameter=content>42</parameter></function>")).toEqual({
       text: "",
@@ -54,14 +56,14 @@ describe("tool calls written as text", () => {
 
     const plain: string[] = [];
     const g2 = new TextToolCallGuard((t) => plain.push(t));
-    for (const part of ["a < b and {", "x} then\n{", " \"na", "me\": 1", "}\n```ts\nok"]) g2.push(part);
+    for (const part of ["a < b and {", "x} then\n{", ' "na', 'me": 1', "}\n```ts\nok"]) g2.push(part);
     // `{` mid-line never holds; a line-start `{"na…` holds until it is clearly a {"name": object.
     expect(plain.join("")).toBe("a < b and {x} then\n");
     expect(g2.end()).toEqual({ held: '{ "name": 1}\n```ts\nok', callLike: true });
 
     const g3 = new TextToolCallGuard((t) => plain.push(t));
     plain.length = 0;
-    for (const part of ["x <b", "r> y ``", "` z {\"a\": 1}"]) g3.push(part);
+    for (const part of ["x <b", "r> y ``", '` z {"a": 1}']) g3.push(part);
     expect(plain.join("")).toBe('x <br> y ``` z {"a": 1}');
     expect(g3.end()).toEqual({ held: "", callLike: false });
   });

@@ -52,7 +52,11 @@ function setup(
   const runs = memoryRunStore({ [PROJECT]: { ownerId: "alice", name: "Todo" } });
   const workspace = memoryWorkspace(o.files ?? { "src/main.tsx": 'import App from "./App";\n' });
   const app = memoryApp(workspace.fileMap, { configured: o.configured });
-  const withApp = { ...workspace, app: o.app ? o.app(app.runtime, workspace.fileMap) : app.runtime, sandbox: o.shell ? scriptedShell(workspace.fileMap, o.shell) : null };
+  const withApp = {
+    ...workspace,
+    app: o.app ? o.app(app.runtime, workspace.fileMap) : app.runtime,
+    sandbox: o.shell ? scriptedShell(workspace.fileMap, o.shell) : null,
+  };
   const manager = createRunManager({
     store: runs.store,
     conversations: runs.store,
@@ -122,7 +126,7 @@ describe("verify, then repair", () => {
     expect(userMessages(3).at(-1)).toContain("repair round 2 of 2");
     expect(r.events.at(-1)).toMatchObject({ type: "done", status: "failed" });
     const error = r.events.flatMap((e) => (e.type === "error" ? [e.message] : []))[0]!;
-    expect(error).toStartWith("The app still has problems after 2 repair rounds: [build] src/App.tsx:1 — Failed to resolve import \"./missing\"");
+    expect(error).toStartWith('The app still has problems after 2 repair rounds: [build] src/App.tsx:1 — Failed to resolve import "./missing"');
     expect(error).not.toContain("?.");
     expect(r.steps.filter((s) => s.startsWith("completed: Found") || s.startsWith("completed: App"))).toEqual([
       "completed: Found 1 problem, fixing (1/2)",
@@ -212,7 +216,9 @@ describe("verify, then repair", () => {
     model.respondWith(() => turn.toolCalls([{ name: "edit_file", arguments: { path: "src/Nope.tsx", edits: [{ oldText: "a", newText: "b" }] } }]));
     const r = await runToEnd(manager, "Edit");
     expect(r.events.at(-1)).toMatchObject({ type: "done", status: "failed" });
-    expect(r.events.find((e) => e.type === "error")).toMatchObject({ message: expect.stringContaining("The agent was stuck: the same edit_file call failed 3 times") });
+    expect(r.events.find((e) => e.type === "error")).toMatchObject({
+      message: expect.stringContaining("The agent was stuck: the same edit_file call failed 3 times"),
+    });
     expect(app.calls.status).toBe(0);
   });
 });
@@ -302,7 +308,12 @@ describe("an open preview", () => {
 
   test("a change that does not compile is not waited for: the page has nothing new to run", async () => {
     const since = new Date();
-    const unresolved: AppProblem = { source: "build", file: "src/App.tsx", line: 1, message: 'Failed to resolve import "./Gone" from "src/App.tsx". Does the file exist?' };
+    const unresolved: AppProblem = {
+      source: "build",
+      file: "src/App.tsx",
+      line: 1,
+      message: 'Failed to resolve import "./Gone" from "src/App.tsx". Does the file exist?',
+    };
     const app: AppRuntime = {
       ...memoryAppRuntime(),
       loadPage: async () => [unresolved],
@@ -349,7 +360,9 @@ describe("when the run last changed something", () => {
       },
       previewLoad: async () => (polls++, { loadedAt: new Date(since.getTime() - 10) }),
     };
-    await expect(checkApp({ app, settleMs: 0, lastChangedAt: () => since, previewWaitMs: 2_000 }, since, new AbortController().signal)).rejects.toThrow("sandbox gone");
+    await expect(checkApp({ app, settleMs: 0, lastChangedAt: () => since, previewWaitMs: 2_000 }, since, new AbortController().signal)).rejects.toThrow(
+      "sandbox gone",
+    );
     const after = polls;
     await Bun.sleep(600);
     expect(polls).toBe(after);
@@ -365,7 +378,11 @@ describe("problems as the model reads them", () => {
   test("the same error from the page and from the dev server log counts once; long messages are cut", () => {
     const problems = dedupeProblems([
       { source: "build", file: "src/App.tsx", line: 2, message: 'Failed to resolve import "./x" from "src/App.tsx". Does the file exist?' },
-      { source: "server", message: '12:01:02 PM [vite] Internal server error: Failed to resolve import "./x" from "src/App.tsx". Does the file exist?\n  Plugin: vite:import-analysis' },
+      {
+        source: "server",
+        message:
+          '12:01:02 PM [vite] Internal server error: Failed to resolve import "./x" from "src/App.tsx". Does the file exist?\n  Plugin: vite:import-analysis',
+      },
       { source: "browser", message: "Uncaught TypeError: x is undefined" },
     ]);
     expect(problems.map((p) => p.source)).toEqual(["build", "browser"]);
@@ -388,13 +405,21 @@ describe("what the check believes", () => {
       typeCheck: async () => null,
     };
   }
-  const stale: AppProblem = { source: "build", file: "src/App.tsx", line: 1, message: 'Pre-transform error: Failed to resolve import "./missing" from "src/App.tsx".' };
+  const stale: AppProblem = {
+    source: "build",
+    file: "src/App.tsx",
+    line: 1,
+    message: 'Pre-transform error: Failed to resolve import "./missing" from "src/App.tsx".',
+  };
   const crash: AppProblem = { source: "server", message: "TypeError: cannot read properties of undefined (reading 'x')" };
   const signal = new AbortController().signal;
 
   test("a compile error logged after the change but before the page load, which the load no longer hits, is history", async () => {
     const since = new Date(Date.now() - 1_000);
-    const app = appWithLog([{ at: Date.now() - 500, problem: stale }, { at: Date.now() - 400, problem: crash }]);
+    const app = appWithLog([
+      { at: Date.now() - 500, problem: stale },
+      { at: Date.now() - 400, problem: crash },
+    ]);
     // The server error stays: the page load does not redo what a request handler threw.
     expect(await checkApp({ app, settleMs: 0 }, since, signal)).toEqual([crash]);
   });
@@ -415,4 +440,3 @@ describe("what the check believes", () => {
     expect(await checkApp({ app, settleMs: 0 }, since, signal)).toEqual([stale]);
   });
 });
-

@@ -70,11 +70,14 @@ export function trackChanges(workspace: Workspace): { workspace: Workspace; chan
     first ??= new Date();
   };
   type Sandbox = NonNullable<Workspace["sandbox"]>;
-  const files = { ...workspace.files, write: async (path: string, content: string) => {
-    const written = await workspace.files.write(path, content);
-    mark();
-    return written;
-  } };
+  const files = {
+    ...workspace.files,
+    write: async (path: string, content: string) => {
+      const written = await workspace.files.write(path, content);
+      mark();
+      return written;
+    },
+  };
   const sandbox = workspace.sandbox && {
     ...workspace.sandbox,
     applyTemplate: async (template: Parameters<Sandbox["applyTemplate"]>[0]) => {

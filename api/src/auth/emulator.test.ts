@@ -95,9 +95,7 @@ describe("Firebase Auth emulator", () => {
   test("refuses a port held by something else, with a fix in the message", async () => {
     const other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("hello") });
     try {
-      await expect(startAuthEmulator({ projectId: PROJECT, port: other.port!, dataDir, log: silentLogger })).rejects.toThrow(
-        /FIREBASE_AUTH_EMULATOR_HOST/,
-      );
+      await expect(startAuthEmulator({ projectId: PROJECT, port: other.port!, dataDir, log: silentLogger })).rejects.toThrow(/FIREBASE_AUTH_EMULATOR_HOST/);
     } finally {
       other.stop(true);
     }

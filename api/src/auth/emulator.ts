@@ -92,10 +92,7 @@ export async function startAuthEmulator(options: AuthEmulatorOptions): Promise<A
   };
 
   const gaveUp = new AbortController();
-  const outcome = await Promise.race([
-    waitUntilReady(address, started + startTimeoutMs, gaveUp.signal),
-    exited.then(() => "exited" as const),
-  ]);
+  const outcome = await Promise.race([waitUntilReady(address, started + startTimeoutMs, gaveUp.signal), exited.then(() => "exited" as const)]);
   gaveUp.abort();
   if (outcome === "ready") {
     log.info("Firebase Auth emulator ready", { address, ms: Date.now() - started });

@@ -186,7 +186,12 @@ describe("firebase mode: verified-token cache", () => {
   /** Counts RS256 signature checks (jose verifies through WebCrypto). */
   function countChecks() {
     const spy = spyOn(crypto.subtle, "verify");
-    return { get count() { return spy.mock.calls.length; }, restore: () => spy.mockRestore() };
+    return {
+      get count() {
+        return spy.mock.calls.length;
+      },
+      restore: () => spy.mockRestore(),
+    };
   }
 
   test("a token verified once is not checked again; another token is", async () => {

@@ -1,7 +1,15 @@
 /** Rows of app_databases: which project database exists, where, and whether it is over its size limit. */
 import type { Sql } from "./client";
 
-export type AppDatabaseRow = { projectId: string; kind: "postgres" | "embedded"; name: string; role: string; readOnly: boolean; sizeBytes: number | null; createdAt: Date };
+export type AppDatabaseRow = {
+  projectId: string;
+  kind: "postgres" | "embedded";
+  name: string;
+  role: string;
+  readOnly: boolean;
+  sizeBytes: number | null;
+  createdAt: Date;
+};
 
 const columns = (sql: Sql) =>
   sql`project_id as "projectId", kind, name, role, read_only as "readOnly", size_bytes::float8 as "sizeBytes", created_at as "createdAt"`;

@@ -45,7 +45,10 @@ describe(`deployment queries (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "
   test("one build per project at a time; a stale one is failed so the next can start; a dropped one frees it", async () => {
     const project = await newProject(sql, await newOwner(sql));
     const [first, second] = [crypto.randomUUID(), crypto.randomUUID()];
-    const started = await Promise.all([startBuild(sql, { id: first, projectId: project, versionId: null }, 600), startBuild(sql, { id: second, projectId: project, versionId: null }, 600)]);
+    const started = await Promise.all([
+      startBuild(sql, { id: first, projectId: project, versionId: null }, 600),
+      startBuild(sql, { id: second, projectId: project, versionId: null }, 600),
+    ]);
     expect(started.sort()).toEqual([false, true]);
     const building = (await listDeployments(sql, project))[0]!;
     await sql`update deployments set created_at = now() - interval '20 minutes' where id = ${building.id}`;

@@ -67,7 +67,13 @@ export async function createPgliteTemplate(dataDir: string, setup: string[]): Pr
  * the caller keeps private). pglite-socket queues the queries of its connections onto PGlite's one session and
  * keeps a transaction's queries together, so several clients may share it.
  */
-export async function startProjectPglite(o: { dataDir: string; socketPath: string; username: string; database: string; maxConnections: number }): Promise<EmbeddedPostgres> {
+export async function startProjectPglite(o: {
+  dataDir: string;
+  socketPath: string;
+  username: string;
+  database: string;
+  maxConnections: number;
+}): Promise<EmbeddedPostgres> {
   const db = await PGlite.create(o.dataDir, { ...(await pgliteRuntime()), username: o.username, database: o.database });
   const server = new PGLiteSocketServer({ db, path: o.socketPath, maxConnections: o.maxConnections });
   try {

@@ -3,7 +3,18 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { newOwner, newProject } from "../test/db-rows";
 import { testDb } from "../test/test-db";
 import type { Sql } from "./client";
-import { deleteFileRow, findFileByPath, findOwnedFile, findPathClash, insertFile, listFiles, projectUsage, renameFile, replaceFileContent, toPublicFile } from "./files";
+import {
+  deleteFileRow,
+  findFileByPath,
+  findOwnedFile,
+  findPathClash,
+  insertFile,
+  listFiles,
+  projectUsage,
+  renameFile,
+  replaceFileContent,
+  toPublicFile,
+} from "./files";
 import { insertUpload } from "./uploads";
 
 let sql: Sql;

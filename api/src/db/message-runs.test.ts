@@ -40,7 +40,12 @@ describe(`run queries (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGlite"
     const project = await newProject(sql, await newOwner(sql));
     const run = await start(project);
     const step = { id: "s1", type: "tool" as const, name: "write_file", status: "done" as const, text: "Wrote a.ts" };
-    await saveRunProgress(sql, run.assistantMessageId, { ...state, content: "half", actions: [step] as never, usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } as never });
+    await saveRunProgress(sql, run.assistantMessageId, {
+      ...state,
+      content: "half",
+      actions: [step] as never,
+      usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } as never,
+    });
     let answer = (await listMessages(sql, project))[1]!;
     expect(answer).toMatchObject({ content: "half", status: "running", usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } });
     expect(answer.actions).toEqual([step] as never);
@@ -81,7 +86,14 @@ describe(`run queries (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGlite"
     const first = crypto.randomUUID();
     await insertMessage(sql, { id: first, projectId: project, role: "user", content: "hi" });
     await Bun.sleep(5);
-    await insertMessage(sql, { id: crypto.randomUUID(), projectId: project, role: "assistant", content: "hello", thinking: "hm", toolCalls: [{ id: "t", name: "n", arguments: "{}" }] as never });
+    await insertMessage(sql, {
+      id: crypto.randomUUID(),
+      projectId: project,
+      role: "assistant",
+      content: "hello",
+      thinking: "hm",
+      toolCalls: [{ id: "t", name: "n", arguments: "{}" }] as never,
+    });
     const [q, a] = await listMessages(sql, project);
     expect(q).toMatchObject({ id: first, role: "user", content: "hi", thinking: null, attachments: [], toolCalls: [], actions: [], status: "complete" });
     expect(a).toMatchObject({ role: "assistant", thinking: "hm", toolCalls: [{ id: "t", name: "n", arguments: "{}" }] });

@@ -91,4 +91,3 @@ export async function failStaleRuns(sql: Sql, staleSeconds: number, note: string
     where status = 'running' and updated_at < now() - make_interval(secs => ${staleSeconds})
     returning id, project_id as "projectId"`;
 }
-

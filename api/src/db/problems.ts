@@ -17,7 +17,16 @@ export type ProblemOccurrence = {
   pageLoadedAt?: Date | null;
 };
 
-type Row = { id: string; source: ProblemSource; message: string; detail: string | null; file: string | null; line: number | null; firstSeen: Date; count: number };
+type Row = {
+  id: string;
+  source: ProblemSource;
+  message: string;
+  detail: string | null;
+  file: string | null;
+  line: number | null;
+  firstSeen: Date;
+  count: number;
+};
 
 const toProblem = (r: Row): Problem => ({
   id: r.id,

@@ -26,10 +26,7 @@ export async function findProject(sql: Sql, ownerId: string, id: string): Promis
   return row ? toProject(row) : null;
 }
 
-export async function insertProject(
-  sql: Sql,
-  p: { id: string; ownerId: string; name: string; description: string | null },
-): Promise<Project> {
+export async function insertProject(sql: Sql, p: { id: string; ownerId: string; name: string; description: string | null }): Promise<Project> {
   const [row] = await sql<ProjectRow[]>`
     insert into projects (id, owner_id, name, description)
     values (${p.id}, ${p.ownerId}, ${p.name}, ${p.description})

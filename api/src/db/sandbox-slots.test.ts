@@ -6,14 +6,23 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { newOwner, newProject } from "../test/db-rows";
 import { testDb } from "../test/test-db";
 import type { Sql } from "./client";
-import { claimSandboxStart, endSandboxLease, releaseSandboxClaim, renewSandboxClaim, renewSandboxLeases, sandboxClaimHeld, touchSandboxUse } from "./sandbox-slots";
+import {
+  claimSandboxStart,
+  endSandboxLease,
+  releaseSandboxClaim,
+  renewSandboxClaim,
+  renewSandboxLeases,
+  sandboxClaimHeld,
+  touchSandboxUse,
+} from "./sandbox-slots";
 
 let sql: Sql;
 beforeAll(async () => {
   sql = (await testDb()).sql;
 });
 
-const claim = (ownerId: string, projectId: string, max = 0, token: string = crypto.randomUUID()) => claimSandboxStart(sql, { ownerId, projectId, token, claimMs: 60_000, max });
+const claim = (ownerId: string, projectId: string, max = 0, token: string = crypto.randomUUID()) =>
+  claimSandboxStart(sql, { ownerId, projectId, token, claimMs: 60_000, max });
 /** A project with a running sandbox (a live lease), as a finished start leaves it. */
 async function running(ownerId: string, name: string): Promise<{ projectId: string; sandboxId: string }> {
   const projectId = await newProject(sql, ownerId, name);

@@ -21,7 +21,12 @@ describe(`monthly token usage (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : 
 
   test("parallel additions all count, per user, past 32-bit sizes", async () => {
     const [a, b] = [await newOwner(sql), await newOwner(sql)];
-    await Promise.all([addMonthlyTokens(sql, a, 1_500_000_000), addMonthlyTokens(sql, a, 1_500_000_000), addMonthlyTokens(sql, a, 7), addMonthlyTokens(sql, b, 5)]);
+    await Promise.all([
+      addMonthlyTokens(sql, a, 1_500_000_000),
+      addMonthlyTokens(sql, a, 1_500_000_000),
+      addMonthlyTokens(sql, a, 7),
+      addMonthlyTokens(sql, b, 5),
+    ]);
     expect((await monthlyTokens(sql, a)).tokens).toBe(3_000_000_007);
     expect((await monthlyTokens(sql, b)).tokens).toBe(5);
   });

@@ -36,7 +36,12 @@ describe(`upload queries (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGli
     for (let round = 0; round < 10 && mine.length < 6; round++) {
       const sweeps = await Promise.all([deleteStaleUploads(sql, 9 * 86_400, 4), deleteStaleUploads(sql, 9 * 86_400, 4)]);
       for (const swept of sweeps) expect(swept.length).toBeLessThanOrEqual(4);
-      mine.push(...sweeps.flat().filter((u) => u.projectId === project).map((u) => u.name));
+      mine.push(
+        ...sweeps
+          .flat()
+          .filter((u) => u.projectId === project)
+          .map((u) => u.name),
+      );
     }
     expect(mine.sort()).toEqual(["i0.png", "i1.png", "i2.png", "i3.png", "i4.png", "i5.png"]);
   });

@@ -90,9 +90,7 @@ async function resolve(sql: Sql, row: RawRow & { delta: Delta }): Promise<Versio
 
 /** Newest first; `before` is the id of the last version of the previous page. */
 export async function listVersions(sql: Sql, projectId: string, page: { limit: number; before?: string }): Promise<VersionRow[]> {
-  const after = page.before
-    ? sql`and seq < (select seq from versions where id = ${page.before} and project_id = ${projectId})`
-    : sql``;
+  const after = page.before ? sql`and seq < (select seq from versions where id = ${page.before} and project_id = ${projectId})` : sql``;
   const rows = await sql<RawRow[]>`
     select ${columns(sql)} from versions where project_id = ${projectId} ${after}
     order by seq desc limit ${page.limit}`;
@@ -191,11 +189,7 @@ export async function findVersionRow(sql: Sql, projectId: string, id: string): P
  * A chat message and the agent run it belongs to: an assistant message is its own run; a user message's run
  * is the assistant message a run stores with it, a millisecond later. Null when the message is not in the project.
  */
-export async function runOfMessage(
-  sql: Sql,
-  projectId: string,
-  messageId: string,
-): Promise<{ createdAt: Date; runMessageId: string | null } | null> {
+export async function runOfMessage(sql: Sql, projectId: string, messageId: string): Promise<{ createdAt: Date; runMessageId: string | null } | null> {
   const [row] = await sql<{ role: string; createdAt: Date; next: string | null }[]>`
     select m.role, m.created_at as "createdAt",
       (select a.id from messages a

@@ -87,7 +87,12 @@ describe.skipIf(!url)("PostgreSQL event bus (two instances)", () => {
     const files: BusEvent[] = [];
     const sitesA: SiteBusEvent[] = [];
     const sitesB: SiteBusEvent[] = [];
-    const offs = [a.subscribe((e) => files.push(e)), b.subscribe((e) => files.push(e)), a.subscribeSite((e) => sitesA.push(e)), b.subscribeSite((e) => sitesB.push(e))];
+    const offs = [
+      a.subscribe((e) => files.push(e)),
+      b.subscribe((e) => files.push(e)),
+      a.subscribeSite((e) => sitesA.push(e)),
+      b.subscribeSite((e) => sitesB.push(e)),
+    ];
     const log: SiteBusEvent = { type: "deployment.log", projectId: "p-bus", deploymentId: "d1", ownerId: "u-bus", text: "vite build\n" };
     await a.publishSite(log);
     // The publishing instance saw it before publishSite answered: no round trip through the database.

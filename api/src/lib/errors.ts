@@ -19,8 +19,7 @@ export class AppError extends Error {
 }
 
 export const badRequest = (message: string) => new AppError(400, "bad_request", message);
-export const unauthorized = (message = "Sign in again: your session is missing or has expired.") =>
-  new AppError(401, "unauthorized", message);
+export const unauthorized = (message = "Sign in again: your session is missing or has expired.") => new AppError(401, "unauthorized", message);
 export const notFound = (what: string) => new AppError(404, "not_found", `${what} not found`);
 export const conflict = (message: string) => new AppError(409, "conflict", message);
 export const tooLarge = (message: string) => new AppError(413, "payload_too_large", message);

@@ -10,7 +10,8 @@ describe("Prometheus exposition", () => {
     const lines = m.render().split("\n");
     expect(lines).toContain('http_requests_total{method="GET",route="/api/projects",status="200"} 2');
     expect(lines).toContain('http_requests_total{method="GET",route="/api/projects",status="401"} 1');
-    const bucket = (le: string) => lines.find((l) => l.startsWith(`http_request_duration_seconds_bucket{method="GET",route="/api/projects",le="${le}"}`))?.split(" ")[1];
+    const bucket = (le: string) =>
+      lines.find((l) => l.startsWith(`http_request_duration_seconds_bucket{method="GET",route="/api/projects",le="${le}"}`))?.split(" ")[1];
     expect([bucket("0.005"), bucket("0.1"), bucket("0.25"), bucket("10"), bucket("+Inf")]).toEqual(["1", "1", "2", "2", "3"]);
     expect(lines).toContain('http_request_duration_seconds_count{method="GET",route="/api/projects"} 3');
     expect(lines.find((l) => l.startsWith("http_request_duration_seconds_sum"))).toMatch(/ 20\.203\d*$/);

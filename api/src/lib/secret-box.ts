@@ -52,7 +52,9 @@ export function loadOrCreateKeyFile(file: string): Buffer {
   try {
     return parseSecretsKey(fs.readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`The secrets key file ${file} is damaged (${(error as Error).message}); restore it from a backup (without it, stored secrets cannot be read).`);
+    throw new Error(
+      `The secrets key file ${file} is damaged (${(error as Error).message}); restore it from a backup (without it, stored secrets cannot be read).`,
+    );
   }
 }
 

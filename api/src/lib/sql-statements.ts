@@ -38,7 +38,7 @@ export function splitStatements(sql: string): SqlStatement[] {
       let depth = 0;
       let j = i;
       while (j < sql.length) {
-        if (sql[j] === "/" && sql[j + 1] === "*") (depth++, (j += 2));
+        if (sql[j] === "/" && sql[j + 1] === "*") depth++, (j += 2);
         else if (sql[j] === "*" && sql[j + 1] === "/") {
           depth--;
           j += 2;

@@ -24,15 +24,33 @@ beforeAll(() => {
       if (server.upgrade(req, { data: undefined, headers: { "Sec-WebSocket-Protocol": req.headers.get("sec-websocket-protocol") ?? "" } })) return;
       // Modules are JavaScript (never given the problem reporter); everything else is a page.
       const path = new URL(req.url).pathname;
-      return new Response(`<h1>app at ${path}</h1>`, { headers: { "content-type": path.endsWith(".tsx") ? "text/javascript" : "text/html", "x-upstream": "yes" } });
+      return new Response(`<h1>app at ${path}</h1>`, {
+        headers: { "content-type": path.endsWith(".tsx") ? "text/javascript" : "text/html", "x-upstream": "yes" },
+      });
     },
     websocket: { message: (ws, m) => void ws.send(`echo:${m}`) },
   });
   // A provider that knows one live sandbox whose port 5173 is the upstream server above.
-  const sandbox = { id: "abcdefgh12345678", previewTarget: async (port: number) => (port === 5173 ? { hostname: "127.0.0.1", port: upstream.port } : { hostname: "127.0.0.1", port: 1 }) } as unknown as Sandbox;
-  const provider = { kind: "local", connect: async (id: string) => (id === sandbox.id ? sandbox : null), create: async () => sandbox, shutdown: async () => {} } as SandboxProvider;
+  const sandbox = {
+    id: "abcdefgh12345678",
+    previewTarget: async (port: number) => (port === 5173 ? { hostname: "127.0.0.1", port: upstream.port } : { hostname: "127.0.0.1", port: 1 }),
+  } as unknown as Sandbox;
+  const provider = {
+    kind: "local",
+    connect: async (id: string) => (id === sandbox.id ? sandbox : null),
+    create: async () => sandbox,
+    shutdown: async () => {},
+  } as SandboxProvider;
   const preview = createPreviewProxy({ provider, domain: "localhost", logger: silentLogger });
-  const hub = createWsHub({ sql: null as never, store: null as never, logger: silentLogger, events: createMemoryBus(), verifyToken: async () => { throw new Error("unused"); } });
+  const hub = createWsHub({
+    sql: null as never,
+    store: null as never,
+    logger: silentLogger,
+    events: createMemoryBus(),
+    verifyToken: async () => {
+      throw new Error("unused");
+    },
+  });
   front = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("the app", { headers: { "x-frame-options": "DENY" } }), hub, preview });
 });
 afterAll(() => {
@@ -55,7 +73,10 @@ describe("preview proxy", () => {
   });
 
   test("WebSockets are piped both ways with the subprotocol (Vite HMR)", async () => {
-    const ws = new WebSocket(`ws://127.0.0.1:${front.port}/`, { headers: { host: `5173-abcdefgh12345678.localhost:${front.port}` }, protocols: ["vite-hmr"] } as never);
+    const ws = new WebSocket(`ws://127.0.0.1:${front.port}/`, {
+      headers: { host: `5173-abcdefgh12345678.localhost:${front.port}` },
+      protocols: ["vite-hmr"],
+    } as never);
     const reply = await new Promise<string>((resolve, reject) => {
       ws.onopen = () => ws.send("ping");
       ws.onmessage = (e) => resolve(String(e.data));

@@ -136,7 +136,10 @@ export function createPreviewProxy(deps: {
     const upstream = `${t.hostname}:${t.port}${url.pathname}${url.search}`;
 
     if (req.headers.get("upgrade")?.toLowerCase() === "websocket") {
-      const protocols = (req.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+      const protocols = (req.headers.get("sec-websocket-protocol") ?? "")
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean);
       const data: PreviewSocketData = { kind: "preview", sandboxId, url: `ws://${upstream}`, host, protocols, pending: [] };
       const headers = protocols.length ? { "Sec-WebSocket-Protocol": protocols[0]! } : undefined;
       return server.upgrade(req, { data, headers }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });

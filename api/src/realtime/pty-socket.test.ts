@@ -92,25 +92,29 @@ if (await localSuiteGate("terminal socket", { sameOnEveryDatabase: true })) {
     }, 60_000);
 
     // vi is vim on most hosts (the local sandbox sees the host's /usr); a host without it has nothing to run.
-    test.skipIf(!existsSync("/usr/bin/vi"))("a full-screen program (vi) draws at the resized size on the alternate screen; :q returns to the prompt", async () => {
-      const term = await connectPty(main.base, projectId, alice.token, { cols: 80, rows: 24 });
-      await term.waitFor(PROMPT, 30_000);
-      term.resize(120, 40);
-      term.clear();
-      term.type("vi\r");
-      // The alternate screen, then cursor positioning on row 40, the last row of the resized terminal.
-      await term.waitFor(/\x1b\[\?1049h[\s\S]*\x1b\[40;\d+H/);
-      expect(term.text()).not.toMatch(/\x1b\[(4[1-9]|[5-9]\d|\d{3,});\d+H/);
-      term.type(":echo &lines &columns\r");
-      await term.waitFor(/40 120/);
-      term.clear();
-      term.type(":q\r");
-      // Back off the alternate screen to the shell, which takes the next command.
-      await term.waitFor(/\x1b\[\?1049l[\s\S]*\$ $/);
-      term.type("echo back-$((1+1))\r");
-      await term.waitFor(/\rback-2\r\n/);
-      term.ws.close();
-    }, 60_000);
+    test.skipIf(!existsSync("/usr/bin/vi"))(
+      "a full-screen program (vi) draws at the resized size on the alternate screen; :q returns to the prompt",
+      async () => {
+        const term = await connectPty(main.base, projectId, alice.token, { cols: 80, rows: 24 });
+        await term.waitFor(PROMPT, 30_000);
+        term.resize(120, 40);
+        term.clear();
+        term.type("vi\r");
+        // The alternate screen, then cursor positioning on row 40, the last row of the resized terminal.
+        await term.waitFor(/\x1b\[\?1049h[\s\S]*\x1b\[40;\d+H/);
+        expect(term.text()).not.toMatch(/\x1b\[(4[1-9]|[5-9]\d|\d{3,});\d+H/);
+        term.type(":echo &lines &columns\r");
+        await term.waitFor(/40 120/);
+        term.clear();
+        term.type(":q\r");
+        // Back off the alternate screen to the shell, which takes the next command.
+        await term.waitFor(/\x1b\[\?1049l[\s\S]*\$ $/);
+        term.type("echo back-$((1+1))\r");
+        await term.waitFor(/\rback-2\r\n/);
+        term.ws.close();
+      },
+      60_000,
+    );
 
     test("a message over 64 KB is refused (close 1009); one at the limit is fine", async () => {
       const term = await connectPty(main.base, projectId, alice.token);
@@ -177,7 +181,13 @@ if (await localSuiteGate("terminal socket", { sameOnEveryDatabase: true })) {
       const mallory = t.user("mallory");
       const upgrade = (path: string, token: string) =>
         fetch(`${main.http}${path}`, {
-          headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", "sec-websocket-protocol": `${PTY_PROTOCOL}, ${token}` },
+          headers: {
+            upgrade: "websocket",
+            connection: "Upgrade",
+            "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+            "sec-websocket-version": "13",
+            "sec-websocket-protocol": `${PTY_PROTOCOL}, ${token}`,
+          },
         });
       for (const path of [`/api/sandbox/${projectId}/pty`, `/api/sandbox/${crypto.randomUUID()}/pty`, "/api/sandbox/not-a-uuid/pty"]) {
         const res = await upgrade(path, mallory.token);

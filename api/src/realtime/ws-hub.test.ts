@@ -24,14 +24,17 @@ async function startInstance(events: EventBus): Promise<Instance> {
   return appServer(await testApp({ events }));
 }
 
-async function connect(instance: Instance, token: string): Promise<{ ws: WebSocket; messages: unknown[]; next(pred: (m: any) => boolean, ms?: number): Promise<any> }> {
+async function connect(
+  instance: Instance,
+  token: string,
+): Promise<{ ws: WebSocket; messages: unknown[]; next(pred: (m: any) => boolean, ms?: number): Promise<any> }> {
   const ws = new WebSocket(`${instance.ws}/api/ws`, [WS_PROTOCOL, token]);
   const messages: unknown[] = [];
   const waiters: { pred: (m: any) => boolean; resolve: (m: any) => void }[] = [];
   ws.onmessage = (e) => {
     const m = JSON.parse(String(e.data));
     messages.push(m);
-    for (const w of [...waiters]) if (w.pred(m)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(m));
+    for (const w of [...waiters]) if (w.pred(m)) waiters.splice(waiters.indexOf(w), 1), w.resolve(m);
   };
   await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
   return {
@@ -53,9 +56,19 @@ beforeAll(async () => {
     const db = await testDb();
     const target = db.target as { hostname: string; port: number; database: string };
     for (let i = 0; i < 2; i++) {
-      const sql = postgres({ host: target.hostname, port: target.port, database: target.database, username: "postgres", max: 3, onnotice: () => {} }) as unknown as Sql;
+      const sql = postgres({
+        host: target.hostname,
+        port: target.port,
+        database: target.database,
+        username: "postgres",
+        max: 3,
+        onnotice: () => {},
+      }) as unknown as Sql;
       const bus = await createPostgresBus(sql, silentLogger);
-      closers.push(() => bus.close(), () => sql.end());
+      closers.push(
+        () => bus.close(),
+        () => sql.end(),
+      );
       instances.push(await startInstance(bus));
     }
   } else {
@@ -124,7 +137,13 @@ describe(`file events over /api/ws (${onPostgres ? "two instances on PostgreSQL"
 
   test("a missing or bad token is refused before the upgrade", async () => {
     const res = await fetch(`${instances[0]!.origin}/api/ws`, {
-      headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", "sec-websocket-protocol": `${WS_PROTOCOL}, bad.token.here` },
+      headers: {
+        upgrade: "websocket",
+        connection: "Upgrade",
+        "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "sec-websocket-version": "13",
+        "sec-websocket-protocol": `${WS_PROTOCOL}, bad.token.here`,
+      },
     });
     expect(res.status).toBe(401);
     expect((await res.json()).code).toBe("unauthorized");

@@ -6,6 +6,4 @@ import { validate } from "../lib/validate";
 import { syncUser } from "../services/users";
 
 export const authRoutes = (deps: AppDeps) =>
-  new Hono<AppEnv>().post("/sync", validate("json", syncUserSchema), async (c) =>
-    c.json(await syncUser(deps, c.var.caller, c.req.valid("json"))),
-  );
+  new Hono<AppEnv>().post("/sync", validate("json", syncUserSchema), async (c) => c.json(await syncUser(deps, c.var.caller, c.req.valid("json"))));

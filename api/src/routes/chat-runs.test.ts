@@ -28,27 +28,35 @@ const messages = async (u: ChatUser, projectId: string) => (await (await u.reque
 const files = async (u: ChatUser, projectId: string) => (await (await u.request("GET", `/api/files/${projectId}`)).json()) as { path: string; id: string }[];
 
 describe("with the project's sandbox", () => {
-  test.skipIf(!support.ok)("create_boilerplate then run_shell: live 'Creating …' step, completed steps saved, the app answers", async () => {
-    const olga = t.user("olga");
-    const projectId = await olga.project();
-    model.enqueue(
-      turn.toolCalls([{ name: "create_boilerplate", arguments: { template: "node" } }], "Starting from the Node template."),
-      turn.toolCalls([{ name: "run_shell", arguments: { command: "sleep 0.5; node -e \"fetch('http://127.0.0.1:3000/').then((r) => console.log('status', r.status))\"" } }]),
-      turn.text("Your server is running."),
-    );
-    const events = await readEvents(await send(olga, { projectId, content: "A node server please" }));
-    expect(events.find((e) => e.type === "chunk" && e.step === "in_progress")).toMatchObject({ content: "\nCreating Node.js app from the node template\n" });
-    const completed = events.filter((e) => e.type === "tool_complete") as { name: string; result: string }[];
-    expect(completed.map((e) => e.name)).toEqual(["create_boilerplate", "run_shell"]);
-    expect(completed[1]!.result).toContain("status 200");
-    const [, assistant] = await messages(olga, projectId);
-    expect(assistant!.content).toMatch(/^Starting from the Node template\.\nCreated Node\.js app \(\d+ files\)\nInstalled dependencies\nConfigured workflow: node --watch server\.js\nStarted: node --watch server\.js\nRan shell: sleep 0\.5;/);
-    expect(assistant!.content).not.toContain("Creating");
-    expect((await files(olga, projectId)).map((f) => f.path)).toContain("server.js");
-    const project = (await (await olga.request("GET", `/api/projects/${projectId}`)).json()) as { sandboxId: string | null; workflowCommand: string };
-    expect(project.sandboxId).toBeTruthy();
-    expect(project.workflowCommand).toBe("node --watch server.js");
-  }, 60_000);
+  test.skipIf(!support.ok)(
+    "create_boilerplate then run_shell: live 'Creating …' step, completed steps saved, the app answers",
+    async () => {
+      const olga = t.user("olga");
+      const projectId = await olga.project();
+      model.enqueue(
+        turn.toolCalls([{ name: "create_boilerplate", arguments: { template: "node" } }], "Starting from the Node template."),
+        turn.toolCalls([
+          { name: "run_shell", arguments: { command: "sleep 0.5; node -e \"fetch('http://127.0.0.1:3000/').then((r) => console.log('status', r.status))\"" } },
+        ]),
+        turn.text("Your server is running."),
+      );
+      const events = await readEvents(await send(olga, { projectId, content: "A node server please" }));
+      expect(events.find((e) => e.type === "chunk" && e.step === "in_progress")).toMatchObject({ content: "\nCreating Node.js app from the node template\n" });
+      const completed = events.filter((e) => e.type === "tool_complete") as { name: string; result: string }[];
+      expect(completed.map((e) => e.name)).toEqual(["create_boilerplate", "run_shell"]);
+      expect(completed[1]!.result).toContain("status 200");
+      const [, assistant] = await messages(olga, projectId);
+      expect(assistant!.content).toMatch(
+        /^Starting from the Node template\.\nCreated Node\.js app \(\d+ files\)\nInstalled dependencies\nConfigured workflow: node --watch server\.js\nStarted: node --watch server\.js\nRan shell: sleep 0\.5;/,
+      );
+      expect(assistant!.content).not.toContain("Creating");
+      expect((await files(olga, projectId)).map((f) => f.path)).toContain("server.js");
+      const project = (await (await olga.request("GET", `/api/projects/${projectId}`)).json()) as { sandboxId: string | null; workflowCommand: string };
+      expect(project.sandboxId).toBeTruthy();
+      expect(project.workflowCommand).toBe("node --watch server.js");
+    },
+    60_000,
+  );
 });
 
 describe("runs outlive the request", () => {
@@ -152,7 +160,13 @@ describe("history", () => {
       const result = "a tool result line ".repeat(95).trim();
       for (let i = 0; i < 12; i++) {
         const role = i % 2 ? "assistant" : "user";
-        await insert(i, role, `message ${i} ${"some words ".repeat(18)}`, role === "assistant" ? [{ name: "read_file", summary: `f${i}`, status: "completed", result }] : [], i - 100);
+        await insert(
+          i,
+          role,
+          `message ${i} ${"some words ".repeat(18)}`,
+          role === "assistant" ? [{ name: "read_file", summary: `f${i}`, status: "completed", result }] : [],
+          i - 100,
+        );
       }
       model.enqueue(turn.text("Still fine"));
       expect(textOf(await readEvents(await nora.request("POST", "/api/messages/stream", { projectId, content: "latest" })))).toBe("Still fine");

@@ -71,7 +71,12 @@ describe("POST /api/messages/stream", () => {
     const projectId = await bob.project();
     model.enqueue(turn.steps({ reasoning: "Considering the request." }, { text: "Answer one" }));
     const on = await readEvents(await send(bob, { projectId, content: "Q1", enableReasoning: true }));
-    expect(on.filter((e) => e.type === "thinking").map((e) => (e as { content: string }).content).join("")).toBe("Considering the request.");
+    expect(
+      on
+        .filter((e) => e.type === "thinking")
+        .map((e) => (e as { content: string }).content)
+        .join(""),
+    ).toBe("Considering the request.");
     model.enqueue(turn.steps({ reasoning: "Hidden." }, { text: "Answer two" }));
     const off = await readEvents(await send(bob, { projectId, content: "Q2" }));
     expect(off.some((e) => e.type === "thinking")).toBe(false);
@@ -90,7 +95,12 @@ describe("POST /api/messages/stream", () => {
     const projectId = await dora.project();
     model.enqueue(turn.inlineThink("The user wants a greeting.", "Hello there!"));
     const on = await readEvents(await send(dora, { projectId, content: "Q1", enableReasoning: true }));
-    expect(on.filter((e) => e.type === "thinking").map((e) => (e as { content: string }).content).join("")).toBe("The user wants a greeting.");
+    expect(
+      on
+        .filter((e) => e.type === "thinking")
+        .map((e) => (e as { content: string }).content)
+        .join(""),
+    ).toBe("The user wants a greeting.");
     expect(textOf(on)).toBe("Hello there!");
     model.enqueue(turn.inlineThink("Hidden reasoning.", "Hello again!"));
     const off = await readEvents(await send(dora, { projectId, content: "Q2" }));
@@ -150,7 +160,9 @@ describe("POST /api/messages/stream", () => {
     const content = (await (await carol.request("GET", `/api/files/${projectId}/${app.id}`)).json()) as { content: string };
     expect(content.content).toBe("console.log('world');\n");
 
-    const toolResults = model.requests[2]!.body.messages.filter((m) => m.role === "tool").slice(-3).map((m) => String(m.content));
+    const toolResults = model.requests[2]!.body.messages.filter((m) => m.role === "tool")
+      .slice(-3)
+      .map((m) => String(m.content));
     expect(toolResults[0]).toStartWith("Edited src/app.js");
     expect(toolResults[1]).toContain("The search text was not found in src/app.js");
     expect(toolResults[2]).toContain("not valid JSON");
@@ -191,7 +203,9 @@ describe("POST /api/messages/stream", () => {
     expect(saved.map((m) => m.status)).toEqual(["failed", "failed", "failed"]);
     expect(saved[0]!.content).toStartWith("**Error:** The model endpoint failed (HTTP 500)");
     expect(saved[1]!.content).toStartWith("Working on i\n\n**Error:** The model's answer was cut off: the model is rate limited");
-    expect(saved[2]!.content).toStartWith("Here is the first half\n\n_(The connection to the model dropped; asking again.)_\n\nHere is\n\n**Error:** The model's answer was cut off");
+    expect(saved[2]!.content).toStartWith(
+      "Here is the first half\n\n_(The connection to the model dropped; asking again.)_\n\nHere is\n\n**Error:** The model's answer was cut off",
+    );
   });
 
   test("the step cap ends a run that keeps calling tools, keeping what was done", async () => {
@@ -233,7 +247,11 @@ describe("POST /api/messages/stream", () => {
   test("images: uploaded first, sent to the model as base64 image parts; images alone send '(Image uploaded)'", async () => {
     const grace = t.user("grace");
     const projectId = await grace.project();
-    const upload = await t.app.request("/api/upload/image", { method: "POST", body: imageForm(projectId, "shot.png"), headers: { authorization: `Bearer ${grace.token}` } });
+    const upload = await t.app.request("/api/upload/image", {
+      method: "POST",
+      body: imageForm(projectId, "shot.png"),
+      headers: { authorization: `Bearer ${grace.token}` },
+    });
     const { url } = (await upload.json()) as { url: string };
 
     model.enqueue(turn.text("A 1x1 image."));
@@ -262,11 +280,17 @@ describe("POST /api/messages/stream", () => {
 
   test("images go only with the message they were attached to; without vision they are not sent and the model is told", async () => {
     const upload = async (app: typeof t, user: ReturnType<typeof t.user>, projectId: string) => {
-      const res = await app.app.request("/api/upload/image", { method: "POST", body: imageForm(projectId, "shot.png"), headers: { authorization: `Bearer ${user.token}` } });
+      const res = await app.app.request("/api/upload/image", {
+        method: "POST",
+        body: imageForm(projectId, "shot.png"),
+        headers: { authorization: `Bearer ${user.token}` },
+      });
       return ((await res.json()) as { url: string }).url;
     };
     const imagePartsOf = (i: number) =>
-      model.requests[i]!.body.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as { type: string }[]).filter((p) => p.type === "image_url") : []));
+      model.requests[i]!.body.messages.flatMap((m) =>
+        Array.isArray(m.content) ? (m.content as { type: string }[]).filter((p) => p.type === "image_url") : [],
+      );
 
     const ivy = t.user("ivy");
     const projectId = await ivy.project();
@@ -285,7 +309,9 @@ describe("POST /api/messages/stream", () => {
       const blindUrl = await upload(blind, jay, blindProject);
       model.reset();
       model.enqueue(turn.text("I cannot see images."));
-      const events = await readEvents(await jay.request("POST", "/api/messages/stream", { projectId: blindProject, content: "What is this?", attachments: [blindUrl] }));
+      const events = await readEvents(
+        await jay.request("POST", "/api/messages/stream", { projectId: blindProject, content: "What is this?", attachments: [blindUrl] }),
+      );
       expect(events.at(-1)).toMatchObject({ type: "done", status: "complete" });
       expect(imagePartsOf(0)).toHaveLength(0);
       expect(model.requests[0]!.body.messages.at(-1)!.content).toBe(

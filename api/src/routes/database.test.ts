@@ -36,10 +36,24 @@ describe(`database routes (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGl
   }, 120_000);
 
   test("SQL from the SQL box changes the database; the tables then show columns and row counts", async () => {
-    const created = await query(alice, "create table items (id serial primary key, title text not null, done boolean); insert into items (title) select 'item ' || g from generate_series(1, 120) g");
+    const created = await query(
+      alice,
+      "create table items (id serial primary key, title text not null, done boolean); insert into items (title) select 'item ' || g from generate_series(1, 120) g",
+    );
     expect(created.status).toBe(200);
     const read = (await (await query(alice, "select id, title from items order by id limit 2")).json()) as QueryResult;
-    expect(read).toMatchObject({ columns: [{ name: "id", type: "integer" }, { name: "title", type: "text" }], rows: [[1, "item 1"], [2, "item 2"]], rowCount: 2, truncated: false });
+    expect(read).toMatchObject({
+      columns: [
+        { name: "id", type: "integer" },
+        { name: "title", type: "text" },
+      ],
+      rows: [
+        [1, "item 1"],
+        [2, "item 2"],
+      ],
+      rowCount: 2,
+      truncated: false,
+    });
     const many = (await (await query(alice, "select g from generate_series(1, 600) g")).json()) as QueryResult;
     expect([many.rows.length, many.truncated]).toEqual([500, true]);
 

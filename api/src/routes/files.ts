@@ -24,9 +24,7 @@ export const fileRoutes = (deps: AppDeps) =>
       const stream = await streamDownloadMap(deps, c.var.caller.uid, c.req.param("projectId"));
       return new Response(stream, { headers: { "content-type": "application/json", "cache-control": "no-store" } });
     })
-    .get("/:projectId/:fileId", async (c) =>
-      c.json(await files.readFileContent(deps, c.var.caller.uid, c.req.param("projectId"), c.req.param("fileId"))),
-    )
+    .get("/:projectId/:fileId", async (c) => c.json(await files.readFileContent(deps, c.var.caller.uid, c.req.param("projectId"), c.req.param("fileId"))))
     .patch("/:fileId/content", validate("json", saveFileContentSchema), async (c) =>
       c.json(await edits.saveFileAsUser(deps, c.var.caller.uid, c.req.param("fileId"), c.req.valid("json").content)),
     )

@@ -118,7 +118,10 @@ describe("rate limits shared across instances", () => {
     // No workflow configured: 400, but counted.
     for (let i = 0; i < 2; i++) expect((await via(ivan, i, `/api/sandbox/${id}/run-workflow`)).status).toBe(400);
     await expectRateLimited(await via(ivan, 2, `/api/sandbox/${id}/recreate`), "sandbox starts \\(recreate, template, run workflow\\)");
-    await expectRateLimited(await via(ivan, 3, `/api/sandbox/${id}/template`, { json: { template: "react" } }), "sandbox starts \\(recreate, template, run workflow\\)");
+    await expectRateLimited(
+      await via(ivan, 3, `/api/sandbox/${id}/template`, { json: { template: "react" } }),
+      "sandbox starts \\(recreate, template, run workflow\\)",
+    );
     expect((await t.db.sql`select sandbox_id from projects where id = ${id}`)[0]!.sandbox_id).toBeNull();
   });
 
@@ -134,7 +137,10 @@ describe("rate limits shared across instances", () => {
       await expectRateLimited(await poll(c, 5), "sandbox starts \\(recreate, template, run workflow\\)");
       expect((await t.db.sql`select sandbox_id from projects where id = ${c}`)[0]!.sandbox_id).toBeNull();
       // Starting a process there needs the same new sandbox: refused the same way.
-      await expectRateLimited(await via(nina, 6, `/api/sandbox/${c}/processes`, { json: { name: "web", command: "sleep 1" } }), "sandbox starts \\(recreate, template, run workflow\\)");
+      await expectRateLimited(
+        await via(nina, 6, `/api/sandbox/${c}/processes`, { json: { name: "web", command: "sleep 1" } }),
+        "sandbox starts \\(recreate, template, run workflow\\)",
+      );
       expect((await poll(a, 7)).status).toBe(200);
     },
     60_000,

@@ -4,6 +4,4 @@ import type { AppDeps, AppEnv } from "../app-env";
 import * as messages from "../services/messages";
 
 export const messageRoutes = (deps: AppDeps) =>
-  new Hono<AppEnv>().get("/:projectId", async (c) =>
-    c.json(await messages.listMessages(deps, c.var.caller.uid, c.req.param("projectId"))),
-  );
+  new Hono<AppEnv>().get("/:projectId", async (c) => c.json(await messages.listMessages(deps, c.var.caller.uid, c.req.param("projectId"))));

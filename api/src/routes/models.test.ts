@@ -82,7 +82,10 @@ describe("GET|PUT /api/projects/{id}/model", () => {
     const route = alice.api.projects[":id"].model;
     const refused = await route.$put({ param: { id }, json: { model: "gpt-4o" } });
     expect(refused.status).toBe(400);
-    expect(await errorBody(refused)).toEqual({ code: "bad_request", error: 'The model "gpt-4o" is not offered on this server. Choose one of: fake-model, fake-model-large.' });
+    expect(await errorBody(refused)).toEqual({
+      code: "bad_request",
+      error: 'The model "gpt-4o" is not offered on this server. Choose one of: fake-model, fake-model-large.',
+    });
     expect((await route.$put({ param: { id }, json: { model: "" } })).status).toBe(400);
     expect((await answer(await route.$get({ param: { id } }))).model).toBe("fake-model");
   });

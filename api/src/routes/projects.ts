@@ -8,9 +8,7 @@ import * as projects from "../services/projects";
 export const projectRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
     .get("/", async (c) => c.json(await projects.listProjects(deps, c.var.caller.uid)))
-    .post("/", validate("json", createProjectSchema), async (c) =>
-      c.json(await projects.createProject(deps, c.var.caller.uid, c.req.valid("json")), 201),
-    )
+    .post("/", validate("json", createProjectSchema), async (c) => c.json(await projects.createProject(deps, c.var.caller.uid, c.req.valid("json")), 201))
     .get("/:id", async (c) => c.json(await projects.getOwnedProject(deps, c.var.caller.uid, c.req.param("id"))))
     .delete("/:id", async (c) => {
       await projects.deleteProject(deps, c.var.caller.uid, c.req.param("id"));

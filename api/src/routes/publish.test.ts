@@ -103,7 +103,16 @@ for (const kind of STORE_KINDS) {
     });
 
     test("path tricks answer 400 or 404, never a file outside the deployment", async () => {
-      for (const path of ["/%2e%2e/%2e%2e/etc/passwd", "/assets/%2e%2e/%2e%2e/x", "/a%00b", "/..%2f..%2fx", "/a%5c..%5cb", "/%zz", "//etc/passwd", "/assets//app-B2q4Gw9b.js"]) {
+      for (const path of [
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/assets/%2e%2e/%2e%2e/x",
+        "/a%00b",
+        "/..%2f..%2fx",
+        "/a%5c..%5cb",
+        "/%zz",
+        "//etc/passwd",
+        "/assets//app-B2q4Gw9b.js",
+      ]) {
         const res = await a.site(slug, path);
         const body = await res.text();
         expect(body).not.toContain("root:");

@@ -22,7 +22,9 @@ describe("/api/sandbox/{projectId}/problems", () => {
     expect(await (await alice.request("GET", `/api/sandbox/${id}/problems`)).json()).toEqual([]);
 
     await setProjectSandbox(t.deps.sql, id, "routesandbox0001", null);
-    await reportFromPreview(t.deps, "routesandbox0001", [{ kind: "error", message: "Uncaught TypeError: x is undefined", stack: "TypeError: x is undefined\n    at App (http://p/src/App.tsx:4:9)" }]);
+    await reportFromPreview(t.deps, "routesandbox0001", [
+      { kind: "error", message: "Uncaught TypeError: x is undefined", stack: "TypeError: x is undefined\n    at App (http://p/src/App.tsx:4:9)" },
+    ]);
 
     const res = await alice.request("GET", `/api/sandbox/${id}/problems`);
     expect(res.status).toBe(200);

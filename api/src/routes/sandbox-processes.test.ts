@@ -63,134 +63,133 @@ describe("process routes without a sandbox", () => {
 });
 
 describe.skipIf(!support.ok)("process routes in a real local sandbox", () => {
-  test(
-    "a process started by one request is listed with its port, restarted and stopped by later ones",
-    async () => {
-      const alice = t.user("alice");
-      const p = await newProject(alice);
-      const base = `/api/sandbox/${p.id}/processes`;
-      const command = `python3 -c "import http.server;http.server.HTTPServer(('0.0.0.0',8124),http.server.SimpleHTTPRequestHandler).serve_forever()" & sleep 1000`;
-      const started = await json(await alice.request("POST", base, { name: "web", command }));
-      expect(started.status).toBe(200);
-      expect(started.body).toMatchObject({ name: "web", command, status: "starting", restarts: 0 });
+  test("a process started by one request is listed with its port, restarted and stopped by later ones", async () => {
+    const alice = t.user("alice");
+    const p = await newProject(alice);
+    const base = `/api/sandbox/${p.id}/processes`;
+    const command = `python3 -c "import http.server;http.server.HTTPServer(('0.0.0.0',8124),http.server.SimpleHTTPRequestHandler).serve_forever()" & sleep 1000`;
+    const started = await json(await alice.request("POST", base, { name: "web", command }));
+    expect(started.status).toBe(200);
+    expect(started.body).toMatchObject({ name: "web", command, status: "starting", restarts: 0 });
 
-      const listed = await waitFor("the port in the list", async () => {
-        const list = (await json(await alice.request("GET", base))).body as any[];
-        const web = list.find((x) => x.name === "web");
-        return web?.status === "running" && web.ports.includes(8124) ? web : null;
-      });
-      expect(Object.keys(listed).sort()).toEqual(["command", "exitCode", "name", "ports", "restarts", "startedAt", "status"]);
-
-      const restarted = await json(await alice.request("POST", `${base}/web/restart`));
-      expect(restarted.body).toMatchObject({ name: "web", restarts: 1 });
-      await waitFor("the port after restart", async () => ((await json(await alice.request("GET", base))).body as any[]).find((x) => x.name === "web")?.ports.includes(8124));
-
-      const stopped = await json(await alice.request("POST", `${base}/web/stop`));
-      expect(stopped.body).toMatchObject({ name: "web", status: "exited", ports: [] });
-      const sandbox = await t.deps.sandboxes.ensure(alice.uid, p.id);
-      expect(await listensInside(sandbox, 8124)).toBe(false);
-
-      expect((await alice.request("POST", `${base}/nope/restart`)).status).toBe(404);
-      expect((await alice.request("POST", `${base}/nope/stop`)).status).toBe(404);
-      const unknown = await json(await alice.request("GET", `${base}/nope/logs`));
-      expect(unknown).toEqual({ status: 404, body: { error: "Process not found", code: "not_found" } });
-    },
-    60_000,
-  );
-
-  test(
-    "logs are read on from a cursor; a ninth process is 409 (replacing a name is not one)",
-    async () => {
-      const alice = t.user("alice");
-      const p = await newProject(alice);
-      const base = `/api/sandbox/${p.id}/processes`;
-      await alice.request("POST", base, { name: "count", command: "for i in 1 2 3; do echo line $i; done; echo oops >&2" });
-      const first = await waitFor("the lines", async () => {
-        const logs = (await json(await alice.request("GET", `${base}/count/logs`))).body;
-        return logs.lines.length === 4 ? logs : null;
-      });
-      expect(first.lines.map((l: any) => [l.stream, l.text])).toEqual([["stdout", "line 1"], ["stdout", "line 2"], ["stdout", "line 3"], ["stderr", "oops"]]);
-      expect(typeof first.cursor).toBe("number");
-      expect((await json(await alice.request("GET", `${base}/count/logs?since=${first.cursor}`))).body).toEqual({ lines: [], cursor: first.cursor });
-
-      for (let i = 1; i < 8; i++) expect((await alice.request("POST", base, { name: `idle${i}`, command: "sleep 1000" })).status).toBe(200);
-      const ninth = await json(await alice.request("POST", base, { name: "ninth", command: "sleep 1000" }));
-      expect(ninth.status).toBe(409);
-      expect(ninth.body.code).toBe("conflict");
-      // Replacing a name is not a ninth process.
-      expect((await alice.request("POST", base, { name: "idle1", command: "sleep 999" })).status).toBe(200);
-
-    },
-    60_000,
-  );
-
-  test(
-    "run-workflow starts app with the configured command and starts it again on later calls",
-    async () => {
-      const alice = t.user("alice");
-      const p = await newProject(alice);
-      const base = `/api/sandbox/${p.id}/processes`;
-      await setWorkflowCommand(t.db.sql, p.id, "echo app-up; sleep 1000");
-      expect((await json(await alice.request("POST", `/api/sandbox/${p.id}/run-workflow`))).body).toEqual({ ok: true, workflowCommand: "echo app-up; sleep 1000" });
-      const app = await waitFor("app running", async () => ((await json(await alice.request("GET", base))).body as any[]).find((x) => x.name === "app" && x.status === "running"), 15_000);
-      expect(app.command).toBe("echo app-up; sleep 1000");
-      await setWorkflowCommand(t.db.sql, p.id, "echo app-v2; sleep 1000");
-      await alice.request("POST", `/api/sandbox/${p.id}/run-workflow`);
+    const listed = await waitFor("the port in the list", async () => {
       const list = (await json(await alice.request("GET", base))).body as any[];
-      expect(list.filter((x) => x.name === "app").map((x) => x.command)).toEqual(["echo app-v2; sleep 1000"]);
-      const logs = await waitFor("the new app's line", async () => {
-        const body = (await json(await alice.request("GET", `${base}/app/logs`))).body;
-        return body.lines.some((l: any) => l.text === "app-v2") ? body : null;
+      const web = list.find((x) => x.name === "web");
+      return web?.status === "running" && web.ports.includes(8124) ? web : null;
+    });
+    expect(Object.keys(listed).sort()).toEqual(["command", "exitCode", "name", "ports", "restarts", "startedAt", "status"]);
+
+    const restarted = await json(await alice.request("POST", `${base}/web/restart`));
+    expect(restarted.body).toMatchObject({ name: "web", restarts: 1 });
+    await waitFor("the port after restart", async () =>
+      ((await json(await alice.request("GET", base))).body as any[]).find((x) => x.name === "web")?.ports.includes(8124),
+    );
+
+    const stopped = await json(await alice.request("POST", `${base}/web/stop`));
+    expect(stopped.body).toMatchObject({ name: "web", status: "exited", ports: [] });
+    const sandbox = await t.deps.sandboxes.ensure(alice.uid, p.id);
+    expect(await listensInside(sandbox, 8124)).toBe(false);
+
+    expect((await alice.request("POST", `${base}/nope/restart`)).status).toBe(404);
+    expect((await alice.request("POST", `${base}/nope/stop`)).status).toBe(404);
+    const unknown = await json(await alice.request("GET", `${base}/nope/logs`));
+    expect(unknown).toEqual({ status: 404, body: { error: "Process not found", code: "not_found" } });
+  }, 60_000);
+
+  test("logs are read on from a cursor; a ninth process is 409 (replacing a name is not one)", async () => {
+    const alice = t.user("alice");
+    const p = await newProject(alice);
+    const base = `/api/sandbox/${p.id}/processes`;
+    await alice.request("POST", base, { name: "count", command: "for i in 1 2 3; do echo line $i; done; echo oops >&2" });
+    const first = await waitFor("the lines", async () => {
+      const logs = (await json(await alice.request("GET", `${base}/count/logs`))).body;
+      return logs.lines.length === 4 ? logs : null;
+    });
+    expect(first.lines.map((l: any) => [l.stream, l.text])).toEqual([
+      ["stdout", "line 1"],
+      ["stdout", "line 2"],
+      ["stdout", "line 3"],
+      ["stderr", "oops"],
+    ]);
+    expect(typeof first.cursor).toBe("number");
+    expect((await json(await alice.request("GET", `${base}/count/logs?since=${first.cursor}`))).body).toEqual({ lines: [], cursor: first.cursor });
+
+    for (let i = 1; i < 8; i++) expect((await alice.request("POST", base, { name: `idle${i}`, command: "sleep 1000" })).status).toBe(200);
+    const ninth = await json(await alice.request("POST", base, { name: "ninth", command: "sleep 1000" }));
+    expect(ninth.status).toBe(409);
+    expect(ninth.body.code).toBe("conflict");
+    // Replacing a name is not a ninth process.
+    expect((await alice.request("POST", base, { name: "idle1", command: "sleep 999" })).status).toBe(200);
+  }, 60_000);
+
+  test("run-workflow starts app with the configured command and starts it again on later calls", async () => {
+    const alice = t.user("alice");
+    const p = await newProject(alice);
+    const base = `/api/sandbox/${p.id}/processes`;
+    await setWorkflowCommand(t.db.sql, p.id, "echo app-up; sleep 1000");
+    expect((await json(await alice.request("POST", `/api/sandbox/${p.id}/run-workflow`))).body).toEqual({
+      ok: true,
+      workflowCommand: "echo app-up; sleep 1000",
+    });
+    const app = await waitFor(
+      "app running",
+      async () => ((await json(await alice.request("GET", base))).body as any[]).find((x) => x.name === "app" && x.status === "running"),
+      15_000,
+    );
+    expect(app.command).toBe("echo app-up; sleep 1000");
+    await setWorkflowCommand(t.db.sql, p.id, "echo app-v2; sleep 1000");
+    await alice.request("POST", `/api/sandbox/${p.id}/run-workflow`);
+    const list = (await json(await alice.request("GET", base))).body as any[];
+    expect(list.filter((x) => x.name === "app").map((x) => x.command)).toEqual(["echo app-v2; sleep 1000"]);
+    const logs = await waitFor("the new app's line", async () => {
+      const body = (await json(await alice.request("GET", `${base}/app/logs`))).body;
+      return body.lines.some((l: any) => l.text === "app-v2") ? body : null;
+    });
+    // The first app was stopped (bash reports its sleep "Terminated"), not left running beside the second.
+    expect(logs.lines.map((l: any) => l.text).filter((text: string) => text.startsWith("app-"))).toEqual(["app-up", "app-v2"]);
+  }, 60_000);
+
+  test("live output and status changes reach the owner's WebSocket, not another user's", async () => {
+    const server = appServer(t);
+    try {
+      const alice = t.user("alice");
+      const bob = t.user("bob");
+      const p = await newProject(alice);
+      const socket = async (user: TestUser) => {
+        const ws = new WebSocket(`${server.ws}/api/ws`, [WS_PROTOCOL, user.token]);
+        const messages: any[] = [];
+        ws.onmessage = (e) => messages.push(JSON.parse(String(e.data)));
+        await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
+        ws.send(JSON.stringify({ type: "subscribe", projectId: p.id }));
+        return { ws, messages };
+      };
+      const a = await socket(alice);
+      const b = await socket(bob);
+      await waitFor("subscribed", async () => a.messages.some((m) => m.type === "subscribed"));
+      await waitFor("bob refused", async () => b.messages.some((m) => m.type === "error"));
+
+      await alice.request("POST", `/api/sandbox/${p.id}/processes`, { name: "talk", command: "for i in $(seq 1 50); do echo msg $i; done; sleep 1000" });
+      const lines = await waitFor("all 50 lines over the socket", async () => {
+        const got = a.messages.filter((m) => m.type === "process.output" && m.name === "talk").flatMap((m) => m.lines);
+        return got.length >= 50 ? got : null;
       });
-      // The first app was stopped (bash reports its sleep "Terminated"), not left running beside the second.
-      expect(logs.lines.map((l: any) => l.text).filter((text: string) => text.startsWith("app-"))).toEqual(["app-up", "app-v2"]);
-    },
-    60_000,
-  );
+      expect(lines.map((l: any) => l.text)).toEqual(Array.from({ length: 50 }, (_, i) => `msg ${i + 1}`));
+      expect(lines.every((l: any) => l.stream === "stdout" && !Number.isNaN(Date.parse(l.t)))).toBe(true);
+      const output = a.messages.find((m) => m.type === "process.output");
+      expect(Object.keys(output).sort()).toEqual(["lines", "name", "projectId", "type"]);
+      expect(output.projectId).toBe(p.id);
 
-  test(
-    "live output and status changes reach the owner's WebSocket, not another user's",
-    async () => {
-      const server = appServer(t);
-      try {
-        const alice = t.user("alice");
-        const bob = t.user("bob");
-        const p = await newProject(alice);
-        const socket = async (user: TestUser) => {
-          const ws = new WebSocket(`${server.ws}/api/ws`, [WS_PROTOCOL, user.token]);
-          const messages: any[] = [];
-          ws.onmessage = (e) => messages.push(JSON.parse(String(e.data)));
-          await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
-          ws.send(JSON.stringify({ type: "subscribe", projectId: p.id }));
-          return { ws, messages };
-        };
-        const a = await socket(alice);
-        const b = await socket(bob);
-        await waitFor("subscribed", async () => a.messages.some((m) => m.type === "subscribed"));
-        await waitFor("bob refused", async () => b.messages.some((m) => m.type === "error"));
-
-        await alice.request("POST", `/api/sandbox/${p.id}/processes`, { name: "talk", command: "for i in $(seq 1 50); do echo msg $i; done; sleep 1000" });
-        const lines = await waitFor("all 50 lines over the socket", async () => {
-          const got = a.messages.filter((m) => m.type === "process.output" && m.name === "talk").flatMap((m) => m.lines);
-          return got.length >= 50 ? got : null;
-        });
-        expect(lines.map((l: any) => l.text)).toEqual(Array.from({ length: 50 }, (_, i) => `msg ${i + 1}`));
-        expect(lines.every((l: any) => l.stream === "stdout" && !Number.isNaN(Date.parse(l.t)))).toBe(true);
-        const output = a.messages.find((m) => m.type === "process.output");
-        expect(Object.keys(output).sort()).toEqual(["lines", "name", "projectId", "type"]);
-        expect(output.projectId).toBe(p.id);
-
-        await waitFor("a running status", async () => a.messages.some((m) => m.type === "process.status" && m.process.name === "talk" && m.process.status === "running"));
-        await alice.request("POST", `/api/sandbox/${p.id}/processes/talk/stop`);
-        const exited = await waitFor("an exited status", async () => a.messages.find((m) => m.type === "process.status" && m.process.status === "exited"));
-        expect(exited).toMatchObject({ type: "process.status", projectId: p.id, process: { name: "talk", status: "exited", ports: [], restarts: 0 } });
-        expect(b.messages.some((m) => String(m.type).startsWith("process."))).toBe(false);
-        a.ws.close();
-        b.ws.close();
-      } finally {
-        server.stop();
-      }
-    },
-    60_000,
-  );
+      await waitFor("a running status", async () =>
+        a.messages.some((m) => m.type === "process.status" && m.process.name === "talk" && m.process.status === "running"),
+      );
+      await alice.request("POST", `/api/sandbox/${p.id}/processes/talk/stop`);
+      const exited = await waitFor("an exited status", async () => a.messages.find((m) => m.type === "process.status" && m.process.status === "exited"));
+      expect(exited).toMatchObject({ type: "process.status", projectId: p.id, process: { name: "talk", status: "exited", ports: [], restarts: 0 } });
+      expect(b.messages.some((m) => String(m.type).startsWith("process."))).toBe(false);
+      a.ws.close();
+      b.ws.close();
+    } finally {
+      server.stop();
+    }
+  }, 60_000);
 });

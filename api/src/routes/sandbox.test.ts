@@ -16,8 +16,7 @@ afterAll(async () => {
 });
 
 const newProject = async (user: TestUser, name = "Box") => (await (await user.request("POST", "/api/projects", { name })).json()) as { id: string };
-const shell = async (user: TestUser, projectId: string, command: string) =>
-  (await user.request("POST", `/api/sandbox/${projectId}/shell`, { command })).json();
+const shell = async (user: TestUser, projectId: string, command: string) => (await user.request("POST", `/api/sandbox/${projectId}/shell`, { command })).json();
 
 /** Host pids of processes whose command line is exactly `command` (sandboxed processes are visible from the host). */
 function hostPids(command: string): number[] {
@@ -91,12 +90,14 @@ describe.skipIf(!support.ok)("shell route (local sandbox)", () => {
     const command = `sleep 30.${Math.floor(Math.random() * 1e6)}`;
     const controller = new AbortController();
     const started = Date.now();
-    const answer = Promise.resolve(t.app.request(`/api/sandbox/${p.id}/shell`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${dave.token}`, "content-type": "application/json" },
-      body: JSON.stringify({ command }),
-      signal: controller.signal,
-    }));
+    const answer = Promise.resolve(
+      t.app.request(`/api/sandbox/${p.id}/shell`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${dave.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ command }),
+        signal: controller.signal,
+      }),
+    );
     await until(() => hostPids(command).length > 0, 10_000);
     controller.abort();
     await until(() => hostPids(command).length === 0, 5_000);

@@ -12,9 +12,7 @@ import { runShellCommand } from "../services/sandboxes/shell";
 export const sandboxRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
     .get("/:projectId/url", async (c) => c.json({ url: await deps.sandboxes.url(c.var.caller.uid, c.req.param("projectId")) }))
-    .get("/:projectId/validate", async (c) =>
-      c.json({ isValid: await deps.sandboxes.validate(c.var.caller.uid, c.req.param("projectId")) }),
-    )
+    .get("/:projectId/validate", async (c) => c.json({ isValid: await deps.sandboxes.validate(c.var.caller.uid, c.req.param("projectId")) }))
     .post("/:projectId/recreate", async (c) => c.json(await deps.sandboxes.recreate(c.var.caller.uid, c.req.param("projectId"))))
     .post("/:projectId/run-workflow", async (c) =>
       // Counted by the route's rate limit (app.ts) already, whether or not a sandbox is made.

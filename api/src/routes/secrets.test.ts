@@ -70,7 +70,8 @@ describe("secrets routes", () => {
       ["GET", `/api/projects/not-a-uuid/secrets`, undefined],
       ["PUT", `/api/projects/${crypto.randomUUID()}/secrets/API_KEY`, { value: "nobody's" }],
     ];
-    for (const [method, path, body] of tries) expect({ method, path, status: (await bob.request(method, path, body)).status }).toEqual({ method, path, status: 404 });
+    for (const [method, path, body] of tries)
+      expect({ method, path, status: (await bob.request(method, path, body)).status }).toEqual({ method, path, status: 404 });
     expect(await t.deps.secrets.values(id)).toEqual([{ name: "API_KEY", value: "alice-only-value" }]);
   });
 

@@ -127,7 +127,10 @@ describe(`versions routes (${db})`, () => {
     await json(alice.request("POST", `/api/files/${projectId}`, { path: "server.js", content: A1 }));
     await withSandboxes.db.sql`update projects set workflow_command = 'node server.js' where id = ${projectId}`;
     expect((await alice.request("POST", `/api/sandbox/${projectId}/run-workflow`)).status).toBe(200);
-    const app = async () => (await json<{ name: string; command: string; startedAt: string }[]>(alice.request("GET", `/api/sandbox/${projectId}/processes`))).find((p) => p.name === "app")!;
+    const app = async () =>
+      (await json<{ name: string; command: string; startedAt: string }[]>(alice.request("GET", `/api/sandbox/${projectId}/processes`))).find(
+        (p) => p.name === "app",
+      )!;
     const before = await app();
     expect(before.command).toBe("node server.js");
 
@@ -208,7 +211,12 @@ describe(`POST /api/projects/import (${db})`, () => {
       ["too many files", zipOf((z) => Array.from({ length: 51 }, (_, i) => z.file(`f${i}.txt`, String(i)))), 413, "at most 50"],
       ["file too large", zipOf((z) => z.file("big.bin", randomBytes(5 * 1024 * 1024 + 1))), 413, "a file may be at most"],
       // Text (random base64) compresses a little, so the upload stays under the body limit while it inflates past the project's.
-      ["project too large", zipOf((z) => [1, 2, 3].forEach((i) => z.file(`part${i}.txt`, Buffer.from(randomBytes(2.25 * 1024 * 1024)).toString("base64")))), 413, "a project may hold at most"],
+      [
+        "project too large",
+        zipOf((z) => [1, 2, 3].forEach((i) => z.file(`part${i}.txt`, Buffer.from(randomBytes(2.25 * 1024 * 1024)).toString("base64")))),
+        413,
+        "a project may hold at most",
+      ],
       ["nothing to import", zipOf((z) => z.file("node_modules/x.js", "1")), 400, "no files"],
     ];
     const before = await projectCount(alice);

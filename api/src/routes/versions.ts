@@ -29,13 +29,15 @@ export const versionRoutes = (deps: AppDeps) =>
     .get("/:id/versions/before-message/:messageId", async (c) =>
       c.json(await versions.versionBeforeMessage(deps, c.var.caller.uid, c.req.param("id"), c.req.param("messageId"))),
     )
-    .get("/:id/versions/:versionId", async (c) =>
-      c.json(await versions.getVersion(deps, c.var.caller.uid, c.req.param("id"), c.req.param("versionId"))),
-    )
+    .get("/:id/versions/:versionId", async (c) => c.json(await versions.getVersion(deps, c.var.caller.uid, c.req.param("id"), c.req.param("versionId"))))
     .get("/:id/versions/:versionId/files/:path{.+}", async (c) => {
       const bytes = await versions.readVersionFile(deps, c.var.caller.uid, c.req.param("id"), c.req.param("versionId"), c.req.param("path"));
       const type = asText(bytes) === null ? "application/octet-stream" : "text/plain; charset=utf-8";
-      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { "content-type": type, "x-content-type-options": "nosniff", "cache-control": "private, max-age=31536000, immutable" });
+      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+        "content-type": type,
+        "x-content-type-options": "nosniff",
+        "cache-control": "private, max-age=31536000, immutable",
+      });
     })
     .get("/:id/versions/:from/diff/:to", async (c) => {
       const patch = ["1", "true"].includes(c.req.query("patch") ?? "");

@@ -57,15 +57,18 @@ function e2bLauncher(sbx: E2BSandbox, touch: () => void, abs: (path: string) => 
     });
     const group = `"$(cat ${pidFile} 2>/dev/null)"`;
     const signalGroup = (signal: string) => quiet(`s=${group}; [ -n "$s" ] && kill -${signal} -- -"$s" 2>/dev/null; true`);
-    const exited = handle.wait().then(
-      (result) => result.exitCode,
-      (error: unknown) => (error instanceof CommandExitError ? error.exitCode : null),
-    ).then(async (code) => {
-      // Whatever the command left behind in its session goes with it.
-      await signalGroup("KILL");
-      await quiet(`rm -f ${pidFile}`);
-      return code;
-    });
+    const exited = handle
+      .wait()
+      .then(
+        (result) => result.exitCode,
+        (error: unknown) => (error instanceof CommandExitError ? error.exitCode : null),
+      )
+      .then(async (code) => {
+        // Whatever the command left behind in its session goes with it.
+        await signalGroup("KILL");
+        await quiet(`rm -f ${pidFile}`);
+        return code;
+      });
     return {
       exited,
       signal(signal) {
@@ -154,7 +157,9 @@ export function createE2BProvider(options: { apiKey: string; logger: Logger; tem
     const endOrphans = () =>
       (orphansEnded ??= sbx.commands
         .run(KILL_RECORDED, { timeoutMs: 15_000 })
-        .catch((error: unknown) => options.logger.warn("could not end the processes an earlier API process left in a sandbox", { sandboxId: sbx.sandboxId, error: String(error) })));
+        .catch((error: unknown) =>
+          options.logger.warn("could not end the processes an earlier API process left in a sandbox", { sandboxId: sbx.sandboxId, error: String(error) }),
+        ));
 
     // While watched: each file's size and modification time as last known, so the echo of our own write is
     // dropped here rather than read back by the sync. Writes under way are waited for before an event of
@@ -172,7 +177,8 @@ export function createE2BProvider(options: { apiKey: string; logger: Logger; tem
       files: {
         async write(path, content) {
           touch();
-          const data = typeof content === "string" ? content : (content.buffer.slice(content.byteOffset, content.byteOffset + content.byteLength) as ArrayBuffer);
+          const data =
+            typeof content === "string" ? content : (content.buffer.slice(content.byteOffset, content.byteOffset + content.byteLength) as ArrayBuffer);
           const done = (async () => {
             await sbx.files.write(abs(path), data);
             if (!watched.size) return;
@@ -225,30 +231,32 @@ export function createE2BProvider(options: { apiKey: string; logger: Logger; tem
             onChange({ type: "write", path });
           };
           watched.add(known);
-          const handle = await sbx.files.watchDir(
-            ROOT,
-            (event) => {
-              const path = event.name;
-              if (isIgnoredPath(path)) return;
-              if (event.type === FilesystemEventType.REMOVE || event.type === FilesystemEventType.RENAME) {
-                known.forgetUnder(path);
-                onChange({ type: "remove", path });
-              } else if (event.type === FilesystemEventType.WRITE || event.type === FilesystemEventType.CREATE) {
-                clearTimeout(batching.get(path));
-                batching.set(
-                  path,
-                  setTimeout(() => {
-                    batching.delete(path);
-                    void judge(path);
-                  }, WATCH_BATCH_MS),
-                );
-              }
-            },
-            { recursive: true, timeoutMs: 0 },
-          ).catch((error: unknown) => {
-            watched.delete(known);
-            throw error;
-          });
+          const handle = await sbx.files
+            .watchDir(
+              ROOT,
+              (event) => {
+                const path = event.name;
+                if (isIgnoredPath(path)) return;
+                if (event.type === FilesystemEventType.REMOVE || event.type === FilesystemEventType.RENAME) {
+                  known.forgetUnder(path);
+                  onChange({ type: "remove", path });
+                } else if (event.type === FilesystemEventType.WRITE || event.type === FilesystemEventType.CREATE) {
+                  clearTimeout(batching.get(path));
+                  batching.set(
+                    path,
+                    setTimeout(() => {
+                      batching.delete(path);
+                      void judge(path);
+                    }, WATCH_BATCH_MS),
+                  );
+                }
+              },
+              { recursive: true, timeoutMs: 0 },
+            )
+            .catch((error: unknown) => {
+              watched.delete(known);
+              throw error;
+            });
           return () => {
             watched.delete(known);
             for (const timer of batching.values()) clearTimeout(timer);

@@ -4,11 +4,36 @@
  * when they list and watch (installs make tens of thousands of events), and zip imports skip them too.
  */
 const IGNORED_SEGMENTS = new Set([
-  "node_modules", ".git", "dist", "build", ".next", ".nuxt", ".svelte-kit", ".cache", ".vite", ".turbo", ".parcel-cache",
-  ".npm", ".bun", ".yarn", ".pnpm-store", "__pycache__", ".pytest_cache", ".mypy_cache",
+  "node_modules",
+  ".git",
+  "dist",
+  "build",
+  ".next",
+  ".nuxt",
+  ".svelte-kit",
+  ".cache",
+  ".vite",
+  ".turbo",
+  ".parcel-cache",
+  ".npm",
+  ".bun",
+  ".yarn",
+  ".pnpm-store",
+  "__pycache__",
+  ".pytest_cache",
+  ".mypy_cache",
   // Histories a terminal session leaves behind: noise in the project and its versions, and possibly secrets.
-  ".bash_history", ".python_history", ".node_repl_history", ".zsh_history", ".sh_history", ".psql_history",
-  ".sqlite_history", ".mysql_history", ".lesshst", ".wget-hsts", ".viminfo",
+  ".bash_history",
+  ".python_history",
+  ".node_repl_history",
+  ".zsh_history",
+  ".sh_history",
+  ".psql_history",
+  ".sqlite_history",
+  ".mysql_history",
+  ".lesshst",
+  ".wget-hsts",
+  ".viminfo",
 ]);
 
 /** A folder or file name skipped wherever it appears. */

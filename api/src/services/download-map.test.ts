@@ -19,7 +19,7 @@ describe("the download map", () => {
     const uid = await ctx.newUser("dora");
     const { id } = await createProject(ctx, uid, { name: "Map" });
     // Multi-byte characters (2, 3 and 4 bytes) at every offset, so piece edges fall inside them.
-    const bigText = "ab é € 😀 \"quoted\" \\ \n\t\u0001 ".repeat(40_000);
+    const bigText = 'ab é € 😀 "quoted" \\ \n\t\u0001 '.repeat(40_000);
     const bigBinary = new Uint8Array(randomBytes(700_001)); // not a multiple of 3
     // Text for its first 600 KB, then one invalid byte: binary, though the first pieces looked like text.
     const lateBinary = Buffer.concat([Buffer.from("x".repeat(600_000)), Buffer.from([0xff]), Buffer.from("tail")]);

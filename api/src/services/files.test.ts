@@ -25,7 +25,11 @@ async function project(name: string) {
   const uid = await ctx.newUser(name);
   return { uid, projectId: (await createProject(ctx, uid, { name })).id };
 }
-const status = (promise: Promise<unknown>) => promise.then(() => 200, (e: unknown) => (e instanceof AppError ? e.status : 500));
+const status = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 200,
+    (e: unknown) => (e instanceof AppError ? e.status : 500),
+  );
 const eventsOf = async (projectId: string) => {
   await Bun.sleep(0); // the memory bus delivers a microtask later
   return ctx.published.filter((e) => e.projectId === projectId);

@@ -137,7 +137,9 @@ export async function checkProjectLimits(
   }
   const after = usage.bytes - (replacedSize ?? 0) + newSize;
   if (after > limits.maxProjectBytes) {
-    throw tooLarge(`This write would bring the project to ${readableSize(after)}, over its limit of ${readableSize(limits.maxProjectBytes)}. Delete some files first.`);
+    throw tooLarge(
+      `This write would bring the project to ${readableSize(after)}, over its limit of ${readableSize(limits.maxProjectBytes)}. Delete some files first.`,
+    );
   }
 }
 
@@ -202,7 +204,12 @@ export async function renameProjectFile(ctx: ServiceContext, ownerId: string, fi
   }
 }
 
-export async function deleteProjectFile(ctx: ServiceContext, ownerId: string, fileId: string, expect: Expectation = {}): Promise<{ file: ProjectFile; unexpected: Unexpected }> {
+export async function deleteProjectFile(
+  ctx: ServiceContext,
+  ownerId: string,
+  fileId: string,
+  expect: Expectation = {},
+): Promise<{ file: ProjectFile; unexpected: Unexpected }> {
   const file = await getOwnedFile(ctx, ownerId, fileId);
   const unexpected = await ctx.sql.begin(async (tx) => {
     // Every query inside goes through the transaction (an embedded database has one connection).
@@ -216,6 +223,8 @@ export async function deleteProjectFile(ctx: ServiceContext, ownerId: string, fi
   });
   await touchProject(ctx.sql, file.projectId);
   const publicFile = files.toPublicFile(file);
-  await publishFileEvent(ctx, { type: "file.deleted", projectId: file.projectId, ownerId, file: publicFile }, (sync) => sync.removed(file.projectId, file.path));
+  await publishFileEvent(ctx, { type: "file.deleted", projectId: file.projectId, ownerId, file: publicFile }, (sync) =>
+    sync.removed(file.projectId, file.path),
+  );
   return { file: publicFile, unexpected };
 }

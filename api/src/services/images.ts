@@ -30,10 +30,7 @@ export type ImageSigner = {
 };
 
 export function createImageSigner(secret: string): ImageSigner {
-  const key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-    "verify",
-  ]);
+  const key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
   const payload = (projectId: string, name: string, expiresAt: number) => new TextEncoder().encode(`${projectId}/${name}/${expiresAt}`);
   return {
     async sign(projectId, name, expiresAt) {

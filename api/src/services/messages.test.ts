@@ -1,7 +1,7 @@
 /** The messages service on the real database: history for the owner only, image links signed afresh. */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { insertMessage } from "../db/messages";
-import { AppError } from "../lib/errors";
+import type { AppError } from "../lib/errors";
 import { serviceContext } from "../test/service-context";
 import { createImageSigner } from "./images";
 import { listMessages } from "./messages";

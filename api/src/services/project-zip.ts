@@ -14,7 +14,19 @@ import * as files from "../db/files";
 import { DOWNLOAD_COLLECT_BYTES, pullStream, readChunks } from "../lib/pull-stream";
 import type { ServiceContext } from "./context";
 import { getOwnedProject } from "./projects";
-import { centralEntry, concat, dataDescriptor, DEFLATE, dosDateTime, endOfCentralDirectory, finalStoredBlock, localHeader, STORED, storedBlocks, type ZipEntry } from "./zip-format";
+import {
+  centralEntry,
+  concat,
+  dataDescriptor,
+  DEFLATE,
+  dosDateTime,
+  endOfCentralDirectory,
+  finalStoredBlock,
+  localHeader,
+  STORED,
+  storedBlocks,
+  type ZipEntry,
+} from "./zip-format";
 
 /** Files up to this size are read whole and written with their sizes up front, the most widely read form. */
 export const WHOLE_FILE = 256 * 1024;
@@ -63,7 +75,14 @@ async function* wholeEntry(ctx: ServiceContext, row: Row, base: EntryBase): Asyn
   const deflated = compresses(bytes.subarray(0, SAMPLE)) ? deflateRawSync(bytes) : bytes;
   const stored = deflated.length >= bytes.length;
   const body = stored ? bytes : deflated;
-  const entry: ZipEntry = { ...base, crc: Bun.hash.crc32(bytes) >>> 0, compressed: body.length, size: bytes.length, method: stored ? STORED : DEFLATE, streamed: false };
+  const entry: ZipEntry = {
+    ...base,
+    crc: Bun.hash.crc32(bytes) >>> 0,
+    compressed: body.length,
+    size: bytes.length,
+    method: stored ? STORED : DEFLATE,
+    streamed: false,
+  };
   const header = localHeader(entry);
   yield header;
   yield* pieces(body);

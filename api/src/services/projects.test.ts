@@ -11,7 +11,11 @@ beforeAll(async () => {
   ctx = await serviceContext();
 }, 60_000);
 
-const status = (promise: Promise<unknown>) => promise.then(() => 200, (e: unknown) => (e instanceof AppError ? e.status : 500));
+const status = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 200,
+    (e: unknown) => (e instanceof AppError ? e.status : 500),
+  );
 
 describe("projects service", () => {
   test("create keeps the name and turns an empty description into null; list shows only the owner's", async () => {

@@ -11,7 +11,11 @@ beforeAll(async () => {
 }, 60_000);
 
 const limiter = (limits: { chat: number; uploads: number; shell: number; publish?: number }) =>
-  createRateLimiter({ sql: db.sql, logger: silentLogger, config: { rateLimits: { windowSeconds: 3600, publish: 0, sandbox: 0, projects: 0, downloads: 0, ...limits } } });
+  createRateLimiter({
+    sql: db.sql,
+    logger: silentLogger,
+    config: { rateLimits: { windowSeconds: 3600, publish: 0, sandbox: 0, projects: 0, downloads: 0, ...limits } },
+  });
 
 describe("rate limiter", () => {
   test("allows `max` hits per window, then refuses with 429 and the time left", async () => {

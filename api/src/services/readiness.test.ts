@@ -29,7 +29,9 @@ beforeAll(() => {
   });
 });
 afterAll(() => models.stop(true));
-const model = (): Pick<Config, "model"> => ({ model: { configured: true, baseUrl: `http://127.0.0.1:${models.port}/v1/`, apiKey: "k-1", model: "m", models: ["m"] } });
+const model = (): Pick<Config, "model"> => ({
+  model: { configured: true, baseUrl: `http://127.0.0.1:${models.port}/v1/`, apiKey: "k-1", model: "m", models: ["m"] },
+});
 
 describe("readiness", () => {
   test("database and storage up: ready, and an unconfigured model says so", async () => {
@@ -54,6 +56,9 @@ describe("readiness", () => {
     expect((await checkReadiness({ sql: sqlOk, store: storeOk, logger: silentLogger, config: model() })).model).toBe("ok");
     expect(seenAuth).toBe("Bearer k-1");
     modelStatus = 500;
-    expect(await checkReadiness({ sql: sqlOk, store: storeOk, logger: silentLogger, config: model() })).toMatchObject({ status: "ready", model: "unreachable" });
+    expect(await checkReadiness({ sql: sqlOk, store: storeOk, logger: silentLogger, config: model() })).toMatchObject({
+      status: "ready",
+      model: "unreachable",
+    });
   });
 });

@@ -8,10 +8,7 @@ import { createImageSigner, markImagesAttached, uploadImage } from "./images";
 import { createProject } from "./projects";
 import { sweepUnattachedUploads } from "./upload-sweep";
 
-const PNG = Uint8Array.from(
-  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
-  (c) => c.charCodeAt(0),
-);
+const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
 
 let ctx: Awaited<ReturnType<typeof serviceContext>>;
 beforeAll(async () => {

@@ -10,8 +10,7 @@ beforeAll(async () => {
 }, 60_000);
 
 const identity = (uid: string) => ({ uid, email: "token@example.com", name: "From Token", picture: "https://example.com/t.png" });
-const row = async (uid: string) =>
-  (await ctx.sql`select email, display_name as "displayName", photo_url as "photoURL" from users where id = ${uid}`)[0];
+const row = async (uid: string) => (await ctx.sql`select email, display_name as "displayName", photo_url as "photoURL" from users where id = ${uid}`)[0];
 
 describe("users service", () => {
   test("sync stores the token's fields whatever the body claims, and follows the token on a second sync", async () => {

@@ -46,7 +46,15 @@ describe("Range headers", () => {
 describe("multipart/byteranges", () => {
   test("each part has its type and Content-Range, between boundaries, with a closing one", () => {
     const bytes = new TextEncoder().encode("abcdefghij");
-    const body = multipartByteRanges(bytes, [{ start: 0, end: 1 }, { start: 4, end: 5 }], "text/plain", "XyZ");
+    const body = multipartByteRanges(
+      bytes,
+      [
+        { start: 0, end: 1 },
+        { start: 4, end: 5 },
+      ],
+      "text/plain",
+      "XyZ",
+    );
     expect(new TextDecoder().decode(body)).toBe(
       "--XyZ\r\nContent-Type: text/plain\r\nContent-Range: bytes 0-1/10\r\n\r\nab" +
         "\r\n--XyZ\r\nContent-Type: text/plain\r\nContent-Range: bytes 4-5/10\r\n\r\nef" +

@@ -28,7 +28,10 @@ export function parseRanges(header: string, size: number): RangeRequest {
   const m = /^\s*bytes\s*=(.*)$/i.exec(header);
   if (!m) return { kind: "ignore" };
   // A list may hold empty elements (`bytes=0-1,,4-5`), which recipients skip.
-  const specs = m[1]!.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const specs = m[1]!
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   if (specs.length === 0 || specs.length > MAX_RANGES) return { kind: "ignore" };
   const wanted: ByteRange[] = [];
   for (const spec of specs) {

@@ -39,7 +39,8 @@ describe("site hosts and paths", () => {
       fetch: seen(false),
     });
     try {
-      const ask = async (path: string) => JSON.parse((await rawHttp(server.port!, { host: "x.sites.localhost", path })).body) as { hidden: boolean; url: string };
+      const ask = async (path: string) =>
+        JSON.parse((await rawHttp(server.port!, { host: "x.sites.localhost", path })).body) as { hidden: boolean; url: string };
       // Bun resolves these in req.url (so a check on req.url alone is blind to them); the routes are not.
       for (const path of ["/%2e%2e/x", "/a/%2E%2e/x", "/../x", "/./x", "/a/.%2e", "/a\\..\\x"]) {
         const answer = await ask(path);
@@ -55,4 +56,3 @@ describe("site hosts and paths", () => {
     }
   });
 });
-

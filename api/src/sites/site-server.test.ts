@@ -83,7 +83,8 @@ describe(`site ranges (${dbLabel()})`, () => {
     expect(res.headers.get("content-range")).toBeNull();
     const boundary = /^multipart\/byteranges; boundary=([0-9a-f]{32})$/.exec(res.headers.get("content-type") ?? "")?.[1];
     expect(boundary).toBeDefined();
-    const part = (start: number, end: number) => `--${boundary}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Range: bytes ${start}-${end}/${SIZE}\r\n\r\n${TEXT.slice(start, end + 1)}`;
+    const part = (start: number, end: number) =>
+      `--${boundary}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Range: bytes ${start}-${end}/${SIZE}\r\n\r\n${TEXT.slice(start, end + 1)}`;
     const body = await res.text();
     expect(body).toBe(`${part(0, 1)}\r\n${part(4, 5)}\r\n--${boundary}--\r\n`);
 

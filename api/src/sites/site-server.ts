@@ -138,7 +138,8 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
     let status = 200;
     if (!has(file)) {
       if (has(`${file}/index.html`)) file = `${file}/index.html`;
-      else if (extensionOf(file) === "" && has("index.html")) file = "index.html"; // a client-side route
+      else if (extensionOf(file) === "" && has("index.html"))
+        file = "index.html"; // a client-side route
       else if (has("404.html")) {
         file = "404.html";
         status = 404;
@@ -199,7 +200,8 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
     handle(req, raw) {
       const slug = siteSlugOf(req.headers.get("host"), domain);
       if (slug === null) return null;
-      if (req.method !== "GET" && req.method !== "HEAD") return plain(405, "Method not allowed", { allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" });
+      if (req.method !== "GET" && req.method !== "HEAD")
+        return plain(405, "Method not allowed", { allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" });
       if (slug === "") return plain(404, NO_SITE_PAGE);
       const p = sitePath(rawPathOf(req.url));
       if (!p.ok || raw?.hidesDotSegments) return plain(400, "Bad request", { "content-type": "text/plain; charset=utf-8" });
@@ -228,7 +230,14 @@ function matchesEtag(header: string | null, sha256: string): boolean {
   if (!header) return false;
   if (header.trim() === "*") return true;
   const id = sha256.slice(0, 32);
-  return header.split(",").some((t) => t.trim().replace(/^W\//, "").replace(/^"|"$/g, "").replace(/-(br|gzip)$/, "") === id);
+  return header.split(",").some(
+    (t) =>
+      t
+        .trim()
+        .replace(/^W\//, "")
+        .replace(/^"|"$/g, "")
+        .replace(/-(br|gzip)$/, "") === id,
+  );
 }
 
 /** Brotli before gzip, by what Accept-Encoding allows (q=0 refuses). */
@@ -251,7 +260,10 @@ export function chooseEncoding(req: Request): "br" | "gzip" | null {
 function rangeResponse(bytes: Uint8Array, ranges: ByteRange[], type: string, headers: Record<string, string>): Response {
   if (ranges.length === 1) {
     const { start, end } = ranges[0]!;
-    return new Response(bytes.subarray(start, end + 1) as BodyInit, { status: 206, headers: { ...headers, "content-range": `bytes ${start}-${end}/${bytes.length}` } });
+    return new Response(bytes.subarray(start, end + 1) as BodyInit, {
+      status: 206,
+      headers: { ...headers, "content-range": `bytes ${start}-${end}/${bytes.length}` },
+    });
   }
   const boundary = newBoundary();
   return new Response(multipartByteRanges(bytes, ranges, type, boundary) as BodyInit, {

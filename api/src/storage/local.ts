@@ -228,11 +228,7 @@ export function refuseEmptyPrefix(prefix: string): void {
 }
 
 function checkParts(whole: string, parts: string[], what: "key" | "prefix"): void {
-  const bad =
-    whole === "" ||
-    whole.startsWith("/") ||
-    /[\\\0]/.test(whole) ||
-    parts.some((p) => p === "" || p === "." || p === ".." || TEMP_NAME.test(p));
+  const bad = whole === "" || whole.startsWith("/") || /[\\\0]/.test(whole) || parts.some((p) => p === "" || p === "." || p === ".." || TEMP_NAME.test(p));
   if (bad) {
     throw new Error(
       `Refusing storage ${what} ${JSON.stringify(whole)}: it must be relative, '/'-separated, without empty, '.' or '..' parts, backslashes or NUL`,

@@ -75,9 +75,7 @@ export function createS3Store(options: S3StoreOptions): ObjectStore {
     kind: "s3",
 
     async put(key, body, contentType) {
-      await client.send(
-        new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType ?? "application/octet-stream" }),
-      );
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType ?? "application/octet-stream" }));
     },
 
     async get(key) {
@@ -112,9 +110,7 @@ export function createS3Store(options: S3StoreOptions): ObjectStore {
       const keys = await list(prefix);
       for (let i = 0; i < keys.length; i += DELETE_BATCH) {
         const batch = keys.slice(i, i + DELETE_BATCH);
-        const out = await client.send(
-          new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
-        );
+        const out = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
         const errors = out.Errors ?? [];
         if (errors.length > 0) {
           const sample = errors

@@ -136,7 +136,14 @@ export async function startAppProcess(
     }),
   ]);
   const port = Number(/:(\d+)\s*$/.exec(listening)![1]);
-  return { url: `http://127.0.0.1:${port}`, port, dataDir, proc, lines, exited, kill: (signal) => proc.kill(signal),
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    proc,
+    lines,
+    exited,
+    kill: (signal) => proc.kill(signal),
     killGroup: (signal) => {
       if (!options.ownGroup) throw new Error("killGroup needs startAppProcess(…, { ownGroup: true })");
       process.kill(-proc.pid, signal);

@@ -18,7 +18,12 @@ import type { SandboxProvider } from "../sandbox/types";
 import type { testApp } from "./test-app";
 
 /** A provider with no sandboxes, for servers whose tests never open a preview. */
-const noSandboxes: SandboxProvider = { kind: "local", create: async () => Promise.reject(new Error("unused")), connect: async () => null, shutdown: async () => {} };
+const noSandboxes: SandboxProvider = {
+  kind: "local",
+  create: async () => Promise.reject(new Error("unused")),
+  connect: async () => null,
+  shutdown: async () => {},
+};
 
 export type AppServer = ReturnType<typeof appServer>;
 
@@ -33,7 +38,12 @@ export function appServer(
 ) {
   const hub = createWsHub({ ...t.deps });
   const domain = t.deps.config.preview.domain;
-  const preview = createPreviewProxy({ provider: options.provider ?? noSandboxes, domain, logger: silentLogger, isProjectSandbox: t.deps.sandboxes.isProjectSandbox });
+  const preview = createPreviewProxy({
+    provider: options.provider ?? noSandboxes,
+    domain,
+    logger: silentLogger,
+    isProjectSandbox: t.deps.sandboxes.isProjectSandbox,
+  });
   const server = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, hub, preview, pty: options.pty });
   return {
     t,
@@ -42,7 +52,8 @@ export function appServer(
     /** `ws://127.0.0.1:<port>` */
     ws: `ws://127.0.0.1:${server.port}`,
     /** A request to `<port>-<sandboxId>.<preview domain>` on the app's port, as a browser sends one. */
-    preview: (sandboxId: string, port: number) => fetch(`http://127.0.0.1:${server.port}/`, { headers: { host: `${port}-${sandboxId}.${domain}:${server.port}` } }),
+    preview: (sandboxId: string, port: number) =>
+      fetch(`http://127.0.0.1:${server.port}/`, { headers: { host: `${port}-${sandboxId}.${domain}:${server.port}` } }),
     stop: () => (hub.close(), server.stop(true)),
   };
 }

@@ -30,7 +30,11 @@ export async function startCaddy(upstreams: string[]): Promise<CaddyProcess> {
 }
 
 /** `caddyfile` is a path, or `(home) => path` for one written into Caddy's own fresh HOME. */
-export async function runCaddy(o: { caddyfile: string | ((home: string) => string); env?: Record<string, string>; readyUrl: string }): Promise<{ stop(): Promise<void> }> {
+export async function runCaddy(o: {
+  caddyfile: string | ((home: string) => string);
+  env?: Record<string, string>;
+  readyUrl: string;
+}): Promise<{ stop(): Promise<void> }> {
   const home = mkdtempSync(join(tmpdir(), "caddy-"));
   const caddyfile = typeof o.caddyfile === "string" ? o.caddyfile : o.caddyfile(home);
   const proc = Bun.spawn(["caddy", "run", "--config", caddyfile, "--adapter", "caddyfile"], {
@@ -50,7 +54,12 @@ export async function runCaddy(o: { caddyfile: string | ((home: string) => strin
     rmSync(home, { recursive: true, force: true });
   };
   const deadline = Date.now() + 10_000;
-  while (!(await fetch(o.readyUrl).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(o.readyUrl).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (Date.now() > deadline) {
       await stop();
       throw new Error("Caddy did not answer within 10 s");

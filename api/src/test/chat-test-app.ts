@@ -20,12 +20,17 @@ import { TEST_PROJECT_ID, testApp } from "./test-app";
 export const FAST_LIMITS = { backoffBaseMs: 5, idleTimeoutMs: 5_000, maxRetryWaitMs: 5_000 };
 
 export async function chatTestApp(o: { model?: FakeModelServer | null; agent?: AgentOptions; env?: Record<string, string> } = {}) {
-  const env = o.model ? { OPENAI_BASE_URL: o.model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model", MODEL_VISION: "true", ...o.env } : { ...o.env };
+  const env = o.model
+    ? { OPENAI_BASE_URL: o.model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model", MODEL_VISION: "true", ...o.env }
+    : { ...o.env };
   const agent: AgentOptions = { ...o.agent, limits: { ...FAST_LIMITS, ...o.agent?.limits } };
   const t = await testApp({ env, agent });
   // Local sandboxes run as other uids, which must be able to reach the data folder.
   chmodSync(t.deps.config.dataDir, 0o711);
-  const { app, deps: { runs } } = t;
+  const {
+    app,
+    deps: { runs },
+  } = t;
   let server: ReturnType<typeof Bun.serve> | null = null;
   const origin = () => {
     server ??= Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: app.fetch, idleTimeout: 0 });

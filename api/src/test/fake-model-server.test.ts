@@ -16,7 +16,14 @@ const askWhole = () => client.chat.completions.create({ model: "m", messages: [{
 describe("fake model server (through the real openai SDK)", () => {
   test("streams text, reasoning (both field names) and usage, then [DONE]; records the request", async () => {
     model.reset();
-    model.enqueue(turn.steps({ reasoning: "think", field: "reasoning" }, { reasoning: "more" }, { text: "Hello world" }, { usage: { prompt_tokens: 3, completion_tokens: 2 } }));
+    model.enqueue(
+      turn.steps(
+        { reasoning: "think", field: "reasoning" },
+        { reasoning: "more" },
+        { text: "Hello world" },
+        { usage: { prompt_tokens: 3, completion_tokens: 2 } },
+      ),
+    );
     const deltas: Record<string, unknown>[] = [];
     let usage: unknown;
     for await (const chunk of await ask()) {
@@ -32,7 +39,12 @@ describe("fake model server (through the real openai SDK)", () => {
 
   test("tool calls arrive as OpenAI sends them: id and name first, arguments in fragments, by index", async () => {
     model.reset();
-    model.enqueue(turn.toolCalls([{ name: "a", arguments: { path: "x.txt", content: "long enough to split" } }, { name: "b", arguments: "{bad" }]));
+    model.enqueue(
+      turn.toolCalls([
+        { name: "a", arguments: { path: "x.txt", content: "long enough to split" } },
+        { name: "b", arguments: "{bad" },
+      ]),
+    );
     const calls: { index: number; id?: string; name?: string; args: string[] }[] = [];
     let finish: string | null = null;
     for await (const chunk of await ask()) {
@@ -63,7 +75,12 @@ describe("fake model server (through the real openai SDK)", () => {
 
   test("HTTP errors (with retry-after), mid-stream error payloads and cuts reach the SDK as failures", async () => {
     model.reset();
-    model.enqueue(turn.rateLimited(7), turn.http(500), turn.steps({ text: "par" }, { streamError: { message: "overloaded" } }), turn.steps({ text: "partial" }, { cut: true }));
+    model.enqueue(
+      turn.rateLimited(7),
+      turn.http(500),
+      turn.steps({ text: "par" }, { streamError: { message: "overloaded" } }),
+      turn.steps({ text: "partial" }, { cut: true }),
+    );
     const e429 = await ask().catch((e) => e);
     expect(e429).toBeInstanceOf(OpenAI.RateLimitError);
     expect(e429.headers.get("retry-after")).toBe("7");
@@ -98,7 +115,11 @@ describe("fake model server (through the real openai SDK)", () => {
   test("modes: a tool-call turn without reasoning_content is refused (400); a prompt past the window gets the context-length error", async () => {
     model.reset();
     model.mode({ requireReasoningContent: true });
-    const toolTurn = { role: "assistant" as const, content: null, tool_calls: [{ id: "c1", type: "function" as const, function: { name: "f", arguments: "{}" } }] };
+    const toolTurn = {
+      role: "assistant" as const,
+      content: null,
+      tool_calls: [{ id: "c1", type: "function" as const, function: { name: "f", arguments: "{}" } }],
+    };
     const history = [{ role: "user" as const, content: "hi" }, toolTurn, { role: "tool" as const, tool_call_id: "c1", content: "ok" }];
     const refused = await client.chat.completions.create({ model: "m", messages: history }).catch((e) => e);
     expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
@@ -121,8 +142,19 @@ describe("fake model server (through the real openai SDK)", () => {
   test("lastUserText reads the last user message of a request, sent as a string or as parts", async () => {
     model.reset();
     model.enqueue(turn.text("one"), turn.text("two"));
-    await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "first" }, { role: "assistant", content: "ok" }, { role: "user", content: "second" }] });
-    const parts = [{ type: "text" as const, text: "look at " }, { type: "image_url" as const, image_url: { url: "data:image/png;base64,AA==" } }, { type: "text" as const, text: "this" }];
+    await client.chat.completions.create({
+      model: "m",
+      messages: [
+        { role: "user", content: "first" },
+        { role: "assistant", content: "ok" },
+        { role: "user", content: "second" },
+      ],
+    });
+    const parts = [
+      { type: "text" as const, text: "look at " },
+      { type: "image_url" as const, image_url: { url: "data:image/png;base64,AA==" } },
+      { type: "text" as const, text: "this" },
+    ];
     await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: parts }] });
     expect(lastUserText(model)).toBe("look at this");
     expect(lastUserText(model, 0)).toBe("second");

@@ -108,7 +108,10 @@ export const fakePromptTokens = (body: ChatRequestBody) => Math.ceil(JSON.string
  * as a string or as content parts (an image part adds no text). Throws when that request has none.
  */
 export function lastUserText(model: { requests: RecordedRequest[] }, at = -1): string {
-  const content = model.requests.at(at)?.body.messages.filter((m) => m.role === "user").at(-1)?.content;
+  const content = model.requests
+    .at(at)
+    ?.body.messages.filter((m) => m.role === "user")
+    .at(-1)?.content;
   if (content === undefined) throw new Error(`the model's request ${at} has no user message`);
   if (typeof content === "string") return content;
   return Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? "").join("") : "";
@@ -156,11 +159,19 @@ export async function startFakeModelServer(options: { port?: number; hostname?: 
     };
     if (mode.ollama && req.method === "GET" && url.pathname === "/api/version") return json(200, { version: "0.12.0" });
     if (mode.ollama && req.method === "POST" && url.pathname === "/api/show") {
-      const parameters = mode.ollama.numCtx ? `num_ctx                        ${mode.ollama.numCtx}\nstop                           "<|im_end|>"` : `stop                           "<|im_end|>"`;
-      return json(200, { parameters, details: { family: "qwen2" }, model_info: { "general.architecture": "qwen2", "qwen2.context_length": mode.ollama.contextLength } });
+      const parameters = mode.ollama.numCtx
+        ? `num_ctx                        ${mode.ollama.numCtx}\nstop                           "<|im_end|>"`
+        : `stop                           "<|im_end|>"`;
+      return json(200, {
+        parameters,
+        details: { family: "qwen2" },
+        model_info: { "general.architecture": "qwen2", "qwen2.context_length": mode.ollama.contextLength },
+      });
     }
     if (mode.ollama && req.method === "GET" && url.pathname === "/api/ps") {
-      const loaded = mode.ollama.running ? [{ name: "fake-model:latest", model: "fake-model:latest", size: 1, details: { family: "qwen2" }, size_vram: 0, context_length: mode.ollama.running }] : [];
+      const loaded = mode.ollama.running
+        ? [{ name: "fake-model:latest", model: "fake-model:latest", size: 1, details: { family: "qwen2" }, size_vram: 0, context_length: mode.ollama.running }]
+        : [];
       return json(200, { models: loaded });
     }
     if (req.method === "GET" && url.pathname === "/v1/models") {
@@ -189,7 +200,10 @@ export async function startFakeModelServer(options: { port?: number; hostname?: 
     const reportsUsage = mode.contextWindow || mode.silentWindow;
     const played: FakeTurn =
       reportsUsage && next.kind === "stream" && !next.steps.some((st) => "usage" in st)
-        ? { ...next, steps: [...next.steps, { usage: { prompt_tokens: Math.min(fakePromptTokens(seen), mode.silentWindow ?? Infinity), completion_tokens: 10 } }] }
+        ? {
+            ...next,
+            steps: [...next.steps, { usage: { prompt_tokens: Math.min(fakePromptTokens(seen), mode.silentWindow ?? Infinity), completion_tokens: 10 } }],
+          }
         : next;
     if (body.stream) await streamTurn(res, id, body.model, played, mode);
     else json(200, await wholeTurn(id, body.model, played));
@@ -225,7 +239,13 @@ function refuse(body: ChatRequestBody, mode: FakeServerMode): unknown {
   if (mode.requireReasoningContent) {
     const missing = body.messages.findIndex((m) => m.role === "assistant" && m.tool_calls?.length && typeof m.reasoning_content !== "string");
     if (missing !== -1) {
-      return { error: { message: `Missing \`reasoning_content\` field in the assistant message at message index ${missing}.`, type: "invalid_request_error", code: "invalid_request_error" } };
+      return {
+        error: {
+          message: `Missing \`reasoning_content\` field in the assistant message at message index ${missing}.`,
+          type: "invalid_request_error",
+          code: "invalid_request_error",
+        },
+      };
     }
   }
   if (mode.contextWindow) {

@@ -5,10 +5,12 @@ type Op = "put" | "get" | "delete" | "deletePrefix" | "list" | "ping";
 
 export function flakyStore(inner: ObjectStore): ObjectStore & { failing: Set<Op> } {
   const failing = new Set<Op>();
-  const guard = <A extends unknown[], R>(op: Op, fn: (...args: A) => Promise<R>) => async (...args: A) => {
-    if (failing.has(op)) throw Object.assign(new Error(`simulated ${op} failure`), { code: "ECONNREFUSED" });
-    return fn(...args);
-  };
+  const guard =
+    <A extends unknown[], R>(op: Op, fn: (...args: A) => Promise<R>) =>
+    async (...args: A) => {
+      if (failing.has(op)) throw Object.assign(new Error(`simulated ${op} failure`), { code: "ECONNREFUSED" });
+      return fn(...args);
+    };
   return {
     kind: inner.kind,
     failing,

@@ -16,7 +16,8 @@ const IMPORT = /(?:import|export)\s[^'"]*?from\s*["'](\.[^"']+)["']|import\s*["'
 
 export function memoryApp(fileMap: Map<string, string>, o: { port?: number; configured?: boolean } = {}) {
   const port = o.port ?? 5173;
-  let state: AppStatus = o.configured === false ? { status: "not_configured", exitCode: null, ports: [] } : { status: "running", exitCode: null, ports: [port] };
+  let state: AppStatus =
+    o.configured === false ? { status: "not_configured", exitCode: null, ports: [] } : { status: "running", exitCode: null, ports: [port] };
   let log = "VITE ready in 120 ms\n";
   let restartFails = false;
   const calls = { status: 0, probe: 0, loadPage: 0, problemsSince: 0, restart: 0, typeCheck: 0, logTail: 0 };

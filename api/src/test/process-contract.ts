@@ -95,10 +95,14 @@ export function processContract(name: string, makeProvider: () => Promise<Sandbo
       "a process that crashes in a loop is restarted 5 times, then stays crashed with its log",
       async () => {
         await sandbox.processes.start("crashy", "echo boom; exit 3");
-        const crashed = await waitFor("the crash loop to end", async () => {
-          const p = await find("crashy");
-          return p?.status === "crashed" ? p : null;
-        }, 30_000);
+        const crashed = await waitFor(
+          "the crash loop to end",
+          async () => {
+            const p = await find("crashy");
+            return p?.status === "crashed" ? p : null;
+          },
+          30_000,
+        );
         expect(crashed).toMatchObject({ restarts: 5, exitCode: 3 });
         const logs = (await sandbox.processes.logs("crashy"))!;
         expect(logs.lines.filter((l) => l.text === "boom").length).toBe(6);

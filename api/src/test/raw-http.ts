@@ -10,7 +10,9 @@
 export type RawAnswer = { status: number; head: string; body: string; text: string };
 
 export async function rawHttp(port: number, o: { host: string; path: string; method?: string; headers?: Record<string, string> }): Promise<RawAnswer> {
-  const extra = Object.entries(o.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  const extra = Object.entries(o.headers ?? {})
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
   const request = `${o.method ?? "GET"} ${o.path} HTTP/1.1\r\nHost: ${o.host}\r\n${extra}Connection: close\r\n\r\n`;
   let text = "";
   const decoder = new TextDecoder();

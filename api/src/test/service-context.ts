@@ -21,7 +21,14 @@ import { createLocalStore } from "../storage/local";
 import type { ObjectStore } from "../storage/types";
 import { testDb } from "./test-db";
 
-const DEFAULT_LIMITS: Config["limits"] = { maxUploadBytes: 5 << 20, maxBodyBytes: 10 << 20, maxFilesPerProject: 1000, maxProjectBytes: 100 << 20, maxProjectsPerUser: 100, maxSandboxesPerUser: 3 };
+const DEFAULT_LIMITS: Config["limits"] = {
+  maxUploadBytes: 5 << 20,
+  maxBodyBytes: 10 << 20,
+  maxFilesPerProject: 1000,
+  maxProjectBytes: 100 << 20,
+  maxProjectsPerUser: 100,
+  maxSandboxesPerUser: 3,
+};
 
 export async function serviceContext(o: { limits?: Partial<Config["limits"]>; store?: ObjectStore } = {}) {
   const db = await testDb();

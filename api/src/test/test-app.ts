@@ -73,7 +73,18 @@ export async function testApp(
   const { appDatabases } = overrides;
   const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config, appDatabases });
   const secrets = createProjectSecrets({ sql: db.sql, store, logger: silentLogger, events, box: secretBoxFor(config.secrets), env: sandboxes.env });
-  const services = { config, sql: db.sql, store, logger: silentLogger, events, sandboxes, sandboxSync: sandboxes.sync, secrets, signer: createImageSigner("test-secret"), appDatabases };
+  const services = {
+    config,
+    sql: db.sql,
+    store,
+    logger: silentLogger,
+    events,
+    sandboxes,
+    sandboxSync: sandboxes.sync,
+    secrets,
+    signer: createImageSigner("test-secret"),
+    appDatabases,
+  };
   const deps: AppDeps = {
     ...services,
     runs: createAgentRuns({ ...services, agent: overrides.agent }),

@@ -44,7 +44,14 @@ async function open(): Promise<TestDb> {
   }
   const embedded = await startEmbeddedPostgres({ maxConnections: 4 });
   // One connection, as in the app's embedded mode (PGlite is a single session).
-  const sql = postgres({ path: embedded.socketPath, database: "postgres", username: "postgres", max: 1, onnotice: () => {}, transform: { undefined: null } }) as unknown as Sql;
+  const sql = postgres({
+    path: embedded.socketPath,
+    database: "postgres",
+    username: "postgres",
+    max: 1,
+    onnotice: () => {},
+    transform: { undefined: null },
+  }) as unknown as Sql;
   await migrate(sql, { lock: false });
   return {
     sql,

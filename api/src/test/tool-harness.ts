@@ -47,7 +47,8 @@ export async function toolHarness(o: { env?: Record<string, string>; fetch?: typ
       steps,
       controller,
       /** Calls the tool as the loop does: raw JSON arguments in, a result for the model out. */
-      call: <T extends Tool>(tool: T, input: unknown) => executeToolCall([tool as Tool], tool.name, typeof input === "string" ? input : JSON.stringify(input), ctx),
+      call: <T extends Tool>(tool: T, input: unknown) =>
+        executeToolCall([tool as Tool], tool.name, typeof input === "string" ? input : JSON.stringify(input), ctx),
       async file(path: string): Promise<string | null> {
         const file = (await listProjectFiles(t.deps, user.uid, projectId)).find((f) => f.path === path);
         return file ? (await readFileContent(t.deps, user.uid, projectId, file.id)).content : null;

@@ -35,11 +35,7 @@ describe("foldStreamEvent: in-progress steps", () => {
   });
 
   test("plain text does not settle it, and a new in-progress step settles the one before", () => {
-    const fold = play([
-      ...installing,
-      { type: "chunk", content: "still going" },
-      { type: "chunk", content: "\nChecking the app…\n", step: "in_progress" },
-    ]);
+    const fold = play([...installing, { type: "chunk", content: "still going" }, { type: "chunk", content: "\nChecking the app…\n", step: "in_progress" }]);
     expect(fold.settledSteps).toEqual([{ start: 12, end: 27 }]);
     expect(fold.openSteps).toHaveLength(1);
     const open = fold.openSteps[0]!;
@@ -79,7 +75,10 @@ describe("foldStreamEvent: text, thinking, tools, errors, done", () => {
   });
 
   test("an error marks the run failed at once; done without a status keeps that", () => {
-    const errored = play([{ type: "chunk", content: "Part" }, { type: "error", message: "Model unavailable" }]);
+    const errored = play([
+      { type: "chunk", content: "Part" },
+      { type: "error", message: "Model unavailable" },
+    ]);
     expect(errored).toMatchObject({ status: "failed", error: "Model unavailable", done: false });
     expect(foldStreamEvent(errored, { type: "done" })).toMatchObject({ status: "failed", done: true });
   });
@@ -122,15 +121,28 @@ describe("toSavedMessage", () => {
   });
 
   test("a complete run has no step stuck in progress, even one nothing settled", () => {
-    const fold = play([{ type: "chunk", content: "Hi\nRestarting the app\n", step: "in_progress" }, { type: "chunk", content: "Bye" }]);
+    const fold = play([
+      { type: "chunk", content: "Hi\nRestarting the app\n", step: "in_progress" },
+      { type: "chunk", content: "Bye" },
+    ]);
     expect(toSavedMessage(fold, "complete").content).toBe("Bye");
-    expect(toSavedMessage(play([{ type: "chunk", content: "Hi" }, { type: "chunk", content: "\nRestarting the app\n", step: "in_progress" }]), "complete").content).toBe(
-      "Hi\n",
-    );
+    expect(
+      toSavedMessage(
+        play([
+          { type: "chunk", content: "Hi" },
+          { type: "chunk", content: "\nRestarting the app\n", step: "in_progress" },
+        ]),
+        "complete",
+      ).content,
+    ).toBe("Hi\n");
   });
 
   test("while running, an open step is saved as it is and settled ones are left out", () => {
-    const fold = play([...installing, { type: "chunk", content: "Installed zod\n", step: "completed" }, { type: "chunk", content: "Checking the app…\n", step: "in_progress" }]);
+    const fold = play([
+      ...installing,
+      { type: "chunk", content: "Installed zod\n", step: "completed" },
+      { type: "chunk", content: "Checking the app…\n", step: "in_progress" },
+    ]);
     const saved = toSavedMessage(fold, "running");
     expect(saved.content).toBe("Setting up.\nInstalled zod\nChecking the app…\n");
     expect(saved.toolCalls).toEqual([{ name: "run_shell", summary: "npm install zod", status: "in_progress" }]);

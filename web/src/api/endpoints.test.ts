@@ -115,7 +115,16 @@ test("the versions list asks for a full page, and restore posts to the version",
 });
 
 test("import sends the zip and the trimmed name as multipart, and a refused zip throws with the server's reason", async () => {
-  const project = { id: "p2", name: "Given", description: null, sandboxId: null, sandboxUrl: null, workflowCommand: null, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+  const project = {
+    id: "p2",
+    name: "Given",
+    description: null,
+    sandboxId: null,
+    sandboxUrl: null,
+    workflowCommand: null,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    updatedAt: "2026-01-01T00:00:00.000Z",
+  };
   const sent = stubFetch(() => json(project, 201));
   const zip = new File([new Uint8Array([80, 75, 3, 4])], "app.zip", { type: "application/zip" });
   expect(await api.projects.import(zip, "  Given ")).toEqual(project);

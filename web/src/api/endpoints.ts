@@ -135,8 +135,7 @@ export const api = {
       return res.blob();
     },
     /** The WebSocket that pushes file events (api/project-events.ts). */
-    eventsSocketUrl: (loc: Pick<Location, "protocol" | "host"> = location) =>
-      `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}${apiPath("ws")}`,
+    eventsSocketUrl: (loc: Pick<Location, "protocol" | "host"> = location) => `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}${apiPath("ws")}`,
   },
   publish: {
     /** The project's site as the Publish dialog shows it. */
@@ -208,7 +207,10 @@ export const api = {
       parsed(
         (s) => s.tableRowsSchema,
         client.projects[":id"].database.tables[":table"].rows.$get(
-          { param: encoded({ id: projectId, table }), query: { limit: String(page.limit), offset: String(page.offset), ...(page.order ? { order: page.order } : {}) } },
+          {
+            param: encoded({ id: projectId, table }),
+            query: { limit: String(page.limit), offset: String(page.offset), ...(page.order ? { order: page.order } : {}) },
+          },
           { init },
         ),
       ),
@@ -221,8 +223,7 @@ export const api = {
       parsed((s) => s.secretListSchema, client.projects[":id"].secrets.$get({ param: encoded({ id: projectId }) }, { init })),
     set: (projectId: string, name: string, value: string) =>
       parsed((s) => s.secretInfoSchema, client.projects[":id"].secrets[":name"].$put({ param: encoded({ id: projectId, name }), json: { value } })),
-    remove: (projectId: string, name: string) =>
-      parsed(ignored, client.projects[":id"].secrets[":name"].$delete({ param: encoded({ id: projectId, name }) })),
+    remove: (projectId: string, name: string) => parsed(ignored, client.projects[":id"].secrets[":name"].$delete({ param: encoded({ id: projectId, name }) })),
     /** Answers the agent's request_secret with no: the waiting run goes on without it. */
     decline: (projectId: string, name: string) =>
       parsed(ignored, client.projects[":id"].secrets[":name"].decline.$post({ param: encoded({ id: projectId, name }) })),

@@ -17,8 +17,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Each call, done right and done wrong, with what the compiler must say about the wrong one. */
 const CASES = [
-  { name: "path", right: 'client.projects[":id"].$get({ param: { id: "p" } })', wrong: 'client.projects[":id"].nothing.$get({ param: { id: "p" } })', says: "'nothing'" },
-  { name: "param", right: 'client.projects[":id"].$get({ param: { id: "p" } })', wrong: 'client.projects[":id"].$get({ param: { projectId: "p" } })', says: "'projectId'" },
+  {
+    name: "path",
+    right: 'client.projects[":id"].$get({ param: { id: "p" } })',
+    wrong: 'client.projects[":id"].nothing.$get({ param: { id: "p" } })',
+    says: "'nothing'",
+  },
+  {
+    name: "param",
+    right: 'client.projects[":id"].$get({ param: { id: "p" } })',
+    wrong: 'client.projects[":id"].$get({ param: { projectId: "p" } })',
+    says: "'projectId'",
+  },
   {
     name: "body",
     right: 'client.sandbox[":projectId"].shell.$post({ param: { projectId: "p" }, json: { command: "ls" } })',

@@ -11,7 +11,10 @@ class FakeSocket {
   onmessage: ((ev: MessageEvent) => unknown) | null = null;
   onclose: ((ev: CloseEvent) => unknown) | null = null;
   onerror: ((ev: Event) => unknown) | null = null;
-  constructor(readonly url: string, readonly protocols: string[]) {}
+  constructor(
+    readonly url: string,
+    readonly protocols: string[],
+  ) {}
   send(text: string) {
     this.sent.push(JSON.parse(text));
   }
@@ -180,7 +183,11 @@ test("process events on the same socket go to onProcessEvent of the project's li
   const processes: unknown[] = [];
   const { sockets } = await opened({ onEvent: (e) => files.push(e), onProcessEvent: (e) => processes.push(e) });
   const output = { type: "process.output", projectId: "p1", name: "app", lines: [{ t: "2024-01-01T00:00:00.000Z", stream: "stdout", text: "ready" }] };
-  const status = { type: "process.status", projectId: "p1", process: { name: "app", command: "npm run dev", status: "running", exitCode: null, ports: [5173], startedAt: null, restarts: 0 } };
+  const status = {
+    type: "process.status",
+    projectId: "p1",
+    process: { name: "app", command: "npm run dev", status: "running", exitCode: null, ports: [5173], startedAt: null, restarts: 0 },
+  };
   sockets[0]!.receive(output);
   sockets[0]!.receive(status);
   sockets[0]!.receive({ ...output, projectId: "p2" });

@@ -61,7 +61,13 @@ const FILE_EVENT_TYPES: ReadonlySet<string> = new Set(fileEventTypes);
 const DEPLOYMENT_EVENT_TYPES: ReadonlySet<string> = new Set(deploymentEventTypes);
 
 function isFileEvent(message: { type?: unknown; projectId?: unknown; file?: unknown }): message is FileEvent {
-  return typeof message.type === "string" && FILE_EVENT_TYPES.has(message.type) && typeof message.projectId === "string" && typeof message.file === "object" && message.file !== null;
+  return (
+    typeof message.type === "string" &&
+    FILE_EVENT_TYPES.has(message.type) &&
+    typeof message.projectId === "string" &&
+    typeof message.file === "object" &&
+    message.file !== null
+  );
 }
 
 function isProcessEvent(message: { type?: unknown; projectId?: unknown }): message is ProcessEvent {
@@ -93,10 +99,13 @@ export function createProjectEventsClient(options: ProjectEventsOptions) {
 
   const scheduleReconnect = () => {
     if (retryTimer !== null || listeners.size === 0) return;
-    retryTimer = setTimer(() => {
-      retryTimer = null;
-      void connect();
-    }, reconnectDelayMs(attempt++, options.random));
+    retryTimer = setTimer(
+      () => {
+        retryTimer = null;
+        void connect();
+      },
+      reconnectDelayMs(attempt++, options.random),
+    );
   };
 
   async function connect(): Promise<void> {

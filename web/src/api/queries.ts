@@ -24,13 +24,11 @@ async function nullOn401<T>(request: Promise<T>): Promise<T | null> {
 export const queries = {
   projects: () => queryOptions({ queryKey: projectKeys.all, queryFn: ({ signal }) => nullOn401(api.projects.list({ signal })) }),
   project: (id: string) => queryOptions({ queryKey: projectKeys.detail(id), queryFn: ({ signal }) => api.projects.get(id, { signal }) }),
-  messages: (projectId: string) =>
-    queryOptions({ queryKey: messageKeys.list(projectId), queryFn: ({ signal }) => api.messages.list(projectId, { signal }) }),
+  messages: (projectId: string) => queryOptions({ queryKey: messageKeys.list(projectId), queryFn: ({ signal }) => api.messages.list(projectId, { signal }) }),
   files: (projectId: string) => queryOptions({ queryKey: fileKeys.list(projectId), queryFn: ({ signal }) => api.files.list(projectId, { signal }) }),
   fileContent: (projectId: string, fileId: string) =>
     queryOptions({ queryKey: fileKeys.content(projectId, fileId), queryFn: ({ signal }) => api.files.content(projectId, fileId, { signal }) }),
-  sandboxUrl: (projectId: string) =>
-    queryOptions({ queryKey: sandboxKeys.url(projectId), queryFn: ({ signal }) => api.sandbox.url(projectId, { signal }) }),
+  sandboxUrl: (projectId: string) => queryOptions({ queryKey: sandboxKeys.url(projectId), queryFn: ({ signal }) => api.sandbox.url(projectId, { signal }) }),
   projectModel: (projectId: string) =>
     queryOptions({ queryKey: projectKeys.model(projectId), queryFn: ({ signal }) => api.projects.model(projectId, { signal }) }),
   contextUsage: (projectId: string) =>
@@ -41,8 +39,7 @@ export const queries = {
     queryOptions({ queryKey: publishKeys.deployments(projectId), queryFn: ({ signal }) => api.publish.deployments(projectId, { signal }) }),
   liveSites: () => queryOptions({ queryKey: publishKeys.liveSites, queryFn: ({ signal }) => api.publish.liveSites({ signal }) }),
   /** The newest versions (one full page): enough for History and for finding a run's versions. */
-  versions: (projectId: string) =>
-    queryOptions({ queryKey: versionKeys.list(projectId), queryFn: ({ signal }) => api.versions.list(projectId, { signal }) }),
+  versions: (projectId: string) => queryOptions({ queryKey: versionKeys.list(projectId), queryFn: ({ signal }) => api.versions.list(projectId, { signal }) }),
   versionDiff: (projectId: string, from: string, to: string) =>
     queryOptions({ queryKey: versionKeys.diff(projectId, from, to), queryFn: ({ signal }) => api.versions.diff(projectId, from, to, { signal }) }),
   /** One file's text at a version; a null path is a side of a diff where the file does not exist (empty, nothing fetched). */
@@ -55,10 +52,8 @@ export const queries = {
     queryOptions({ queryKey: sandboxKeys.problems(projectId), queryFn: ({ signal }) => api.sandbox.problems(projectId, { signal }) }),
   processes: (projectId: string) =>
     queryOptions({ queryKey: sandboxKeys.processes(projectId), queryFn: ({ signal }) => api.processes.list(projectId, { signal }) }),
-  database: (projectId: string) =>
-    queryOptions({ queryKey: databaseKeys.info(projectId), queryFn: ({ signal }) => api.database.info(projectId, { signal }) }),
+  database: (projectId: string) => queryOptions({ queryKey: databaseKeys.info(projectId), queryFn: ({ signal }) => api.database.info(projectId, { signal }) }),
   tableRows: (projectId: string, table: string, page: { limit: number; offset: number; order?: string }) =>
     queryOptions({ queryKey: databaseKeys.rows(projectId, table, page), queryFn: ({ signal }) => api.database.rows(projectId, table, page, { signal }) }),
-  secrets: (projectId: string) =>
-    queryOptions({ queryKey: projectKeys.secrets(projectId), queryFn: ({ signal }) => api.secrets.list(projectId, { signal }) }),
+  secrets: (projectId: string) => queryOptions({ queryKey: projectKeys.secrets(projectId), queryFn: ({ signal }) => api.secrets.list(projectId, { signal }) }),
 };

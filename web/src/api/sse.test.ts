@@ -9,11 +9,7 @@ function parseAll(chunks: string[], end = true): string[] {
   return out;
 }
 
-const STREAM =
-  'data: {"type":"chunk","content":"Hel"}\n\n' +
-  'data: {"type":"chunk","content":"lo\\n"}\n\n' +
-  ": keep-alive\n\n" +
-  'data: {"type":"done"}\n\n';
+const STREAM = 'data: {"type":"chunk","content":"Hel"}\n\n' + 'data: {"type":"chunk","content":"lo\\n"}\n\n' + ": keep-alive\n\n" + 'data: {"type":"done"}\n\n';
 const EVENTS = ['{"type":"chunk","content":"Hel"}', '{"type":"chunk","content":"lo\\n"}', '{"type":"done"}'];
 
 describe("createSseParser", () => {

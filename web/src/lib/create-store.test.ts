@@ -42,9 +42,19 @@ test("a listener that unsubscribes while told does not keep the others from hear
 test("useStore renders the value, a slice of it, or the value given for a render without a browser", () => {
   const store = createStore<Record<string, number>>({ a: 1 });
   const Whole = () => createElement("p", null, JSON.stringify(useStore(store)));
-  const Slice = () => createElement("p", null, useStore(store, (v) => v.b ?? 0));
-  const Server = () => createElement("p", null, useStore(store, (v) => v.a, 99));
-  expect(renderToString(createElement(Whole))).toBe('<p>{&quot;a&quot;:1}</p>');
+  const Slice = () =>
+    createElement(
+      "p",
+      null,
+      useStore(store, (v) => v.b ?? 0),
+    );
+  const Server = () =>
+    createElement(
+      "p",
+      null,
+      useStore(store, (v) => v.a, 99),
+    );
+  expect(renderToString(createElement(Whole))).toBe("<p>{&quot;a&quot;:1}</p>");
   store.set((v) => ({ ...v, b: 7 }));
   expect(renderToString(createElement(Slice))).toBe("<p>7</p>");
   expect(renderToString(createElement(Server))).toBe("<p>99</p>");

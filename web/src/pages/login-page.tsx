@@ -40,9 +40,7 @@ export function LoginPage() {
           <GoogleIcon />
           {signingIn ? "Signing in..." : "Continue with Google"}
         </Button>
-        <p className="mt-6 text-center text-xs text-muted-foreground">
-          By continuing, you agree to our Terms of Service and Privacy Policy.
-        </p>
+        <p className="mt-6 text-center text-xs text-muted-foreground">By continuing, you agree to our Terms of Service and Privacy Policy.</p>
       </div>
     </main>
   );

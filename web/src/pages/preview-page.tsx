@@ -8,10 +8,7 @@ import { SandboxGate } from "../features/projects/components/sandbox-gate";
 
 export function PreviewPage({ projectId }: { projectId: string }) {
   return (
-    <SandboxGate
-      projectId={projectId}
-      noSandbox={<SettingUpSandbox testId="preview-page" />}
-    >
+    <SandboxGate projectId={projectId} noSandbox={<SettingUpSandbox testId="preview-page" />}>
       {(project) => <PreviewView project={project} />}
     </SandboxGate>
   );

@@ -23,34 +23,38 @@ describe("create_boilerplate", () => {
     expect(out.result).toContain("invalid arguments for create_boilerplate: template:");
   });
 
-  test.skipIf(!support.ok)("node: files stored, workflow set and started; steps Creating → Created → Installed → Configured → Started", async () => {
-    const p = await h.project();
-    // Notes written before the app exists: the template starts anyway and leaves them as they are.
-    expect((await p.call(writeFileTool, { path: "AGENTS.md", content: "Keep it in French.\n" })).ok).toBe(true);
-    const stepsBefore = p.steps.length;
-    const out = await p.call(createBoilerplateTool, { template: "node" });
-    expect(out.ok).toBe(true);
-    expect(out.summary).toMatch(/^Node\.js app \(\d+ files\)$/);
-    expect(out.result).toContain("`node --watch server.js`");
-    expect(p.steps.slice(stepsBefore).map((s) => `${s.status}: ${s.line}`)).toEqual([
-      "in_progress: Creating Node.js app from the node template",
-      expect.stringMatching(/^completed: Created Node\.js app \(\d+ files\)$/),
-      "completed: Installed dependencies",
-      "completed: Configured workflow: node --watch server.js",
-      "completed: Started: node --watch server.js",
-    ]);
-    expect(await p.file("server.js")).toBeTruthy();
-    expect(await p.file("AGENTS.md")).toBe("Keep it in French.\n");
-    const project = (await (await p.user.request("GET", `/api/projects/${p.projectId}`)).json()) as { workflowCommand: string };
-    expect(project.workflowCommand).toBe("node --watch server.js");
-    // The app is running in the sandbox.
-    let status = "";
-    for (let i = 0; i < 20 && !status.includes("200"); i++) {
-      await Bun.sleep(200);
-      status = (await p.call(runShellTool, { command: `node -e "fetch('http://127.0.0.1:3000/').then((r) => console.log(r.status))"` })).result;
-    }
-    expect(status).toContain("200");
-  }, 120_000);
+  test.skipIf(!support.ok)(
+    "node: files stored, workflow set and started; steps Creating → Created → Installed → Configured → Started",
+    async () => {
+      const p = await h.project();
+      // Notes written before the app exists: the template starts anyway and leaves them as they are.
+      expect((await p.call(writeFileTool, { path: "AGENTS.md", content: "Keep it in French.\n" })).ok).toBe(true);
+      const stepsBefore = p.steps.length;
+      const out = await p.call(createBoilerplateTool, { template: "node" });
+      expect(out.ok).toBe(true);
+      expect(out.summary).toMatch(/^Node\.js app \(\d+ files\)$/);
+      expect(out.result).toContain("`node --watch server.js`");
+      expect(p.steps.slice(stepsBefore).map((s) => `${s.status}: ${s.line}`)).toEqual([
+        "in_progress: Creating Node.js app from the node template",
+        expect.stringMatching(/^completed: Created Node\.js app \(\d+ files\)$/),
+        "completed: Installed dependencies",
+        "completed: Configured workflow: node --watch server.js",
+        "completed: Started: node --watch server.js",
+      ]);
+      expect(await p.file("server.js")).toBeTruthy();
+      expect(await p.file("AGENTS.md")).toBe("Keep it in French.\n");
+      const project = (await (await p.user.request("GET", `/api/projects/${p.projectId}`)).json()) as { workflowCommand: string };
+      expect(project.workflowCommand).toBe("node --watch server.js");
+      // The app is running in the sandbox.
+      let status = "";
+      for (let i = 0; i < 20 && !status.includes("200"); i++) {
+        await Bun.sleep(200);
+        status = (await p.call(runShellTool, { command: `node -e "fetch('http://127.0.0.1:3000/').then((r) => console.log(r.status))"` })).result;
+      }
+      expect(status).toContain("200");
+    },
+    120_000,
+  );
 });
 
 describe("create_boilerplate on an existing project", () => {

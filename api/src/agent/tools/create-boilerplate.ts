@@ -28,7 +28,10 @@ export const createBoilerplateTool = defineTool({
       // AGENTS.md alone is the user's notes for the app to come, not an app to overwrite (the template keeps it).
       const existing = (await ctx.files.list()).filter((f) => f.path !== "AGENTS.md");
       if (existing.length > 0) {
-        const sample = existing.slice(0, 5).map((f) => f.path).join(", ");
+        const sample = existing
+          .slice(0, 5)
+          .map((f) => f.path)
+          .join(", ");
         throw new ToolError(
           `The project already has ${existing.length} file${existing.length === 1 ? "" : "s"} (${sample}${existing.length > 5 ? ", …" : ""}), and a template ` +
             "would overwrite them. Nothing was changed. Work with the existing files (list_files, read_file), or call " +

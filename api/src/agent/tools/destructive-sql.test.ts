@@ -36,8 +36,6 @@ describe("destructiveStatements", () => {
   });
 
   test("a WHERE inside a subquery does not count for the outer statement", () => {
-    expect(destructiveStatements("update todos set title = (select title from t where t.id = 1)")).toEqual([
-      "UPDATE without WHERE (every row of todos)",
-    ]);
+    expect(destructiveStatements("update todos set title = (select title from t where t.id = 1)")).toEqual(["UPDATE without WHERE (every row of todos)"]);
   });
 });

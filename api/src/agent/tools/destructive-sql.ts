@@ -42,7 +42,14 @@ export function destructiveStatements(sql: string): string[] {
       continue;
     }
     if (first === "truncate") {
-      found.push(`TRUNCATE ${list.slice(1).filter((w) => w.word !== "table").map((w) => w.word).slice(0, 3).join(" ")}`.trim());
+      found.push(
+        `TRUNCATE ${list
+          .slice(1)
+          .filter((w) => w.word !== "table")
+          .map((w) => w.word)
+          .slice(0, 3)
+          .join(" ")}`.trim(),
+      );
       continue;
     }
     if (first === "alter" && list.some((w) => w.word === "drop" && w.depth === 0)) {

@@ -93,7 +93,10 @@ async function applyEdits(input: EditInput, ctx: ToolContext): Promise<ToolOutpu
       throw new ToolError(
         say(
           `the search text appears ${exact.length} times in ${input.path}, so the edit is ambiguous. Nothing was changed. It starts on these lines:\n` +
-            `${numberedLines(content, exact.map((at) => lineOf(content, at)))}\nInclude more surrounding lines so it matches exactly once.`,
+            `${numberedLines(
+              content,
+              exact.map((at) => lineOf(content, at)),
+            )}\nInclude more surrounding lines so it matches exactly once.`,
         ),
       );
     }
@@ -129,7 +132,9 @@ async function applyEdits(input: EditInput, ctx: ToolContext): Promise<ToolOutpu
     content = content.slice(0, match.start) + match.replace + content.slice(match.end);
   }
   if (applied === 0) {
-    return { result: `Nothing to change in ${input.path}: ${edits.length > 1 ? "every edit was" : "the edit was"} already applied (the file has the replacement text and not the search text).` };
+    return {
+      result: `Nothing to change in ${input.path}: ${edits.length > 1 ? "every edit was" : "the edit was"} already applied (the file has the replacement text and not the search text).`,
+    };
   }
   const file = await ctx.files.write(input.path, content);
   ctx.step(`Edited ${file.path}`, "completed");

@@ -12,10 +12,11 @@ export const listFilesTool = defineTool({
   }),
   summary: (input) => input.folder ?? "project files",
   async run(input, ctx) {
-    const prefix = input.folder?.trim().replace(/^(\.\/|\/)+/, "").replace(/\/+$/, "");
-    const files = (await ctx.files.list())
-      .filter((f) => !prefix || f.path.startsWith(`${prefix}/`))
-      .sort((a, b) => a.path.localeCompare(b.path));
+    const prefix = input.folder
+      ?.trim()
+      .replace(/^(\.\/|\/)+/, "")
+      .replace(/\/+$/, "");
+    const files = (await ctx.files.list()).filter((f) => !prefix || f.path.startsWith(`${prefix}/`)).sort((a, b) => a.path.localeCompare(b.path));
     if (files.length === 0) return { result: prefix ? `No files under ${prefix}/.` : "The project has no files yet." };
     const lines = files.slice(0, MAX_LISTED).map((f) => `${f.path} (${f.size} bytes)`);
     if (files.length > MAX_LISTED) lines.push(`… and ${files.length - MAX_LISTED} more`);

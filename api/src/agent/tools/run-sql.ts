@@ -27,13 +27,17 @@ function formatResult(result: QueryResult, statements: number): string {
   if (result.columns.length === 0 && statements > 1) return `OK: ${statements} statements ran (${result.ms} ms).`;
   if (result.columns.length === 0) return `OK: ${result.rowCount} row${result.rowCount === 1 ? "" : "s"} affected (${result.ms} ms).`;
   const lines = [result.columns.map((c) => c.name).join("\t"), ...result.rows.map((row) => row.map(cellText).join("\t"))];
-  const shown = result.truncated ? `the first ${result.rows.length} rows (more were returned)` : `${result.rows.length} row${result.rows.length === 1 ? "" : "s"}`;
+  const shown = result.truncated
+    ? `the first ${result.rows.length} rows (more were returned)`
+    : `${result.rows.length} row${result.rows.length === 1 ? "" : "s"}`;
   return clip(`${shown} (${result.ms} ms):\n${lines.join("\n")}`, MAX_RESULT_CHARS);
 }
 
 /** Line and column of a 1-based character position, for an error the model can find in its SQL. */
 function where(sql: string, position: number): string {
-  const before = Array.from(sql).slice(0, position - 1).join("");
+  const before = Array.from(sql)
+    .slice(0, position - 1)
+    .join("");
   const line = before.split("\n").length;
   return ` (at line ${line}, column ${before.length - before.lastIndexOf("\n")})`;
 }

@@ -9,9 +9,7 @@ const MAX_RESULTS = 6;
 const TIMEOUT_MS = 15_000;
 
 const searxngResponse = z.object({
-  results: z
-    .array(z.object({ title: z.string().optional(), url: z.string().optional(), content: z.string().optional() }).loose())
-    .default([]),
+  results: z.array(z.object({ title: z.string().optional(), url: z.string().optional(), content: z.string().optional() }).loose()).default([]),
   answers: z.array(z.unknown()).optional(),
 });
 

@@ -4,7 +4,14 @@ import { isKnownVisionModel, loadConfig as load } from "./index";
 
 describe("agent configuration", () => {
   test("agent and model limits: defaults, each variable, and vision guessed from the model's name unless set", () => {
-    expect(load({}).agent).toEqual({ contextTokens: undefined, maxOutputTokens: 4096, vision: true, idleTimeoutMs: 180_000, maxRunMs: 1_200_000, repairRounds: 3 });
+    expect(load({}).agent).toEqual({
+      contextTokens: undefined,
+      maxOutputTokens: 4096,
+      vision: true,
+      idleTimeoutMs: 180_000,
+      maxRunMs: 1_200_000,
+      repairRounds: 3,
+    });
     const c = load({
       OPENAI_BASE_URL: "http://127.0.0.1:11434/v1",
       OPENAI_MODEL: "qwen2.5-coder:14b",
@@ -21,7 +28,16 @@ describe("agent configuration", () => {
     expect(failure({ MODEL_CONTEXT_TOKENS: "lots" })).toContain("MODEL_CONTEXT_TOKENS");
     expect(failure({ AGENT_MAX_RUN_S: "0" })).toContain("AGENT_MAX_RUN_S");
     expect(failure({ MODEL_VISION: "maybe" })).toContain("MODEL_VISION");
-    for (const name of ["gpt-4o-mini", "gpt-4.1", "claude-sonnet-4", "llava:13b", "qwen2.5vl:7b", "Qwen/Qwen2.5-VL-7B-Instruct", "llama3.2-vision", "gemma3:12b"]) {
+    for (const name of [
+      "gpt-4o-mini",
+      "gpt-4.1",
+      "claude-sonnet-4",
+      "llava:13b",
+      "qwen2.5vl:7b",
+      "Qwen/Qwen2.5-VL-7B-Instruct",
+      "llama3.2-vision",
+      "gemma3:12b",
+    ]) {
       expect([name, isKnownVisionModel(name)]).toEqual([name, true]);
     }
     for (const name of ["qwen2.5-coder:14b", "llama3.1:8b", "deepseek-r1:14b", "o3-mini", "gpt-3.5-turbo", "fake-model"]) {

@@ -25,7 +25,9 @@ describe("sign-in configuration", () => {
       expect(message).toContain("FIREBASE_AUTH_EMULATOR_HOST");
       expect(message).toMatch(/FIREBASE_PROJECT_ID|FIREBASE_API_KEY/);
     }
-    expect(failure({ FIREBASE_AUTH_EMULATOR_HOST: "10.0.0.5:9099", FIREBASE_PROJECT_ID: "demo-x" })).toMatch(/FIREBASE_AUTH_EMULATOR_HOST=10\.0\.0\.5:9099 is not a loopback[\s\S]*FIREBASE_PROJECT_ID/);
+    expect(failure({ FIREBASE_AUTH_EMULATOR_HOST: "10.0.0.5:9099", FIREBASE_PROJECT_ID: "demo-x" })).toMatch(
+      /FIREBASE_AUTH_EMULATOR_HOST=10\.0\.0\.5:9099 is not a loopback[\s\S]*FIREBASE_PROJECT_ID/,
+    );
     expect(load({ FIREBASE_AUTH_EMULATOR_HOST: "localhost:9099", FIREBASE_PROJECT_ID: "demo-x" }).auth.mode).toBe("emulator");
     expect(failure({ HOST: "0.0.0.0" })).toContain("HOST");
   });

@@ -4,7 +4,14 @@ import { describeConfig, loadConfig as load } from "./index";
 describe("describeConfig", () => {
   test("the start-up summary names each part and never a secret", () => {
     const lines = describeConfig(
-      load({ DATABASE_URL: "postgres://u:hunter2@db/app", SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"), S3_BUCKET: "b", AWS_ACCESS_KEY_ID: "AKIA", AWS_SECRET_ACCESS_KEY: "topsecret", OPENAI_API_KEY: "sk-123" }),
+      load({
+        DATABASE_URL: "postgres://u:hunter2@db/app",
+        SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
+        S3_BUCKET: "b",
+        AWS_ACCESS_KEY_ID: "AKIA",
+        AWS_SECRET_ACCESS_KEY: "topsecret",
+        OPENAI_API_KEY: "sk-123",
+      }),
     ).join("\n");
     expect(lines).toContain("database: PostgreSQL at postgres://u:***@db/app");
     expect(lines).toContain('S3 bucket "b"');

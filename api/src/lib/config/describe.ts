@@ -14,7 +14,9 @@ export function describeConfig(c: Config): string[] {
       ? `S3 bucket "${c.storage.bucket}"${c.storage.endpoint ? ` at ${c.storage.endpoint}` : ""} (${c.storage.region})`
       : `local folder ${c.storage.dir}`;
   const others = c.model.configured && c.model.models.length > 1 ? ` (also ${c.model.models.slice(1).join(", ")})` : "";
-  const model = c.model.configured ? `"${c.model.model}"${others} at ${c.model.baseUrl ?? "the OpenAI API"}` : "none (set OPENAI_API_KEY or OPENAI_BASE_URL to enable chat)";
+  const model = c.model.configured
+    ? `"${c.model.model}"${others} at ${c.model.baseUrl ?? "the OpenAI API"}`
+    : "none (set OPENAI_API_KEY or OPENAI_BASE_URL to enable chat)";
   const auth =
     c.auth.mode === "firebase"
       ? `Firebase project "${c.auth.projectId}" (Google sign-in)`

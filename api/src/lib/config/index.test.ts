@@ -38,7 +38,13 @@ describe("loadConfig", () => {
     expect(c.database).toEqual({ kind: "postgres", url: "postgres://u:pw@db:5432/app", poolMax: 10, queryTimeoutMs: 5000 });
     expect(c.storage).toMatchObject({ kind: "s3", bucket: "files", endpoint: "http://minio:9000", forcePathStyle: true, region: "us-east-1" });
     expect(c.sandbox).toEqual({ provider: "e2b", apiKey: "e2b_x" });
-    expect(c.model).toEqual({ configured: true, baseUrl: "http://127.0.0.1:11434/v1", apiKey: "not-needed", model: "qwen2.5-coder", models: ["qwen2.5-coder"] });
+    expect(c.model).toEqual({
+      configured: true,
+      baseUrl: "http://127.0.0.1:11434/v1",
+      apiKey: "not-needed",
+      model: "qwen2.5-coder",
+      models: ["qwen2.5-coder"],
+    });
     expect(c.auth).toEqual({ mode: "firebase", projectId: "my-proj", apiKey: "AIza", authDomain: "my-proj.firebaseapp.com" });
   });
 

@@ -5,7 +5,7 @@
  * @example
  * limitsConfig(e).rateLimits.chat; // 20 chat messages per user per minute unless RATE_LIMIT_CHAT_PER_MINUTE says otherwise
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { countOrOff, positiveInt } from "./values";
 
 export const limitsEnv = {

@@ -29,7 +29,10 @@ export const modelEnv = {
   MODEL_PRICES: optionalString.transform((v, ctx): Record<string, ModelPrice> => {
     if (v === undefined) return {};
     const prices: Record<string, ModelPrice> = {};
-    for (const entry of v.split(",").map((e) => e.trim()).filter(Boolean)) {
+    for (const entry of v
+      .split(",")
+      .map((e) => e.trim())
+      .filter(Boolean)) {
       const price = parsePrice(entry);
       if (!price) {
         ctx.addIssue({
@@ -101,7 +104,10 @@ function parsePrice(entry: string): ({ model: string } & ModelPrice) | null {
   const at = entry.lastIndexOf("=");
   if (at <= 0) return null;
   const model = entry.slice(0, at).trim();
-  const parts = entry.slice(at + 1).split("/").map((p) => p.trim());
+  const parts = entry
+    .slice(at + 1)
+    .split("/")
+    .map((p) => p.trim());
   if (!model || parts.length !== 2 || parts.some((p) => p === "")) return null;
   const [input, output] = parts.map(Number) as [number, number];
   if (!Number.isFinite(input) || !Number.isFinite(output) || input < 0 || output < 0) return null;
@@ -115,5 +121,7 @@ function parsePrice(entry: string): ({ model: string } & ModelPrice) | null {
 export function isKnownVisionModel(model: string): boolean {
   const name = model.toLowerCase().split("/").pop() ?? "";
   if (/^(o1-mini|o3-mini|gpt-3\.5|gpt-4-(0613|0314|32k))/.test(name) || /^gpt-4$/.test(name)) return false;
-  return /^(gpt-4o|gpt-4\.1|gpt-4-turbo|gpt-4\.5|gpt-5|o1|o3|o4|chatgpt-4o)|claude-(3|sonnet|opus|haiku)|gemini|gemma-?3|llava|bakllava|vision|-vl\b|vl-|qwen[\d.]*-?vl|minicpm-v|moondream|pixtral|llama-?4|mistral-small-?3\.[12]|internvl|granite.*vision/.test(name);
+  return /^(gpt-4o|gpt-4\.1|gpt-4-turbo|gpt-4\.5|gpt-5|o1|o3|o4|chatgpt-4o)|claude-(3|sonnet|opus|haiku)|gemini|gemma-?3|llava|bakllava|vision|-vl\b|vl-|qwen[\d.]*-?vl|minicpm-v|moondream|pixtral|llama-?4|mistral-small-?3\.[12]|internvl|granite.*vision/.test(
+    name,
+  );
 }

@@ -70,9 +70,7 @@ describe("README environment variables", () => {
   });
 
   test("every variable the server reads is named in README.md", () => {
-    const fromCode = productionSources().flatMap((file) =>
-      envReads(readFileSync(file, "utf8"), file).map((name) => ({ name, file: relative(ROOT, file) })),
-    );
+    const fromCode = productionSources().flatMap((file) => envReads(readFileSync(file, "utf8"), file).map((name) => ({ name, file: relative(ROOT, file) })));
     const variables = [...new Set([...configVariables(), ...fromCode.map((r) => r.name)])].filter((name) => !SYSTEM.has(name)).sort();
     const missing = missingFromReadme(readFileSync(join(ROOT, "README.md"), "utf8"), variables);
     expect(missing.map((name) => `${name} (${fromCode.find((r) => r.name === name)?.file ?? "api/src/lib/config"})`)).toEqual([]);

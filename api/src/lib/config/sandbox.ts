@@ -22,7 +22,10 @@ export const sandboxEnv = {
   SANDBOX_WARM_TEMPLATES: optionalString.transform((v, ctx): TemplateName[] => {
     if (v === undefined) return ["react"];
     if (v === "none") return [];
-    const names = v.split(",").map((n) => n.trim()).filter(Boolean);
+    const names = v
+      .split(",")
+      .map((n) => n.trim())
+      .filter(Boolean);
     const unknown = names.filter((n) => !(TEMPLATE_NAMES as readonly string[]).includes(n));
     if (unknown.length) {
       ctx.addIssue({ code: "custom", message: `must be "none" or a comma-separated list of ${TEMPLATE_NAMES.join(", ")}; got "${unknown.join(", ")}"` });

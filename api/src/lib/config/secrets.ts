@@ -7,7 +7,7 @@
  * secretsConfig(e, "/srv/data", false); // { kind: "file", file: "/srv/data/secrets.key" }
  */
 import { resolve } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
 import { parseSecretsKey } from "../secret-box";
 import { ConfigError, optionalString } from "./values";
 

@@ -70,10 +70,26 @@ beforeAll(() => {
     },
   });
   const sandbox = { id: "abcdefgh12345678", previewTarget: async () => ({ hostname: "127.0.0.1", port: upstream.port }) } as unknown as Sandbox;
-  const provider = { kind: "local", connect: async (id: string) => (id === sandbox.id ? sandbox : null), create: async () => sandbox, shutdown: async () => {} } as SandboxProvider;
-  const sink = { report: async (_id: string, r: unknown[]) => void reports.push(...r), viteError: async (id: string, err: unknown) => void viteErrors.push({ id, err }) };
+  const provider = {
+    kind: "local",
+    connect: async (id: string) => (id === sandbox.id ? sandbox : null),
+    create: async () => sandbox,
+    shutdown: async () => {},
+  } as SandboxProvider;
+  const sink = {
+    report: async (_id: string, r: unknown[]) => void reports.push(...r),
+    viteError: async (id: string, err: unknown) => void viteErrors.push({ id, err }),
+  };
   const preview = createPreviewProxy({ provider, domain: "localhost", logger: silentLogger, problems: sink });
-  const hub = createWsHub({ sql: null as never, store: null as never, logger: silentLogger, events: createMemoryBus(), verifyToken: async () => { throw new Error("unused"); } });
+  const hub = createWsHub({
+    sql: null as never,
+    store: null as never,
+    logger: silentLogger,
+    events: createMemoryBus(),
+    verifyToken: async () => {
+      throw new Error("unused");
+    },
+  });
   front = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("the app"), hub, preview });
 });
 afterAll(() => {
@@ -158,7 +174,11 @@ describe("the proxy's own paths", () => {
     const endpoint = createReportsEndpoint({ sink: null, logger: silentLogger, burst: 3, refillPerSecond: 0.001 });
     const send = (sandboxId: string) =>
       endpoint.handle(
-        new Request(`http://h${REPORTS_PATH}`, { method: "POST", headers: { origin: "http://h" }, body: JSON.stringify({ reports: [{ kind: "console", message: "m" }] }) }),
+        new Request(`http://h${REPORTS_PATH}`, {
+          method: "POST",
+          headers: { origin: "http://h" },
+          body: JSON.stringify({ reports: [{ kind: "console", message: "m" }] }),
+        }),
         sandboxId,
         "h",
       );

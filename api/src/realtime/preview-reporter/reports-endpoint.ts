@@ -30,7 +30,8 @@ function withPingInterval(script: string): string {
   return script.replace(line, `var PING_EVERY_MS = ${PING_EVERY_MS};`);
 }
 
-const plain = (status: number, text: string) => new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
+const plain = (status: number, text: string) =>
+  new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
 
 async function readCapped(req: Request, max: number): Promise<string | null> {
   if (Number(req.headers.get("content-length") ?? 0) > max) return null;
@@ -95,7 +96,9 @@ export function createReportsEndpoint(deps: { sink: PreviewProblemSink | null; l
       }
       if (!parsed?.success) return plain(400, "Unreadable report");
       if (deps.sink) {
-        await deps.sink.report(sandboxId, parsed.data.reports).catch((error) => deps.logger.warn("preview problems not recorded", { sandboxId, error: String(error) }));
+        await deps.sink
+          .report(sandboxId, parsed.data.reports)
+          .catch((error) => deps.logger.warn("preview problems not recorded", { sandboxId, error: String(error) }));
       }
       return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
     },

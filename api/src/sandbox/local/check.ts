@@ -79,9 +79,7 @@ function staticChecks(): string[] {
   const missing: string[] = [];
   if (process.platform !== "linux") return ["Linux: the local sandbox uses Linux namespaces (or set SANDBOX_PROVIDER=e2b)"];
   if (process.getuid?.() !== 0) {
-    missing.push(
-      "root: the API must run as root to create network namespaces and a uid per sandbox (or set SANDBOX_PROVIDER=e2b with E2B_API_KEY)",
-    );
+    missing.push("root: the API must run as root to create network namespaces and a uid per sandbox (or set SANDBOX_PROVIDER=e2b with E2B_API_KEY)");
   }
   if (readSysctl("/proc/sys/user/max_user_namespaces") === "0") {
     missing.push("user namespaces are disabled: sysctl -w user.max_user_namespaces=10000");
@@ -110,11 +108,35 @@ async function probe(tools: Tools): Promise<string[]> {
   }
   const uid = "199999";
   const argv = [
-    tools.setpriv, `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--inh-caps=-all",
-    tools.bwrap, "--unshare-all", "--uid", uid, "--gid", uid, "--die-with-parent", "--ro-bind", "/usr", "/usr",
-    ...mergedUsrLinks(), "--proc", "/proc", "--dev", "/dev",
-    "/usr/bin/unshare", "--user", `--map-user=${uid}`, `--map-group=${uid}`, "--pid", "--fork", "--kill-child",
-    "--mount-proc", "/usr/bin/true",
+    tools.setpriv,
+    `--reuid=${uid}`,
+    `--regid=${uid}`,
+    "--clear-groups",
+    "--inh-caps=-all",
+    tools.bwrap,
+    "--unshare-all",
+    "--uid",
+    uid,
+    "--gid",
+    uid,
+    "--die-with-parent",
+    "--ro-bind",
+    "/usr",
+    "/usr",
+    ...mergedUsrLinks(),
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "/usr/bin/unshare",
+    "--user",
+    `--map-user=${uid}`,
+    `--map-group=${uid}`,
+    "--pid",
+    "--fork",
+    "--kill-child",
+    "--mount-proc",
+    "/usr/bin/true",
   ];
   const run = Bun.spawnSync(argv, { stderr: "pipe", cwd: "/" });
   if (!run.success) return [`namespaces refused for a non-root uid (bwrap: ${run.stderr.toString().trim()})`];

@@ -54,7 +54,10 @@ export function mountVolume(template: string, baseDir: string, uid: number): str
 export function isMounted(dir: string): boolean {
   const target = path.resolve(dir).replace(/ /g, "\\040");
   try {
-    return fs.readFileSync("/proc/self/mountinfo", "utf8").split("\n").some((line) => line.split(" ")[4] === target);
+    return fs
+      .readFileSync("/proc/self/mountinfo", "utf8")
+      .split("\n")
+      .some((line) => line.split(" ")[4] === target);
   } catch {
     return false;
   }

@@ -11,11 +11,7 @@ export async function exec(argv: string[], input?: string): Promise<string> {
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new Error(`${argv.join(" ")} exited with ${code}: ${stderr.trim() || stdout.trim()}`);
   return stdout;
 }

@@ -125,7 +125,11 @@ if (await localSuiteGate("isolation")) {
       test("cannot connect to host services on loopback (PostgreSQL, the API)", async () => {
         // Controls: from the host these answer (or, for 5432, at least the probe is meaningful).
         expect(await (await fetch(`http://127.0.0.1:${loopbackPort}/`)).text()).toBe("host loopback");
-        for (const [host, port] of [["127.0.0.1", loopbackPort], ["10.0.2.2", loopbackPort], ["10.0.2.2", 5432]] as const) {
+        for (const [host, port] of [
+          ["127.0.0.1", loopbackPort],
+          ["10.0.2.2", loopbackPort],
+          ["10.0.2.2", 5432],
+        ] as const) {
           const out = await probe(a, host, port);
           expect(out).not.toContain("OPEN");
           expect(out).toMatch(/rc=[1-9]/);

@@ -102,7 +102,10 @@ export function createLayout(l: Layout, programs: SandboxPrograms, diskTemplate?
     fs.mkdirSync(vol, { mode: 0o750 });
     fs.chownSync(vol, 0, uid);
   }
-  for (const [dir, mode] of [[l.projectDir, 0o755], [l.cacheDir, 0o700]] as const) {
+  for (const [dir, mode] of [
+    [l.projectDir, 0o755],
+    [l.cacheDir, 0o700],
+  ] as const) {
     fs.mkdirSync(dir, { mode });
     fs.chownSync(dir, uid, uid);
   }
@@ -161,11 +164,7 @@ export function projectPath(cwd?: string): string {
  * The whole command line: cgroups are joined by `wrap` (limits.ts) before this runs. `templateCacheDir`, when
  * given, is bound read-only at TEMPLATE_CACHE_IN_SANDBOX (skipped if it does not exist).
  */
-export function sandboxArgv(
-  l: Layout,
-  tools: Tools,
-  options: { templateCacheDir?: string; seccompFile?: string; commandProcs?: number } = {},
-): string[] {
+export function sandboxArgv(l: Layout, tools: Tools, options: { templateCacheDir?: string; seccompFile?: string; commandProcs?: number } = {}): string[] {
   const uid = String(l.uid);
   const etcBinds = ["passwd", "group", "hosts", "resolv.conf"].flatMap((f) => ["--ro-bind", path.join(l.etcDir, f), `/etc/${f}`]);
   const hostEtc: string[] = [];
@@ -181,25 +180,83 @@ export function sandboxArgv(
   const seccomp = options.seccompFile ? ["/bin/sh", "-c", 'exec 9<"$1" || exit 125; shift; exec "$@"', "sh", options.seccompFile] : [];
   return [
     ...seccomp,
-    tools.nsenter, `--net=/run/netns/${l.netns}`,
-    tools.setpriv, `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
+    tools.nsenter,
+    `--net=/run/netns/${l.netns}`,
+    tools.setpriv,
+    `--reuid=${uid}`,
+    `--regid=${uid}`,
+    "--clear-groups",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
     "--no-new-privs",
     tools.bwrap,
-    "--unshare-all", "--share-net", "--uid", uid, "--gid", uid, "--hostname", "sandbox",
-    "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
+    "--unshare-all",
+    "--share-net",
+    "--uid",
+    uid,
+    "--gid",
+    uid,
+    "--hostname",
+    "sandbox",
+    "--die-with-parent",
+    "--new-session",
+    "--cap-drop",
+    "ALL",
+    "--clearenv",
     ...(options.seccompFile ? ["--seccomp", "9"] : []),
-    "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", "/", "--setenv", "BUN_RUNTIME_TRANSPILER_CACHE_PATH", "0",
+    "--setenv",
+    "PATH",
+    "/usr/bin:/bin",
+    "--setenv",
+    "HOME",
+    "/",
+    "--setenv",
+    "BUN_RUNTIME_TRANSPILER_CACHE_PATH",
+    "0",
     ...(options.commandProcs ? ["--setenv", "SANDBOX_COMMAND_PROCS", String(options.commandProcs)] : []),
-    "--ro-bind", "/usr", "/usr", ...mergedUsrLinks(),
-    "--perms", "0755", "--dir", "/etc", ...etcBinds, ...hostEtc,
-    "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/dev/shm", "--tmpfs", "/tmp",
-    "--perms", "0755", "--dir", "/home/user",
-    "--bind", l.projectDir, SANDBOX_HOME, "--bind", l.cacheDir, SANDBOX_CACHE,
-    "--ro-bind", path.join(l.etcDir, "supervisor.js"), SUPERVISOR_IN_SANDBOX,
-    "--ro-bind", path.join(l.etcDir, "pty-helper.py"), PTY_HELPER_IN_SANDBOX,
+    "--ro-bind",
+    "/usr",
+    "/usr",
+    ...mergedUsrLinks(),
+    "--perms",
+    "0755",
+    "--dir",
+    "/etc",
+    ...etcBinds,
+    ...hostEtc,
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--tmpfs",
+    "/dev/shm",
+    "--tmpfs",
+    "/tmp",
+    "--perms",
+    "0755",
+    "--dir",
+    "/home/user",
+    "--bind",
+    l.projectDir,
+    SANDBOX_HOME,
+    "--bind",
+    l.cacheDir,
+    SANDBOX_CACHE,
+    "--ro-bind",
+    path.join(l.etcDir, "supervisor.js"),
+    SUPERVISOR_IN_SANDBOX,
+    "--ro-bind",
+    path.join(l.etcDir, "pty-helper.py"),
+    PTY_HELPER_IN_SANDBOX,
     ...(options.templateCacheDir ? ["--ro-bind-try", options.templateCacheDir, TEMPLATE_CACHE_IN_SANDBOX] : []),
-    "--ro-bind-try", l.dbDir, DATABASE_DIR_IN_SANDBOX,
-    "--remount-ro", "/", "--chdir", "/",
-    tools.runtime, SUPERVISOR_IN_SANDBOX,
+    "--ro-bind-try",
+    l.dbDir,
+    DATABASE_DIR_IN_SANDBOX,
+    "--remount-ro",
+    "/",
+    "--chdir",
+    "/",
+    tools.runtime,
+    SUPERVISOR_IN_SANDBOX,
   ];
 }

@@ -87,14 +87,20 @@ if (await localSuiteGate("local provider")) {
 
     test("two sandboxes serve the same port, each its own preview", async () => {
       const [a, b] = await Promise.all([p.create("a"), p.create("b")]);
-      for (const [s, name] of [[a, "A"], [b, "B"]] as const) {
+      for (const [s, name] of [
+        [a, "A"],
+        [b, "B"],
+      ] as const) {
         await s.files.write("srv.cjs", `require("http").createServer((q, r) => r.end("${name}")).listen(5173, "0.0.0.0");`);
         await s.run("node srv.cjs", { background: true });
       }
       const urls = await Promise.all([previewUrl(a, 5173), previewUrl(b, 5173)]);
       expect(urls[0]).not.toBe(urls[1]);
       expect(await previewUrl(a, 5173)).toBe(urls[0]!); // one forward per port
-      for (const [url, name] of [[urls[0]!, "A"], [urls[1]!, "B"]]) {
+      for (const [url, name] of [
+        [urls[0]!, "A"],
+        [urls[1]!, "B"],
+      ]) {
         const body = await waitFor(`preview ${name}`, async () => (await fetch(url!)).text());
         expect(body).toBe(name!);
       }
@@ -117,7 +123,12 @@ if (await localSuiteGate("local provider")) {
       const rootDir = tempSandboxRoot("rlimit");
       roots.push(rootDir);
       const plain = createLocalProvider({
-        rootDir, idleTimeoutMs: 60_000, logger: silentLogger, cgroups: false, spares: 0, limits: { pids: 64 },
+        rootDir,
+        idleTimeoutMs: 60_000,
+        logger: silentLogger,
+        cgroups: false,
+        spares: 0,
+        limits: { pids: 64 },
       });
       const s = (await plain.create("rlimit")) as LocalSandbox;
       expect(s.host.cgroups).toEqual([]);
@@ -134,7 +145,11 @@ if (await localSuiteGate("local provider")) {
       fs.chmodSync(base, 0o711);
       const cacheDir = path.join(base, "template-cache");
       const withCache = createLocalProvider({
-        rootDir: path.join(base, "sandboxes"), templateCacheDir: cacheDir, idleTimeoutMs: 60_000, logger: silentLogger, spares: 0,
+        rootDir: path.join(base, "sandboxes"),
+        templateCacheDir: cacheDir,
+        idleTimeoutMs: 60_000,
+        logger: silentLogger,
+        spares: 0,
       });
       const s = (await withCache.create("tcache")) as LocalSandbox;
       // The provider made the folder (root's, traverse-only); entries the host adds later show up at once.

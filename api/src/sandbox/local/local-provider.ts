@@ -95,9 +95,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
   async function prepare(): Promise<Prepared> {
     const support = await localSupport();
     if (!support.ok) {
-      throw new SandboxUnavailableError(
-        `Local sandboxes are unavailable on this machine; nothing was run. Missing: ${support.missing.join("; ")}`,
-      );
+      throw new SandboxUnavailableError(`Local sandboxes are unavailable on this machine; nothing was run. Missing: ${support.missing.join("; ")}`);
     }
     await sweepStaleSandboxes(stateRoot, logger);
     const rootProblem = prepareRoot(rootDir);
@@ -192,8 +190,16 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       if (ready.status === "rejected") throw ready.reason;
       const files = createLocalFiles(layout.projectDir, { uid, gid: uid });
       sandbox = new LocalSandbox({
-        layout, stateRoot, supervisor, network: net.value, limits: sandboxLimits, files,
-        idleTimeoutMs: options.idleTimeoutMs, commandProcs, maxLifetimeMs: options.maxLifetimeMs ?? DEFAULT_MAX_LIFETIME_MS, logger,
+        layout,
+        stateRoot,
+        supervisor,
+        network: net.value,
+        limits: sandboxLimits,
+        files,
+        idleTimeoutMs: options.idleTimeoutMs,
+        commandProcs,
+        maxLifetimeMs: options.maxLifetimeMs ?? DEFAULT_MAX_LIFETIME_MS,
+        logger,
         onGone: (gone) => {
           sandboxes.delete(gone);
           started.delete(sandbox!);
@@ -272,9 +278,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
       }
       // The template cache's own sandboxes install the repository's templates and hand node_modules over by
       // rename (template-cache.ts), which cannot cross into another file system: they go without the volume.
-      const sandbox = TEMPLATE_POPULATION.test(projectId)
-        ? await start({ ...ready, diskTemplate: undefined })
-        : ((await takeSpare()) ?? (await start(ready)));
+      const sandbox = TEMPLATE_POPULATION.test(projectId) ? await start({ ...ready, diskTemplate: undefined }) : ((await takeSpare()) ?? (await start(ready)));
       replenish(ready);
       if (closed) {
         await sandbox.kill();

@@ -165,7 +165,11 @@ export class LocalSandbox implements Sandbox {
   async openTerminal(options: TerminalOptions): Promise<TerminalSession> {
     if (this.gone) throw new Error(`sandbox ${this.id} is not running`);
     this.touch();
-    const session = openLocalTerminal(this.parts.supervisor, { ...options, cwd: projectPath(), env: { ...commandEnv(), ...cleanEnv(options.env), ...TERMINAL_ENV, TERMINAL_PS1: TERMINAL_ENV.PS1! } });
+    const session = openLocalTerminal(this.parts.supervisor, {
+      ...options,
+      cwd: projectPath(),
+      env: { ...commandEnv(), ...cleanEnv(options.env), ...TERMINAL_ENV, TERMINAL_PS1: TERMINAL_ENV.PS1! },
+    });
     // Typing is the owner's work: it keeps the sandbox from its idle stop, as commands do.
     return { ...session, write: (data) => (this.touch(), session.write(data)) };
   }

@@ -24,10 +24,7 @@ export const GUEST_DNS = "10.0.2.3";
 export const MAX_FORWARDS = 8;
 const READY_TIMEOUT_MS = 10_000;
 
-const BLOCKED_V4 = [
-  "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
-  "192.168.0.0/16", "224.0.0.0/3",
-];
+const BLOCKED_V4 = ["0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.168.0.0/16", "224.0.0.0/3"];
 const BLOCKED_V6 = ["::1", "fc00::/7", "fe80::/10", "ff00::/8"];
 
 export type SandboxNetwork = {
@@ -116,8 +113,19 @@ export async function startNetwork(opts: StartOptions): Promise<SandboxNetwork> 
   let exited = false;
   // stdin is the exit fd: if this process dies, the pipe closes and slirp4netns exits with it.
   const slirp: Subprocess<"pipe", "pipe", "pipe"> = Bun.spawn(
-    ["slirp4netns", "--configure", "--mtu=65520", "--disable-host-loopback", "--enable-seccomp",
-      "--netns-type=path", `--api-socket=${opts.apiSocket}`, "--ready-fd=1", "--exit-fd=0", nsPath, "tap0"],
+    [
+      "slirp4netns",
+      "--configure",
+      "--mtu=65520",
+      "--disable-host-loopback",
+      "--enable-seccomp",
+      "--netns-type=path",
+      `--api-socket=${opts.apiSocket}`,
+      "--ready-fd=1",
+      "--exit-fd=0",
+      nsPath,
+      "tap0",
+    ],
     {
       stdin: "pipe",
       stdout: "pipe",

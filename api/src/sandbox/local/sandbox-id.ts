@@ -22,4 +22,3 @@ export function newSandboxId(): string {
   }
   return out;
 }
-

@@ -1,4 +1,3 @@
-"use strict";
 /**
  * The sandbox's first process: plain JavaScript run INSIDE bubblewrap (under /usr/bin/bun, else node), as
  * the sandbox's own uid. It takes commands over fd 3, a Unix socket the host passed in (never a path the
@@ -33,9 +32,7 @@ const gid = process.getgid();
 const running = new Map();
 
 // Bun adopts an inherited socket through connect({ fd }); Node through the Socket constructor.
-const chan = process.versions.bun
-  ? net.connect({ fd: 3 })
-  : new net.Socket({ fd: 3, readable: true, writable: true });
+const chan = process.versions.bun ? net.connect({ fd: 3 }) : new net.Socket({ fd: 3, readable: true, writable: true });
 
 let writable = true;
 function send(msg) {

@@ -74,19 +74,16 @@ export function openLocalTerminal(
       command.kill();
     },
   );
-  const command = supervisor.runRaw(
-    `exec /usr/bin/python3 -I ${PTY_HELPER_IN_SANDBOX} ${clampSize(options.cols)} ${clampSize(options.rows)}`,
-    {
-      cwd: options.cwd,
-      env: options.env,
-      onStdout: read,
-      // The helper's own complaints (a missing python3, say) are shown where the user looks: in the terminal.
-      onStderr: (text) => options.onData(new TextEncoder().encode(text.replace(/\r?\n/g, "\r\n"))),
-      // The helper outlives the shell while background jobs run; its own exit only matters if the shell's
-      // was never reported (it could not start, or the sandbox stopped).
-      onExit: (code) => exit(code === 0 ? null : code),
-    },
-  );
+  const command = supervisor.runRaw(`exec /usr/bin/python3 -I ${PTY_HELPER_IN_SANDBOX} ${clampSize(options.cols)} ${clampSize(options.rows)}`, {
+    cwd: options.cwd,
+    env: options.env,
+    onStdout: read,
+    // The helper's own complaints (a missing python3, say) are shown where the user looks: in the terminal.
+    onStderr: (text) => options.onData(new TextEncoder().encode(text.replace(/\r?\n/g, "\r\n"))),
+    // The helper outlives the shell while background jobs run; its own exit only matters if the shell's
+    // was never reported (it could not start, or the sandbox stopped).
+    onExit: (code) => exit(code === 0 ? null : code),
+  });
   return {
     write(data) {
       if (!exited && data.length) command.write(frame(INPUT, data));

@@ -50,7 +50,9 @@ export async function dumpDatabase(sql: Sql): Promise<DatabaseDump> {
       order by i.indexrelid`;
     const data: DatabaseDump["data"] = [];
     for (const t of tables) {
-      const [row] = await tx.unsafe<{ rows: string }[]>(`select coalesce(json_agg(t), '[]')::text as rows from ${quoteIdent("public")}.${quoteIdent(t.name)} t`);
+      const [row] = await tx.unsafe<{ rows: string }[]>(
+        `select coalesce(json_agg(t), '[]')::text as rows from ${quoteIdent("public")}.${quoteIdent(t.name)} t`,
+      );
       data.push({ table: t.name, rows: row?.rows ?? "[]" });
     }
     return {

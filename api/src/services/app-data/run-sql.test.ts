@@ -24,7 +24,11 @@ const failure = async (text: string, options = limits) => {
 
 describe(`runSql (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () => {
   test("a write answers its row count; a read its columns, types and rows as JSON cells", async () => {
-    const insert = await runSql(db.sql, `insert into items (title, meta, big, at, raw) values ('a', '{"k":[1]}', 9007199254740993, '2026-01-02T03:04:05Z', '\\x0102'), ('b', null, 1, null, null)`, limits);
+    const insert = await runSql(
+      db.sql,
+      `insert into items (title, meta, big, at, raw) values ('a', '{"k":[1]}', 9007199254740993, '2026-01-02T03:04:05Z', '\\x0102'), ('b', null, 1, null, null)`,
+      limits,
+    );
     expect(insert).toMatchObject({ columns: [], rows: [], rowCount: 2, truncated: false });
     const read = await runSql(db.sql, "select id, title, meta, big, at, raw, id as title from items order by id", limits);
     expect(read.columns).toEqual([

@@ -55,12 +55,15 @@ export async function runSql(sql: Sql, text: string, options: RunSqlOptions): Pr
         const query = reserved.unsafe(text, [], { prepare: false }).values();
         const rows: unknown[][] = [];
         let columns: RawResult["columns"];
-        const final = (await bounded(query, query.cursor(options.maxRows + 1, (batch) => {
-          rows.push(...(batch as unknown as unknown[][]));
-          columns = (batch as unknown as RawResult).columns;
-          // One batch is enough: more rows than that are not shown.
-          return sql.CLOSE;
-        }))) as unknown as RawResult | undefined;
+        const final = (await bounded(
+          query,
+          query.cursor(options.maxRows + 1, (batch) => {
+            rows.push(...(batch as unknown as unknown[][]));
+            columns = (batch as unknown as RawResult).columns;
+            // One batch is enough: more rows than that are not shown.
+            return sql.CLOSE;
+          }),
+        )) as unknown as RawResult | undefined;
         truncated = rows.length > options.maxRows;
         result = Object.assign(rows.slice(0, options.maxRows), { count: Math.min(rows.length, options.maxRows), columns: columns ?? final?.columns });
       } else {
@@ -73,7 +76,10 @@ export async function runSql(sql: Sql, text: string, options: RunSqlOptions): Pr
     }
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const columns = result.columns ?? [];
-    const names = await typeNames(reserved as unknown as Sql, columns.map((c) => c.type));
+    const names = await typeNames(
+      reserved as unknown as Sql,
+      columns.map((c) => c.type),
+    );
     const rows = result.slice(0, options.maxRows).map((row) => row.map((v) => toCell(v, options.maxCellChars)));
     return {
       columns: columns.map((c) => ({ name: c.name, type: names.get(c.type) ?? String(c.type) })),
@@ -86,7 +92,10 @@ export async function runSql(sql: Sql, text: string, options: RunSqlOptions): Pr
     clearTimeout(timer);
     // Whatever the SQL left behind (an open transaction, changed settings) goes with it, once it has ended.
     const cleanUp = running.then(async () => {
-      await reserved.unsafe("rollback; reset all").simple().catch(() => {});
+      await reserved
+        .unsafe("rollback; reset all")
+        .simple()
+        .catch(() => {});
       reserved.release();
     });
     // Not waited for when the statement is still running past the limit.

@@ -29,7 +29,10 @@ export async function readTableRows(sql: Sql, name: string, page: TableRowsQuery
       const result = await tx.unsafe(`select * from ${from}${order} limit ${page.limit} offset ${page.offset}`, [], { prepare: false }).values();
       const [count] = await tx.unsafe<{ n: string }[]>(`select count(*)::text as n from ${from}`);
       const columns = (result as unknown as { columns: { name: string; type: number }[] }).columns;
-      const names = await typeNames(tx as unknown as Sql, columns.map((c) => c.type));
+      const names = await typeNames(
+        tx as unknown as Sql,
+        columns.map((c) => c.type),
+      );
       return {
         columns: columns.map((c) => ({ name: c.name, type: names.get(c.type) ?? String(c.type) })),
         rows: (result as unknown as unknown[][]).map((row) => row.map((v) => toCell(v))),

@@ -70,7 +70,13 @@ export function createEmbeddedServer(o: { dir: string; idleMs: number; logger: L
     if (entry) return entry;
     const dir = join(socketRoot, projectId.replace(/-/g, ""));
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const pglite = startProjectPglite({ dataDir: folder(projectId), socketPath: join(dir, ".s.PGSQL.5432"), username: role, database: name, maxConnections: 200 });
+    const pglite = startProjectPglite({
+      dataDir: folder(projectId),
+      socketPath: join(dir, ".s.PGSQL.5432"),
+      username: role,
+      database: name,
+      maxConnections: 200,
+    });
     entry = { pglite, users: 0, idle: null };
     running.set(projectId, entry);
     pglite.catch(() => running.delete(projectId));

@@ -143,8 +143,10 @@ async function serve(client: Socket, connect: () => Promise<GatewayUpstream>): P
   const { identity } = upstream;
   const user = startup.params.user ?? "";
   const database = startup.params.database || user;
-  if (user !== identity.role) return refuse(client, "28000", `role "${user}" is not permitted here: this connection leads only to this project's database (role "${identity.role}")`);
-  if (database !== identity.name) return refuse(client, "3D000", `database "${database}" is not reachable here: this connection leads only to the project's database "${identity.name}"`);
+  if (user !== identity.role)
+    return refuse(client, "28000", `role "${user}" is not permitted here: this connection leads only to this project's database (role "${identity.role}")`);
+  if (database !== identity.name)
+    return refuse(client, "3D000", `database "${database}" is not reachable here: this connection leads only to the project's database "${identity.name}"`);
   if (upstream.checkPassword) {
     client.write(cleartextPasswordRequest());
     const answer = await read.message();

@@ -69,7 +69,11 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
   const sandboxGateways = new Map<string, Promise<Gateway>>();
 
   const names = (projectId: string) => (server.kind === "embedded" ? EMBEDDED_NAMES : databaseNames(projectId));
-  const identity = async (projectId: string): Promise<DatabaseIdentity> => ({ projectId, ...names(projectId), password: await databasePassword(sql, projectId) });
+  const identity = async (projectId: string): Promise<DatabaseIdentity> => ({
+    projectId,
+    ...names(projectId),
+    password: await databasePassword(sql, projectId),
+  });
 
   /** The row, creating the database first when there is none (creation is idempotent, so a race is harmless). */
   const row = (projectId: string) => {
@@ -90,7 +94,15 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
   const describe = (r: AppDatabaseRow): ProjectDatabase => {
     const known = limits.get(r.projectId);
     const readOnly = known?.readOnly ?? r.readOnly;
-    return { projectId: r.projectId, kind: r.kind, name: r.name, role: r.role, status: readOnly ? "read_only" : "ready", sizeBytes: known?.sizeBytes ?? r.sizeBytes, maxBytes: config.maxBytes };
+    return {
+      projectId: r.projectId,
+      kind: r.kind,
+      name: r.name,
+      role: r.role,
+      status: readOnly ? "read_only" : "ready",
+      sizeBytes: known?.sizeBytes ?? r.sizeBytes,
+      maxBytes: config.maxBytes,
+    };
   };
 
   const enforceLimit = async (projectId: string): Promise<ProjectDatabase> => {

@@ -27,7 +27,9 @@ describe(`project databases (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "P
     const who = await withProjectDatabase(ctx, id, async (sql) => {
       await sql`create table todos (id serial primary key, title text not null)`;
       await sql`insert into todos (title) values ('milk')`;
-      const [row] = await sql<{ user: string; db: string; su: boolean }[]>`select current_user as user, current_database() as db, (select rolsuper from pg_roles where rolname = current_user) as su`;
+      const [row] = await sql<
+        { user: string; db: string; su: boolean }[]
+      >`select current_user as user, current_database() as db, (select rolsuper from pg_roles where rolname = current_user) as su`;
       return row!;
     });
     expect(who).toEqual({ user: a.role, db: a.name, su: false });
@@ -47,7 +49,16 @@ describe(`project databases (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "P
         from pg_roles where rolname = current_user`;
       return row;
     });
-    expect(attrs).toEqual({ rolsuper: false, rolcreatedb: false, rolcreaterole: false, rolreplication: false, rolbypassrls: false, read_files: false, write_files: false, programs: false });
+    expect(attrs).toEqual({
+      rolsuper: false,
+      rolcreatedb: false,
+      rolcreaterole: false,
+      rolreplication: false,
+      rolbypassrls: false,
+      read_files: false,
+      write_files: false,
+      programs: false,
+    });
     expect(db.role).toBeTruthy();
   }, 60_000);
 
@@ -57,7 +68,15 @@ describe(`project databases (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "P
     const url = new URL(await projectDatabaseUrl(ctx, id, "local"));
     const gateway = await ctx.appDatabases.openGateway(id, `/tmp/appdb-gw-${crypto.randomUUID().slice(0, 8)}.sock`);
     const attempt = async (over: { username?: string; password?: string; database?: string }) => {
-      const sql = postgres({ path: gateway.path, username: db.role, password: decodeURIComponent(url.password), database: db.name, max: 1, connect_timeout: 10, ...over });
+      const sql = postgres({
+        path: gateway.path,
+        username: db.role,
+        password: decodeURIComponent(url.password),
+        database: db.name,
+        max: 1,
+        connect_timeout: 10,
+        ...over,
+      });
       try {
         return String((await sql`select 1 as one`)[0]!.one);
       } catch (error) {

@@ -30,5 +30,7 @@ export async function databasePassword(sql: Sql, projectId: string): Promise<str
     keys.set(sql, (key = getOrCreateSecret(sql, KEY_NAME)));
     key.catch(() => keys.delete(sql));
   }
-  return createHmac("sha256", await key).update(`project-database:${projectId}`).digest("base64url");
+  return createHmac("sha256", await key)
+    .update(`project-database:${projectId}`)
+    .digest("base64url");
 }

@@ -36,9 +36,11 @@ export function createPostgresServer(o: { adminUrl: string; appSql: Sql; logger:
   const sealOwnDatabase = () =>
     (sealed ??= (async () => {
       const [row] = await o.appSql<{ db: string }[]>`select current_database() as db`;
-      await o.appSql.unsafe(`revoke connect, temporary on database "${row!.db.replace(/"/g, '""')}" from public`).catch((error) =>
-        o.logger.warn("could not revoke CONNECT from PUBLIC on the app builder's database; project roles may connect to it", { error: String(error) }),
-      );
+      await o.appSql
+        .unsafe(`revoke connect, temporary on database "${row!.db.replace(/"/g, '""')}" from public`)
+        .catch((error) =>
+          o.logger.warn("could not revoke CONNECT from PUBLIC on the app builder's database; project roles may connect to it", { error: String(error) }),
+        );
     })());
 
   const swallow = (codes: Set<string>) => (error: { code?: string }) => {
@@ -53,7 +55,9 @@ export function createPostgresServer(o: { adminUrl: string; appSql: Sql; logger:
       const [exists] = await admin`select 1 from pg_roles where rolname = ${id.role}`;
       if (!exists) {
         await admin
-          .unsafe(`create role ${role} login password ${literal(id.password)} nosuperuser nocreatedb nocreaterole noreplication nobypassrls connection limit 50`)
+          .unsafe(
+            `create role ${role} login password ${literal(id.password)} nosuperuser nocreatedb nocreaterole noreplication nobypassrls connection limit 50`,
+          )
           .catch(swallow(DUPLICATE));
       }
       const [db] = await admin`select 1 from pg_database where datname = ${id.name}`;

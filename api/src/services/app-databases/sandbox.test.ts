@@ -70,13 +70,20 @@ if (await localSuiteGate("project database from a sandbox")) {
       const { rows, user } = JSON.parse(second.stdout.trim()) as { rows: string[]; user: string };
       expect(rows).toEqual(["first", "second"]);
       expect(user).toBe(new URL(url).username);
-      expect(await withProjectDatabase(ctx, project.id, (sql) => sql`select body from notes order by id`)).toEqual([{ body: "first" }, { body: "second" }] as never);
+      expect(await withProjectDatabase(ctx, project.id, (sql) => sql`select body from notes order by id`)).toEqual([
+        { body: "first" },
+        { body: "second" },
+      ] as never);
     }, 120_000);
 
     test("the sandbox still reaches no port of the host", async () => {
       const sandbox = await sandboxes.ensure(owner, project.id);
       await sandbox.files.write("probe.js", PROBE);
-      for (const [host, port] of [["10.0.2.2", "5432"], ["10.0.2.2", "22"], ["10.0.2.2", "3000"]]) {
+      for (const [host, port] of [
+        ["10.0.2.2", "5432"],
+        ["10.0.2.2", "22"],
+        ["10.0.2.2", "3000"],
+      ]) {
         expect((await sandbox.run(`node probe.js ${host} ${port}`, { timeoutMs: 20_000 })).stdout).toStartWith("refused");
       }
       // Inside, 127.0.0.1:5432 is the sandbox's own forwarder, and another loopback port has nothing behind it.

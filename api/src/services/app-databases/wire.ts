@@ -32,7 +32,15 @@ export function parseStartup(packet: Buffer): StartupPacket {
 
 /** An ErrorResponse ('E') with severity, SQLSTATE and message. */
 export function errorResponse(severity: "ERROR" | "FATAL", code: string, message: string): Buffer {
-  return typed("E", fields([["S", severity], ["V", severity], ["C", code], ["M", message]]));
+  return typed(
+    "E",
+    fields([
+      ["S", severity],
+      ["V", severity],
+      ["C", code],
+      ["M", message],
+    ]),
+  );
 }
 
 /** AuthenticationCleartextPassword: the client answers with a PasswordMessage ('p'). */

@@ -70,7 +70,14 @@ export function createAppRuntime(deps: AppRuntimeDeps): AppRuntime {
       const res = await appFetch(app.sandbox, app.port, "/").catch((error: unknown) => String(error instanceof Error ? error.message : error));
       if (typeof res === "string") return { port: app.port, httpStatus: null, detail: res };
       const body = await res.text().catch(() => "");
-      const detail = res.status >= 500 ? body.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim().slice(0, 300) : undefined;
+      const detail =
+        res.status >= 500
+          ? body
+              .replace(/<[^>]+>/g, " ")
+              .replace(/\s+/g, " ")
+              .trim()
+              .slice(0, 300)
+          : undefined;
       return { port: app.port, httpStatus: res.status, ...(detail ? { detail } : {}) };
     },
     async logTail(maxBytes) {
@@ -121,7 +128,9 @@ async function appFetch(sandbox: Sandbox, port: number, path: string): Promise<R
   const origin = local ? `http://${local.hostname}:${local.port}` : `https://${sandbox.publicPreviewHost(port)}`;
   const get = () => fetch(`${origin}${path}`, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: "manual" });
   // A kept-alive connection to a server that has since restarted fails once; a fresh one tells the truth.
-  return get().catch((error: unknown) => (error instanceof Error && /ECONNRESET|socket connection was closed/i.test(error.message) ? get() : Promise.reject(error)));
+  return get().catch((error: unknown) =>
+    error instanceof Error && /ECONNRESET|socket connection was closed/i.test(error.message) ? get() : Promise.reject(error),
+  );
 }
 
 /**

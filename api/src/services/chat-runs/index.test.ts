@@ -21,8 +21,10 @@ async function project(name = "Chat runs") {
 }
 
 const row = async (id: string) =>
-  (await t.db.sql<{ role: string; content: string; status: string | null; thinking: string | null; toolCalls: unknown }[]>`
-    select role, content, status, thinking, tool_calls as "toolCalls" from messages where id = ${id}`)[0];
+  (
+    await t.db.sql<{ role: string; content: string; status: string | null; thinking: string | null; toolCalls: unknown }[]>`
+    select role, content, status, thinking, tool_calls as "toolCalls" from messages where id = ${id}`
+  )[0];
 
 const claimFor = (projectId: string, content = "Build it") => ({
   projectId,
@@ -45,7 +47,10 @@ describe("chat runs service", () => {
     const other = await project("Other");
     const { url } = await uploadImage({ ...t.deps, maxBytes: 1_000_000 }, ownerId, projectId, new File([PNG], "dot.png"));
     expect(await chatRuns.readImages(projectId, [url])).toEqual([{ mime: "image/png", base64: PNG.toString("base64") }]);
-    await expect(chatRuns.readImages(other.projectId, [url])).rejects.toMatchObject({ status: 400, message: expect.stringContaining("attachments.0: not an image uploaded to this project") });
+    await expect(chatRuns.readImages(other.projectId, [url])).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("attachments.0: not an image uploaded to this project"),
+    });
     await expect(chatRuns.readImages(projectId, ["https://example.com/cat.png"])).rejects.toMatchObject({ status: 400 });
     const forged = url.replace(/sig=[^&]+/, "sig=AAAA");
     await expect(chatRuns.readImages(projectId, [forged])).rejects.toMatchObject({ message: expect.stringContaining("expired or is invalid") });
@@ -59,7 +64,13 @@ describe("chat runs service", () => {
     expect(await row(first.assistantMessageId)).toMatchObject({ role: "assistant", content: "", status: "running" });
     expect(await chatRuns.claim(claimFor(projectId, "Again"))).toBe(false);
 
-    const progress = { content: "Half", thinking: "hmm", toolCalls: [{ name: "write_file", summary: "a.txt", status: "in_progress" as const }], actions: [], usage: null };
+    const progress = {
+      content: "Half",
+      thinking: "hmm",
+      toolCalls: [{ name: "write_file", summary: "a.txt", status: "in_progress" as const }],
+      actions: [],
+      usage: null,
+    };
     await chatRuns.saveProgress(first.assistantMessageId, progress);
     await chatRuns.heartbeat(first.assistantMessageId);
     expect(await row(first.assistantMessageId)).toMatchObject({ content: "Half", thinking: "hmm", status: "running", toolCalls: progress.toolCalls });

@@ -30,7 +30,9 @@ export { ABANDONED_NOTE, heartbeatFor, startAbandonedRunSweeper } from "./abando
 type Sandboxes = Parameters<typeof createRunWorkspace>[1];
 
 /** `secrets`: the project's secret values, hidden from everything a run reads, saves and sends. */
-export function createChatRuns(ctx: ServiceContext & { signer: ImageSigner; sandboxes: Sandboxes; secrets: { values(projectId: string): Promise<SecretValue[]> } }) {
+export function createChatRuns(
+  ctx: ServiceContext & { signer: ImageSigner; sandboxes: Sandboxes; secrets: { values(projectId: string): Promise<SecretValue[]> } },
+) {
   return {
     // What a run reads before it starts.
     async ownedProject(ownerId: string, projectId: string): Promise<string> {

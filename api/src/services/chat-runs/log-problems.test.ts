@@ -8,7 +8,7 @@ describe("problems from the app log", () => {
       '12:01:02 PM [vite] Internal server error: Failed to resolve import "./missing" from "src/App.tsx". Does the file exist?',
       "  Plugin: vite:import-analysis",
       "  File: /home/user/project/src/App.tsx:1:23",
-      "  1  |  import { Header } from \"./missing\";",
+      '  1  |  import { Header } from "./missing";',
       "12:01:05 PM [vite] hmr update /src/App.tsx",
     ]);
     expect(problems).toHaveLength(1);

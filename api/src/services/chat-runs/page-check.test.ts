@@ -10,10 +10,22 @@ const VITE_ERROR = {
   loc: { file: "/home/user/project/src/App.tsx", line: 1, column: 23 },
 };
 const pages: Record<string, { status: number; type: string; body: string }> = {
-  "/": { status: 200, type: "text/html", body: '<script type="module" src="/@vite/client"></script><div id="root"></div><script type="module" src="/src/main.tsx"></script>' },
-  "/src/main.tsx": { status: 200, type: "text/javascript", body: 'import React from "/node_modules/.vite/deps/react.js";\nimport App from "/src/App.tsx";\nimport "./index.css";\n' },
+  "/": {
+    status: 200,
+    type: "text/html",
+    body: '<script type="module" src="/@vite/client"></script><div id="root"></div><script type="module" src="/src/main.tsx"></script>',
+  },
+  "/src/main.tsx": {
+    status: 200,
+    type: "text/javascript",
+    body: 'import React from "/node_modules/.vite/deps/react.js";\nimport App from "/src/App.tsx";\nimport "./index.css";\n',
+  },
   "/src/index.css": { status: 200, type: "text/javascript", body: "const css = 'body{}';" },
-  "/src/App.tsx": { status: 500, type: "text/html", body: `<html><script type="module">\n const error = ${JSON.stringify(VITE_ERROR)}\n try {} catch {}</script></html>` },
+  "/src/App.tsx": {
+    status: 500,
+    type: "text/html",
+    body: `<html><script type="module">\n const error = ${JSON.stringify(VITE_ERROR)}\n try {} catch {}</script></html>`,
+  },
 };
 const requested: string[] = [];
 let server: ReturnType<typeof Bun.serve>;
@@ -36,9 +48,7 @@ const get = (path: string) => fetch(`http://127.0.0.1:${server.port}${path}`);
 describe("loading the page without a browser", () => {
   test("follows module scripts and their imports; a module that fails to compile is a build problem with file and line", async () => {
     const problems = await crawlPage(get);
-    expect(problems).toEqual([
-      { source: "build", message: `${VITE_ERROR.message}\n${VITE_ERROR.frame}`, file: "src/App.tsx", line: 1 },
-    ]);
+    expect(problems).toEqual([{ source: "build", message: `${VITE_ERROR.message}\n${VITE_ERROR.frame}`, file: "src/App.tsx", line: 1 }]);
     // Dev-server internals and pre-bundled dependencies are not fetched; relative imports are.
     expect(requested).toEqual(["/", "/src/main.tsx", "/src/App.tsx", "/src/index.css"]);
   });

@@ -12,7 +12,8 @@ import type { AppProblem } from "../../agent/ports";
 import { projectRelative } from "./log-problems";
 
 const MAX_MODULES = 80;
-const SCRIPT_SRC = /<script\b[^>]*\btype\s*=\s*["']module["'][^>]*\bsrc\s*=\s*["']([^"']+)["']|<script\b[^>]*\bsrc\s*=\s*["']([^"']+)["'][^>]*\btype\s*=\s*["']module["']/gi;
+const SCRIPT_SRC =
+  /<script\b[^>]*\btype\s*=\s*["']module["'][^>]*\bsrc\s*=\s*["']([^"']+)["']|<script\b[^>]*\bsrc\s*=\s*["']([^"']+)["'][^>]*\btype\s*=\s*["']module["']/gi;
 const IMPORTS = /(?:^|[\s;}])(?:import|export)\s*(?:[\w*{}\s,$]+\s*from\s*)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
 /** Served by the dev server itself or pre-bundled dependencies: never the project's own code. */
 const SKIP = /^\/(@vite\/|@react-refresh|@id\/__x00__|node_modules\/|@fs\/.*\/node_modules\/)/;
@@ -61,11 +62,20 @@ function errorProblem(path: string, status: number, body: string): AppProblem {
       const error = JSON.parse(json) as ViteError;
       const file = error.loc?.file ?? error.id;
       const frame = error.frame ? `\n${error.frame}` : "";
-      return { source: "build", message: `${error.message ?? "Error"}${frame}`, file: file ? projectRelative(file) : path.slice(1), line: error.loc?.line ?? null };
+      return {
+        source: "build",
+        message: `${error.message ?? "Error"}${frame}`,
+        file: file ? projectRelative(file) : path.slice(1),
+        line: error.loc?.line ?? null,
+      };
     } catch {
       // not Vite's page after all: fall through
     }
   }
-  const text = body.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim().slice(0, 500);
+  const text = body
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 500);
   return { source: status >= 500 ? "build" : "server", message: `Loading ${path} answered HTTP ${status}${text ? `: ${text}` : ""}`, file: null, line: null };
 }

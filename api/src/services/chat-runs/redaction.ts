@@ -44,7 +44,12 @@ export function withSecrets<W extends Workspace>(workspace: W, deps: ServiceCont
     },
     redact: async (text) => redactSecrets(text, await values()),
   };
-  return { ...workspace, secrets, sandbox: workspace.sandbox && redactedSandbox(workspace.sandbox, values), app: workspace.app && redactedApp(workspace.app, values) };
+  return {
+    ...workspace,
+    secrets,
+    sandbox: workspace.sandbox && redactedSandbox(workspace.sandbox, values),
+    app: workspace.app && redactedApp(workspace.app, values),
+  };
 }
 
 function redactedSandbox(sandbox: ProjectSandbox, values: Values): ProjectSandbox {

@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { runTypeCheck, typeCheckCommand } from "./type-check";
 
-const result = (exitCode: number | null, stdout: string, timedOut = false) => async () => ({ exitCode, stdout, stderr: "", timedOut, truncated: false });
+const result =
+  (exitCode: number | null, stdout: string, timedOut = false) =>
+  async () => ({ exitCode, stdout, stderr: "", timedOut, truncated: false });
 const signal = new AbortController().signal;
 
 describe("the project's type-check", () => {
@@ -13,7 +15,8 @@ describe("the project's type-check", () => {
   });
 
   test("tsc errors become build problems with file and line; a pass, a missing tsc and a time-out are none", async () => {
-    const out = "src/App.tsx(2,24): error TS2307: Cannot find module './missing' or its corresponding type declarations.\nsrc/b.ts:5:1 - error TS2304: Cannot find name 'x'.\n";
+    const out =
+      "src/App.tsx(2,24): error TS2307: Cannot find module './missing' or its corresponding type declarations.\nsrc/b.ts:5:1 - error TS2304: Cannot find name 'x'.\n";
     expect((await runTypeCheck(result(2, out), "tsc", signal)).problems).toEqual([
       { source: "build", file: "src/App.tsx", line: 2, message: "TS2307: Cannot find module './missing' or its corresponding type declarations." },
       { source: "build", file: "src/b.ts", line: 5, message: "TS2304: Cannot find name 'x'." },

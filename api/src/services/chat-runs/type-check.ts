@@ -37,6 +37,10 @@ export async function runTypeCheck(run: Run, command: string, signal: AbortSigna
     if (m) problems.push({ source: "build", file: m[1]!.replace(/^\.\//, ""), line: Number(m[2] ?? m[3]), message: `${m[4]}: ${m[5]}` });
   }
   // A failing script that printed no TypeScript errors still failed: say so with its output.
-  if (problems.length === 0) problems.push({ source: "build", message: `The type-check \`${command.replace(/^test -f \S+ \|\| exit 97; /, "")}\` failed (exit code ${result.exitCode}):\n${output.trim().slice(-1_500)}` });
+  if (problems.length === 0)
+    problems.push({
+      source: "build",
+      message: `The type-check \`${command.replace(/^test -f \S+ \|\| exit 97; /, "")}\` failed (exit code ${result.exitCode}):\n${output.trim().slice(-1_500)}`,
+    });
   return { problems, skipped: null };
 }

@@ -89,35 +89,31 @@ function countingOwnerLookups(sql: Sql) {
 }
 
 describe.skipIf(!support.ok)("run workspace in a real local sandbox", () => {
-  test(
-    "ownership is looked up once per run (at its start), not again by the sandbox tools, the template or the app checks",
-    async () => {
-      const { sql, counter } = countingOwnerLookups(t.db.sql);
-      const ctx = { ...t.deps, sql };
-      const sandboxes = createProjectSandboxes({ ...ctx, provider: createSandboxProvider(t.deps.config, silentLogger), config: t.deps.config });
-      try {
-        const user = t.user("owner-once");
-        const projectId = ((await (await user.request("POST", "/api/projects", { name: "Once" })).json()) as { id: string }).id;
-        const before = counter.lookups;
-        await getOwnedProject(ctx, user.uid, projectId); // the run's own check, at its start
-        const w = createRunWorkspace({ ...ctx, sandboxSync: sandboxes.sync }, sandboxes, user.uid, projectId);
-        expect((await w.sandbox!.run("echo hi", { timeoutMs: 10_000, signal: AbortSignal.timeout(10_000) })).stdout).toBe("hi\n");
-        await w.files.write("notes.txt", "one");
-        expect((await w.sandbox!.run("cat notes.txt", { timeoutMs: 10_000, signal: AbortSignal.timeout(10_000) })).stdout).toBe("one");
-        const applied = await w.sandbox!.applyTemplate("node"); // writes each of the template's files
-        expect(applied.filesWritten).toBeGreaterThan(1);
-        expect((await w.app!.status()).status).not.toBe("not_configured");
-        await w.app!.logTail(1000);
-        await w.app!.problemsSince(new Date(0));
-        await w.app!.restart();
-        expect(counter.lookups - before).toBe(1);
-        // The checked paths stay checked: the same calls through the owner-checked service look the owner up.
-        await sandboxes.ensure(user.uid, projectId);
-        expect(counter.lookups - before).toBe(2);
-      } finally {
-        await sandboxes.shutdown();
-      }
-    },
-    90_000,
-  );
+  test("ownership is looked up once per run (at its start), not again by the sandbox tools, the template or the app checks", async () => {
+    const { sql, counter } = countingOwnerLookups(t.db.sql);
+    const ctx = { ...t.deps, sql };
+    const sandboxes = createProjectSandboxes({ ...ctx, provider: createSandboxProvider(t.deps.config, silentLogger), config: t.deps.config });
+    try {
+      const user = t.user("owner-once");
+      const projectId = ((await (await user.request("POST", "/api/projects", { name: "Once" })).json()) as { id: string }).id;
+      const before = counter.lookups;
+      await getOwnedProject(ctx, user.uid, projectId); // the run's own check, at its start
+      const w = createRunWorkspace({ ...ctx, sandboxSync: sandboxes.sync }, sandboxes, user.uid, projectId);
+      expect((await w.sandbox!.run("echo hi", { timeoutMs: 10_000, signal: AbortSignal.timeout(10_000) })).stdout).toBe("hi\n");
+      await w.files.write("notes.txt", "one");
+      expect((await w.sandbox!.run("cat notes.txt", { timeoutMs: 10_000, signal: AbortSignal.timeout(10_000) })).stdout).toBe("one");
+      const applied = await w.sandbox!.applyTemplate("node"); // writes each of the template's files
+      expect(applied.filesWritten).toBeGreaterThan(1);
+      expect((await w.app!.status()).status).not.toBe("not_configured");
+      await w.app!.logTail(1000);
+      await w.app!.problemsSince(new Date(0));
+      await w.app!.restart();
+      expect(counter.lookups - before).toBe(1);
+      // The checked paths stay checked: the same calls through the owner-checked service look the owner up.
+      await sandboxes.ensure(user.uid, projectId);
+      expect(counter.lookups - before).toBe(2);
+    } finally {
+      await sandboxes.shutdown();
+    }
+  }, 90_000);
 });

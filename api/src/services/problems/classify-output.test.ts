@@ -54,7 +54,9 @@ describe("classifyOutput", () => {
   });
 
   test("a parse error (colours and box drawing stripped) says what failed, where", () => {
-    expect(brief(VITE_PARSE)).toEqual([{ source: "build", message: "Transform failed with 1 error: [PARSE_ERROR] Unexpected token", file: "src/bad.ts", line: 1 }]);
+    expect(brief(VITE_PARSE)).toEqual([
+      { source: "build", message: "Transform failed with 1 error: [PARSE_ERROR] Unexpected token", file: "src/bad.ts", line: 1 },
+    ]);
   });
 
   test("a Node crash at start is a server problem at the first frame in the project", () => {

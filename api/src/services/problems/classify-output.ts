@@ -22,7 +22,10 @@ const BUILD_WORDS = /transform|parse|syntax|resolve import|compil|unexpected tok
 // Order matters: the first rule that matches a line decides.
 const RULES: Rule[] = [
   // Vite: `[vite] Internal server error: …`, `[vite] (client) Pre-transform error: …`, `[vite] error while updating…`
-  { re: /\[vite\](?:\s*\([\w-]+\))?\s*(?:Internal server error|Pre-transform error|error[^:]*):\s*(.*)$/i, source: (m) => (BUILD_WORDS.test(m) ? "build" : "server") },
+  {
+    re: /\[vite\](?:\s*\([\w-]+\))?\s*(?:Internal server error|Pre-transform error|error[^:]*):\s*(.*)$/i,
+    source: (m) => (BUILD_WORDS.test(m) ? "build" : "server"),
+  },
   { re: /^\s*\[plugin:([\w:-]+)\]\s*(.*)$/, source: "build" },
   { re: /^(Failed to resolve import .*)$/, source: "build" },
   // esbuild

@@ -10,7 +10,11 @@ const DECORATION = /^[\s│╭╰─┬┆|^~]*$/;
 
 /** The first line that says something; a line ending in ":" ("Transform failed with 1 error:") takes the next. */
 export function headline(message: string): string {
-  const lines = message.replace(ANSI, "").split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !DECORATION.test(l));
+  const lines = message
+    .replace(ANSI, "")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !DECORATION.test(l));
   let text = lines[0] ?? "";
   if (text.endsWith(":") && lines[1]) text = `${text} ${lines[1]}`;
   return text.slice(0, 1000);

@@ -9,7 +9,16 @@ import { setProjectSandbox } from "../../db/project-sandbox";
 import { serviceContext } from "../../test/service-context";
 import { writeFileAtPath } from "../files";
 import { createProject } from "../projects";
-import { clearProblems, ingestServerOutput, listProblems, openPreviewLoad, PREVIEW_OPEN_MS, reportFromPreview, reportViteError, startProblemsWatch } from "./index";
+import {
+  clearProblems,
+  ingestServerOutput,
+  listProblems,
+  openPreviewLoad,
+  PREVIEW_OPEN_MS,
+  reportFromPreview,
+  reportViteError,
+  startProblemsWatch,
+} from "./index";
 
 const ctx = await serviceContext();
 const SETTLE_MS = 300;
@@ -62,7 +71,13 @@ describe("problems", () => {
   test("Vite's overlay, its HMR payload and its log line are one build problem", async () => {
     const p = await projectWithSandbox();
     const message = 'Failed to resolve import "./Missing" from "src/App.tsx". Does the file exist?';
-    await reportViteError(ctx, p.sandboxId, { message, id: "/home/user/project/src/App.tsx", loc: { file: "/home/user/project/src/App.tsx", line: 2, column: 20 }, plugin: "vite:import-analysis", frame: "2 | import M from './Missing'" });
+    await reportViteError(ctx, p.sandboxId, {
+      message,
+      id: "/home/user/project/src/App.tsx",
+      loc: { file: "/home/user/project/src/App.tsx", line: 2, column: 20 },
+      plugin: "vite:import-analysis",
+      frame: "2 | import M from './Missing'",
+    });
     await Bun.sleep(2);
     await reportFromPreview(ctx, p.sandboxId, [{ kind: "vite", message, file: "/home/user/project/src/App.tsx:2:20", stack: null }]);
     await Bun.sleep(2);
@@ -87,17 +102,29 @@ describe("problems", () => {
   test("the app's output reaches the list through process.output events on the bus; other processes' does not", async () => {
     const p = await projectWithSandbox();
     const publish = (name: string, text: string) =>
-      (ctx.events.publish as (e: unknown) => Promise<void>)({ type: "process.output", projectId: p.projectId, name, lines: [{ t: Date.now(), stream: "stderr", text }] });
+      (ctx.events.publish as (e: unknown) => Promise<void>)({
+        type: "process.output",
+        projectId: p.projectId,
+        name,
+        lines: [{ t: Date.now(), stream: "stderr", text }],
+      });
     await publish("worker", "Error: from another process");
     await publish("app", "Error: the app crashed");
-    const problems = await eventually(() => list(p), (l) => l.length > 0);
+    const problems = await eventually(
+      () => list(p),
+      (l) => l.length > 0,
+    );
     expect(problems.map((x) => x.message)).toEqual(["Error: the app crashed"]);
   });
 
   test("at most 100 per project: the least recently seen go", async () => {
     const p = await projectWithSandbox();
     for (let i = 0; i < 105; i += 5) {
-      await reportFromPreview(ctx, p.sandboxId, [0, 1, 2, 3, 4].map((j) => ({ kind: "console" as const, message: `problem ${i + j}` })));
+      await reportFromPreview(
+        ctx,
+        p.sandboxId,
+        [0, 1, 2, 3, 4].map((j) => ({ kind: "console" as const, message: `problem ${i + j}` })),
+      );
       await Bun.sleep(2);
     }
     const problems = await list(p);
@@ -112,27 +139,48 @@ describe("problems", () => {
     await reportFromPreview(ctx, p.sandboxId, [boom("fixed"), boom("still broken")]);
     await writeFileAtPath(ctx, p.owner, p.projectId, "src/App.tsx", "export default 1");
     // Marked stale, but listed until the window passes.
-    await eventually(async () => (await ctx.sql`select count(*)::int as n from problems where project_id = ${p.projectId} and stale_since is not null`)[0]!.n, (n) => n === 2);
+    await eventually(
+      async () => (await ctx.sql`select count(*)::int as n from problems where project_id = ${p.projectId} and stale_since is not null`)[0]!.n,
+      (n) => n === 2,
+    );
     expect(await list(p)).toHaveLength(2);
     await reportFromPreview(ctx, p.sandboxId, [boom("still broken")]);
     const before = ctx.published.filter((e) => e.type === "problems.changed" && e.projectId === p.projectId).length;
-    const after = await eventually(() => list(p), (l) => l.length === 1);
+    const after = await eventually(
+      () => list(p),
+      (l) => l.length === 1,
+    );
     expect(after.map((x) => [x.message, x.count])).toEqual([["Uncaught Error: still broken", 2]]);
     // The sweep told the browsers (without waiting for anyone to read the list).
-    await eventually(async () => ctx.published.filter((e) => e.type === "problems.changed" && e.projectId === p.projectId).length, (n) => n > before);
+    await eventually(
+      async () => ctx.published.filter((e) => e.type === "problems.changed" && e.projectId === p.projectId).length,
+      (n) => n > before,
+    );
     expect(ctx.published.filter((e) => e.type === "problems.changed" && e.projectId === p.projectId).length).toBeGreaterThan(before);
   });
 
   test("a page that loaded before the file change cannot bring a problem back; one that loaded after it can", async () => {
     const p = await projectWithSandbox();
     const loadedBefore = Date.now() - 1_000;
-    await reportFromPreview(ctx, p.sandboxId, [{ ...boom("old page"), loadedAt: loadedBefore }, { ...boom("new page"), loadedAt: loadedBefore }]);
+    await reportFromPreview(ctx, p.sandboxId, [
+      { ...boom("old page"), loadedAt: loadedBefore },
+      { ...boom("new page"), loadedAt: loadedBefore },
+    ]);
     await writeFileAtPath(ctx, p.owner, p.projectId, "src/App.tsx", "export default 2");
-    await eventually(async () => (await ctx.sql`select count(*)::int as n from problems where project_id = ${p.projectId} and stale_since is not null`)[0]!.n, (n) => n === 2);
+    await eventually(
+      async () => (await ctx.sql`select count(*)::int as n from problems where project_id = ${p.projectId} and stale_since is not null`)[0]!.n,
+      (n) => n === 2,
+    );
     await Bun.sleep(5);
     // The old page repeats its error (it still runs the code from before); a page loaded since reports the other.
-    await reportFromPreview(ctx, p.sandboxId, [{ ...boom("old page"), loadedAt: loadedBefore }, { ...boom("new page"), loadedAt: Date.now() }]);
-    const after = await eventually(() => list(p), (l) => l.length === 1);
+    await reportFromPreview(ctx, p.sandboxId, [
+      { ...boom("old page"), loadedAt: loadedBefore },
+      { ...boom("new page"), loadedAt: Date.now() },
+    ]);
+    const after = await eventually(
+      () => list(p),
+      (l) => l.length === 1,
+    );
     expect(after.map((x) => x.message)).toEqual(["Uncaught Error: new page"]);
   });
 

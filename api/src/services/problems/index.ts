@@ -46,14 +46,23 @@ export async function clearProblems(ctx: ServiceContext, ownerId: string, projec
 async function recordForSandbox(ctx: ServiceContext, sandboxId: string, problems: (ProblemInput | null)[]): Promise<string | null> {
   const found = await rows.findProjectBySandbox(ctx.sql, sandboxId);
   if (!found) return null;
-  await recordProblems(ctx, found.projectId, found.ownerId, problems.filter((p): p is ProblemInput => p !== null));
+  await recordProblems(
+    ctx,
+    found.projectId,
+    found.ownerId,
+    problems.filter((p): p is ProblemInput => p !== null),
+  );
   return found.projectId;
 }
 
 /** Reports from a preview page of this sandbox. False when no project has the sandbox (a stale page). */
 export async function reportFromPreview(ctx: ServiceContext, sandboxId: string, reports: BrowserReport[]): Promise<boolean> {
   const now = new Date();
-  const projectId = await recordForSandbox(ctx, sandboxId, reports.map((r) => browserReportToProblem(r, now)));
+  const projectId = await recordForSandbox(
+    ctx,
+    sandboxId,
+    reports.map((r) => browserReportToProblem(r, now)),
+  );
   if (projectId === null) return false;
   // The page's `loaded` ping goes in after the problems it sent with it: whoever sees the load sees those too.
   await recordPreviewPings(ctx, projectId, reports, now);

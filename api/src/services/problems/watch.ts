@@ -47,7 +47,9 @@ export function startProblemsWatch(ctx: ServiceContext, options: ProblemsOptions
     if (isFileEvent(event)) {
       const { projectId, ownerId } = event;
       ctx.logger.debug("problems made stale by a file change", { projectId, type: event.type, path: event.file.path, origin: event.origin });
-      void rows.markProblemsStale(ctx.sql, projectId, new Date()).then((marked) => marked > 0 && sweepLater(projectId, ownerId), warn("problems not marked stale"));
+      void rows
+        .markProblemsStale(ctx.sql, projectId, new Date())
+        .then((marked) => marked > 0 && sweepLater(projectId, ownerId), warn("problems not marked stale"));
       return;
     }
     const output = asProcessOutput(event);

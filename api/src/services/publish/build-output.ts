@@ -127,4 +127,5 @@ export async function readOutput(sandbox: Sandbox, dir: string, o: { maxBytes: n
 
 const size = (n: number) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MB` : `${(n / 1024).toFixed(1)} KB`);
 /** The refusal of a deployment over MAX_DEPLOYMENT_BYTES: what holds how much, and the limit. */
-export const tooBig = (what: string, bytes: number, max: number) => `${what} holds ${size(bytes)}, over the ${size(max)} a deployment may hold (MAX_DEPLOYMENT_BYTES).`;
+export const tooBig = (what: string, bytes: number, max: number) =>
+  `${what} holds ${size(bytes)}, over the ${size(max)} a deployment may hold (MAX_DEPLOYMENT_BYTES).`;

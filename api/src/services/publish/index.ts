@@ -91,7 +91,15 @@ async function build(deps: PublishDeps, b: Build): Promise<void> {
   const log = createBuildLog(deps.events, b);
   const status = (status: Deployment["status"], error?: string) =>
     deps.events
-      .publishSite({ type: "deployment.status", ownerId: b.ownerId, projectId: b.projectId, deploymentId: b.deploymentId, status, url: b.url, ...(error ? { error } : {}) })
+      .publishSite({
+        type: "deployment.status",
+        ownerId: b.ownerId,
+        projectId: b.projectId,
+        deploymentId: b.deploymentId,
+        status,
+        url: b.url,
+        ...(error ? { error } : {}),
+      })
       .catch(() => {});
   await status("building");
   try {
@@ -103,18 +111,21 @@ async function build(deps: PublishDeps, b: Build): Promise<void> {
     await log.flush();
     const live = await rows.finishBuild(deps.sql, { id: b.deploymentId, projectId: b.projectId, files: files.manifest, bytes: files.bytes, log: log.text() });
     if (live === "slug-taken") {
-      throw conflict(`The site name "${b.slug}" was taken by another site while this one was building; the live site keeps its name. Publish again with another name.`);
+      throw conflict(
+        `The site name "${b.slug}" was taken by another site while this one was building; the live site keeps its name. Publish again with another name.`,
+      );
     }
     // Every instance drops what it cached for both names: the new one may be cached as "no site here".
     for (const slug of new Set([b.slug, live.slug, live.previousSlug])) {
       if (slug) await deps.events.publishSite({ type: "site.changed", slug }).catch(() => {});
     }
     await status("live");
-    await rows.pruneDeployments(deps.sql, b.projectId, deps.config.sites.keep).catch((error) =>
-      deps.logger.warn("old deployments not pruned", { projectId: b.projectId, error: String(error) }),
-    );
+    await rows
+      .pruneDeployments(deps.sql, b.projectId, deps.config.sites.keep)
+      .catch((error) => deps.logger.warn("old deployments not pruned", { projectId: b.projectId, error: String(error) }));
   } catch (error) {
-    const message = error instanceof BuildError || error instanceof OutputError || error instanceof AppError ? error.message : `Publishing failed: ${String(error)}`;
+    const message =
+      error instanceof BuildError || error instanceof OutputError || error instanceof AppError ? error.message : `Publishing failed: ${String(error)}`;
     if (!(error instanceof BuildError || error instanceof OutputError)) deps.logger.warn("publish failed", { projectId: b.projectId, error: String(error) });
     log.write(`\n${message}\n`);
     await log.flush();
@@ -133,7 +144,10 @@ async function deploymentFiles(deps: PublishDeps, b: Build, versionId: string, l
     const files = staticManifest(version?.manifest ?? {});
     if (files.bytes > max) throw new OutputError(tooBig("The project", files.bytes, max));
     // Refreshes the blobs' last use, so the sweep's grace period starts again while this row is written.
-    await blobs.touchBlobs(deps.sql, Object.values(files.manifest).map(([sha256, size]) => ({ sha256, size })));
+    await blobs.touchBlobs(
+      deps.sql,
+      Object.values(files.manifest).map(([sha256, size]) => ({ sha256, size })),
+    );
     return files;
   }
   const sandbox = await deps.sandboxes.ensure(b.ownerId, b.projectId);

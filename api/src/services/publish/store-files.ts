@@ -12,7 +12,10 @@ import type { OutputFile } from "./build-output";
 
 export async function storeDeploymentFiles(ctx: ServiceContext, files: OutputFile[]): Promise<{ manifest: Manifest; bytes: number }> {
   const hashed = files.map((f) => ({ ...f, sha256: sha256Hex(f.bytes) }));
-  const missing = await blobs.touchBlobs(ctx.sql, hashed.map((f) => ({ sha256: f.sha256, size: f.bytes.length })));
+  const missing = await blobs.touchBlobs(
+    ctx.sql,
+    hashed.map((f) => ({ sha256: f.sha256, size: f.bytes.length })),
+  );
   const byHash = new Map(hashed.map((f) => [f.sha256, f.bytes]));
   const stored: string[] = [];
   await forEachLimit([...missing], 8, async (sha256) => {

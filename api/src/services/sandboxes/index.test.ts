@@ -30,8 +30,7 @@ async function listPaths(user: TestUser, projectId: string): Promise<string[]> {
   if (res.status !== 200) throw new Error(`GET files: ${res.status} ${JSON.stringify(body)}`);
   return (body as { path: string }[]).map((f) => f.path);
 }
-const shell = async (user: TestUser, projectId: string, command: string) =>
-  (await user.request("POST", `/api/sandbox/${projectId}/shell`, { command })).json();
+const shell = async (user: TestUser, projectId: string, command: string) => (await user.request("POST", `/api/sandbox/${projectId}/shell`, { command })).json();
 
 describe.skipIf(!support.ok)("project sandbox sync (local provider)", () => {
   test("stored files reach a new sandbox; API writes, renames and deletes reach it at once", async () => {

@@ -65,7 +65,10 @@ export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesServ
   const databases = ctx.appDatabases;
   // DATABASE_URL in every process: the sandbox's own 127.0.0.1:5432 locally; on E2B the server's address, or
   // nothing when there is none it can reach (the tools and API say so when asked for the database).
-  if (databases) env.register("database", async (projectId) => ({ DATABASE_URL: await databases.sandboxUrl(projectId, ctx.provider.kind === "local" ? "local" : "remote") }));
+  if (databases)
+    env.register("database", async (projectId) => ({
+      DATABASE_URL: await databases.sandboxUrl(projectId, ctx.provider.kind === "local" ? "local" : "remote"),
+    }));
   const lifecycle = createSandboxLifecycle(ctx, sync, dependencies, env);
   const stopRestarts = restartAppOnEnvChange(ctx, (projectId) => sync.get(projectId)?.sandbox ?? null);
   const processes = createSandboxProcesses(ctx, { ensure: lifecycle.ensure });
@@ -79,7 +82,8 @@ export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesServ
     isProjectSandbox: (sandboxId) => isProjectSandbox(ctx.sql, sandboxId),
     validate: lifecycle.validate,
     applyTemplate: (ownerId, projectId, name, options) => applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name, options),
-    applyTemplateChecked: (ownerId, projectId, name) => applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name, { ownerChecked: true }),
+    applyTemplateChecked: (ownerId, projectId, name) =>
+      applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name, { ownerChecked: true }),
 
     async runWorkflow(ownerId, projectId, options) {
       const project = await getOwnedProject(ctx, ownerId, projectId);

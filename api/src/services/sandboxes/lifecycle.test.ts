@@ -43,7 +43,12 @@ describe("sandbox lifecycle across instances", () => {
     const pb = memoryProvider();
     const [a, b] = [instance(pa), instance(pb)];
     try {
-      const answers = await Promise.all([a.recreate(owner, project.id), b.recreate(owner, project.id), a.recreate(owner, project.id), b.recreate(owner, project.id)]);
+      const answers = await Promise.all([
+        a.recreate(owner, project.id),
+        b.recreate(owner, project.id),
+        a.recreate(owner, project.id),
+        b.recreate(owner, project.id),
+      ]);
       expect(pa.created.length + pb.created.length).toBe(1);
       expect(pa.live.size + pb.live.size).toBe(1);
       expect(new Set(answers.map((x) => x.url)).size).toBe(1);
@@ -97,7 +102,10 @@ describe("sandbox lifecycle across instances", () => {
     try {
       const kept = await a.ensure(owner, p1.id);
       for (const start of [() => a.ensure(owner, p2.id), () => a.recreate(owner, p2.id)]) {
-        const refused = await start().then(() => null, (e: { status?: number }) => e.status);
+        const refused = await start().then(
+          () => null,
+          (e: { status?: number }) => e.status,
+        );
         expect(refused).toBe(429);
         expect(p.killed).toEqual([]);
         expect([...p.live.keys()]).toEqual([kept.id]);
@@ -117,7 +125,10 @@ describe("sandbox lifecycle across instances", () => {
     const p = memoryProvider({ startMs: 300 });
     const a = instance(p);
     try {
-      const starting = a.ensure(owner, project.id).then(() => "kept", (e: Error) => e.message);
+      const starting = a.ensure(owner, project.id).then(
+        () => "kept",
+        (e: Error) => e.message,
+      );
       await Bun.sleep(50);
       await deleteProject(ctx, owner, project.id);
       expect(await starting).toBe("Project not found");

@@ -62,7 +62,9 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     if (own) return own;
     // A local sandbox's 127.0.0.1:5432 leads to the host through its socket: serve it before any process asks.
     if (sandbox.databaseSocket && ctx.appDatabases) {
-      ctx.appDatabases.serveSandbox(projectId, sandbox.databaseSocket).catch((error) => ctx.logger.warn("the sandbox's database socket could not be served", { projectId, error: String(error) }));
+      ctx.appDatabases
+        .serveSandbox(projectId, sandbox.databaseSocket)
+        .catch((error) => ctx.logger.warn("the sandbox's database socket could not be served", { projectId, error: String(error) }));
     }
     wrappers.set(sandbox, (own = withProjectEnv(sandbox, () => env.forProject(projectId))));
     return own;
@@ -170,7 +172,9 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     try {
       sandbox = asProjects(projectId, await ctx.provider.create(projectId));
     } catch (error) {
-      throw new AppError(503, "dependency_unavailable", `Could not start a sandbox: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new AppError(503, "dependency_unavailable", `Could not start a sandbox: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
     }
     return { sandbox, filesSynced: await attach(ownerId, projectId, sandbox) };
   }
@@ -266,7 +270,12 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
   }
 
   async function recreateOnce(ownerId: string, projectId: string): Promise<RecreateResult> {
-    return withStartClaim(ownerId, projectId, (makeRoom) => replaceSandbox(ownerId, projectId, makeRoom), () => awaitOtherRecreate(ownerId, projectId));
+    return withStartClaim(
+      ownerId,
+      projectId,
+      (makeRoom) => replaceSandbox(ownerId, projectId, makeRoom),
+      () => awaitOtherRecreate(ownerId, projectId),
+    );
   }
 
   /** Another start of the project holds the claim: wait until it lets go, then answer with the sandbox it made. */

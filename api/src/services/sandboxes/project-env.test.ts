@@ -56,7 +56,9 @@ if (await localSuiteGate("project environment", { sameOnEveryDatabase: true })) 
       // A caller's own env wins over the project's (a build's NODE_ENV), and adds to it.
       expect((await sandbox.run('echo "$PROJECT_GREETING $EXTRA"', { env: { EXTRA: "x" } })).stdout).toBe("hello-from-the-seam x\n");
       expect((await p.call(runShellTool, { command: 'echo "shell:$PROJECT_GREETING"' })).result).toContain("shell:hello-from-the-seam");
-      expect((await p.call(runCodeTool, { language: "javascript", code: "console.log('code:' + process.env.PROJECT_GREETING)" })).result).toContain("code:hello-from-the-seam");
+      expect((await p.call(runCodeTool, { language: "javascript", code: "console.log('code:' + process.env.PROJECT_GREETING)" })).result).toContain(
+        "code:hello-from-the-seam",
+      );
       const route = await runShellCommand(sandboxes, p.user.uid, p.projectId, 'echo "route:$PROJECT_GREETING"');
       expect(route.stdout).toBe("route:hello-from-the-seam\n");
     }, 60_000);

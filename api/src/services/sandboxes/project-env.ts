@@ -40,7 +40,11 @@ export function createProjectEnv(deps: { events: EventBus; logger: Logger }): Pr
             return await contribute(projectId);
           } catch (error) {
             // One broken part (a database that cannot start) must not stop every command of the project.
-            deps.logger.warn("a part of the project's environment could not be computed; its variables are left out", { projectId, part: name, error: String(error) });
+            deps.logger.warn("a part of the project's environment could not be computed; its variables are left out", {
+              projectId,
+              part: name,
+              error: String(error),
+            });
             return {};
           }
         }),
@@ -96,6 +100,8 @@ export function restartAppOnEnvChange(deps: { events: EventBus; logger: Logger }
       // One the user stopped stays stopped; a crashed one (perhaps for want of this very variable) starts again.
       if (app && app.status !== "exited") await sandbox.processes.restart(APP_PROCESS);
     };
-    void restart().catch((error: unknown) => deps.logger.warn("could not restart the app with its new environment", { projectId: event.projectId, error: String(error) }));
+    void restart().catch((error: unknown) =>
+      deps.logger.warn("could not restart the app with its new environment", { projectId: event.projectId, error: String(error) }),
+    );
   });
 }

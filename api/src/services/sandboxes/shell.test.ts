@@ -16,7 +16,11 @@ function harness(answer: Partial<RunResult> = {}) {
       return box.sandbox;
     },
   };
-  return { box, ensured, run: (command: string, signal?: AbortSignal, timeoutMs?: number) => runShellCommand(sandboxes, "u1", "p1", command, signal, timeoutMs) };
+  return {
+    box,
+    ensured,
+    run: (command: string, signal?: AbortSignal, timeoutMs?: number) => runShellCommand(sandboxes, "u1", "p1", command, signal, timeoutMs),
+  };
 }
 
 describe("shell service", () => {

@@ -13,8 +13,7 @@ export const SHELL_TIMEOUT_MS = 60_000;
 /** Characters of each stream sent back to the terminal. */
 export const SHELL_OUTPUT_CAP = 256 * 1024;
 
-const cap = (text: string) =>
-  text.length > SHELL_OUTPUT_CAP ? `${text.slice(0, SHELL_OUTPUT_CAP)}\n[output cut at ${SHELL_OUTPUT_CAP / 1024} KB]` : text;
+const cap = (text: string) => (text.length > SHELL_OUTPUT_CAP ? `${text.slice(0, SHELL_OUTPUT_CAP)}\n[output cut at ${SHELL_OUTPUT_CAP / 1024} KB]` : text);
 
 /** The command without its trailing `&` when it asks to run in the background (`&&` does not), else null. */
 export function backgroundCommand(command: string): string | null {
@@ -47,9 +46,9 @@ export async function runShellCommand(
       : result.limitHit
         ? result.limitHit
         : result.exitCode !== 0 && result.exitCode !== null
-        ? `Command exited with code ${result.exitCode}`
-        : result.truncated
-          ? "Output was longer than 1 MB and was cut."
-          : null,
+          ? `Command exited with code ${result.exitCode}`
+          : result.truncated
+            ? "Output was longer than 1 MB and was cut."
+            : null,
   };
 }

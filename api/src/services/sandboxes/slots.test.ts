@@ -21,7 +21,12 @@ beforeAll(async () => {
 }, 60_000);
 
 const configWith = (max: number) =>
-  loadConfig({ FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9", FIREBASE_PROJECT_ID: "demo-test", SANDBOX_WARM_TEMPLATES: "none", MAX_SANDBOXES_PER_USER: String(max) });
+  loadConfig({
+    FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9",
+    FIREBASE_PROJECT_ID: "demo-test",
+    SANDBOX_WARM_TEMPLATES: "none",
+    MAX_SANDBOXES_PER_USER: String(max),
+  });
 
 function instance(p: ReturnType<typeof memoryProvider>, max: number, sandboxLeaseMs?: number) {
   return createProjectSandboxes({ ...ctx, provider: p.provider, config: configWith(max), sandboxLeaseMs });
@@ -37,13 +42,15 @@ async function projects(owner: string, n: number): Promise<string[]> {
 async function answering(projectId: string): Promise<() => Promise<void>> {
   const assistantMessageId = crypto.randomUUID();
   await insertRunMessages(ctx.sql, { projectId, userMessageId: crypto.randomUUID(), assistantMessageId, content: "build it", attachments: [] });
-  return () => finishRunMessage(ctx.sql, assistantMessageId, projectId, { content: "", thinking: null, toolCalls: [], actions: [], usage: null, status: "complete" });
+  return () =>
+    finishRunMessage(ctx.sql, assistantMessageId, projectId, { content: "", thinking: null, toolCalls: [], actions: [], usage: null, status: "complete" });
 }
 
 const refusal = (promise: Promise<unknown>) =>
   promise.then(
     () => null,
-    (e: unknown) => (e instanceof AppError ? { status: e.status, message: e.message, retryAfter: e.headers["Retry-After"] } : { status: 500, message: String(e) }),
+    (e: unknown) =>
+      e instanceof AppError ? { status: e.status, message: e.message, retryAfter: e.headers["Retry-After"] } : { status: 500, message: String(e) },
   );
 
 describe(`sandboxes per user (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () => {

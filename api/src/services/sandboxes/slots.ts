@@ -50,18 +50,18 @@ export function createSandboxSlots(ctx: LifecycleDeps) {
     if (taken.kind === "held") return null;
     if (taken.kind === "full") throw allBusy(max, taken.holders);
     const renewal = setInterval(() => {
-      void slotRows.renewSandboxClaim(ctx.sql, projectId, token, CLAIM_MS).catch((error) =>
-        ctx.logger.warn("sandbox start claim not renewed", { projectId, error: String(error) }),
-      );
+      void slotRows
+        .renewSandboxClaim(ctx.sql, projectId, token, CLAIM_MS)
+        .catch((error) => ctx.logger.warn("sandbox start claim not renewed", { projectId, error: String(error) }));
     }, CLAIM_MS / 3);
     renewal.unref?.();
     return {
       evicted: taken.evicted,
       async release() {
         clearInterval(renewal);
-        await slotRows.releaseSandboxClaim(ctx.sql, projectId, token).catch((error) =>
-          ctx.logger.warn("sandbox start claim not released (it expires on its own)", { projectId, error: String(error) }),
-        );
+        await slotRows
+          .releaseSandboxClaim(ctx.sql, projectId, token)
+          .catch((error) => ctx.logger.warn("sandbox start claim not released (it expires on its own)", { projectId, error: String(error) }));
       },
     };
   }
@@ -91,16 +91,16 @@ export function createSandboxSlots(ctx: LifecycleDeps) {
   /** The sandbox stopped: it no longer counts. Never rejects. */
   async function stopped(projectId: string, sandboxId: string): Promise<void> {
     lastUse.delete(projectId);
-    await slotRows.endSandboxLease(ctx.sql, projectId, sandboxId).catch((error) =>
-      ctx.logger.warn("sandbox lease not ended (it runs out on its own)", { projectId, error: String(error) }),
-    );
+    await slotRows
+      .endSandboxLease(ctx.sql, projectId, sandboxId)
+      .catch((error) => ctx.logger.warn("sandbox lease not ended (it runs out on its own)", { projectId, error: String(error) }));
   }
 
   /** Renews the leases of these sandboxes (the live ones this instance has attached). Never rejects. */
   async function renew(alive: { projectId: string; sandboxId: string }[]): Promise<void> {
-    await slotRows.renewSandboxLeases(ctx.sql, alive, leaseMs).catch((error) =>
-      ctx.logger.warn("sandbox leases not renewed", { count: alive.length, error: String(error) }),
-    );
+    await slotRows
+      .renewSandboxLeases(ctx.sql, alive, leaseMs)
+      .catch((error) => ctx.logger.warn("sandbox leases not renewed", { count: alive.length, error: String(error) }));
   }
 
   return { claim, waitWhileHeld, running, used, stopped, renew, leaseMs };

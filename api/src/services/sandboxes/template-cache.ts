@@ -136,7 +136,9 @@ function makeCache(shared: SharedTemplateCache, provider: SandboxProvider, logge
       for (const file of template.files) await sandbox.files.write(file.path, file.content);
       const result = await sandbox.run(template.install, { timeoutMs: POPULATE_TIMEOUT_MS });
       if (result.exitCode !== 0) {
-        throw new Error(`"${template.install}" failed (exit ${result.exitCode}${result.timedOut ? ", timed out" : ""}): ${(result.stderr || result.stdout).slice(-1000)}`);
+        throw new Error(
+          `"${template.install}" failed (exit ${result.exitCode}${result.timedOut ? ", timed out" : ""}): ${(result.stderr || result.stdout).slice(-1000)}`,
+        );
       }
       const projectDir = shared.hostProjectDir(sandbox);
       if (!projectDir) throw new Error("the template cache's sandbox stopped before its dependencies were taken");
@@ -150,11 +152,9 @@ function makeCache(shared: SharedTemplateCache, provider: SandboxProvider, logge
       await run(["chown", "-R", "-h", "0:0", tmp]);
       await run(["chmod", "-R", "u+rwX,go+rX,go-w", tmp]);
       const populationId = randomUUID();
-      fs.writeFileSync(
-        path.join(tmp, "ready.json"),
-        JSON.stringify({ template: template.name, key, populationId, populatedAt: new Date().toISOString() }),
-        { mode: 0o644 },
-      );
+      fs.writeFileSync(path.join(tmp, "ready.json"), JSON.stringify({ template: template.name, key, populationId, populatedAt: new Date().toISOString() }), {
+        mode: 0o644,
+      });
       fs.chmodSync(tmp, 0o755);
       try {
         fs.renameSync(tmp, path.join(hostDir, key));

@@ -3,7 +3,12 @@ import { KNOWLEDGE_PATH, MAX_KNOWLEDGE_BYTES } from "../chat-runs/project-knowle
 import { loadTemplate, TEMPLATE_NAMES } from "./templates";
 
 /** Words each template's AGENTS.md must name: its stack, and its entry file. */
-const STACK = { react: ["React", "Vite", "src/App.tsx"], vite: ["TypeScript", "Vite", "src/main.ts"], node: ["Node.js", "server.js"], fullstack: ["Node.js", "React", "PostgreSQL", "DATABASE_URL", "db/migrations"] };
+const STACK = {
+  react: ["React", "Vite", "src/App.tsx"],
+  vite: ["TypeScript", "Vite", "src/main.ts"],
+  node: ["Node.js", "server.js"],
+  fullstack: ["Node.js", "React", "PostgreSQL", "DATABASE_URL", "db/migrations"],
+};
 
 describe("templates", () => {
   test("each ships an AGENTS.md describing its stack, whole within the system prompt's cap", async () => {

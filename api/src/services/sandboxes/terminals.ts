@@ -85,12 +85,15 @@ export function createTerminalSessions(deps: {
       // One timer per session, re-armed only when it fires: output can arrive thousands of times a second.
       const armIdle = () => {
         if (!deps.idleMs || ended) return;
-        idleTimer = setTimeout(() => {
-          const quiet = Date.now() - lastActivity;
-          if (quiet < deps.idleMs) return void armIdle();
-          deps.logger.info("terminal idle; closing it", { projectId, idleMs: deps.idleMs });
-          finish({ reason: "idle", idleMs: deps.idleMs });
-        }, Math.max(10, deps.idleMs - (Date.now() - lastActivity)));
+        idleTimer = setTimeout(
+          () => {
+            const quiet = Date.now() - lastActivity;
+            if (quiet < deps.idleMs) return void armIdle();
+            deps.logger.info("terminal idle; closing it", { projectId, idleMs: deps.idleMs });
+            finish({ reason: "idle", idleMs: deps.idleMs });
+          },
+          Math.max(10, deps.idleMs - (Date.now() - lastActivity)),
+        );
         idleTimer.unref?.();
       };
 

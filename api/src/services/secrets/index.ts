@@ -60,7 +60,12 @@ export function createProjectSecrets(ctx: ServiceContext & { box: SecretBox; env
       await getOwnedProject(ctx, ownerId, projectId);
       const problem = secretNameProblem(name) ?? (value === null ? 'Send the value as JSON: {"value": "…"}.' : secretValueProblem(value));
       if (problem || value === null) throw badRequest(problem ?? "no value");
-      const saved = await rows.upsertSecret(ctx.sql, { projectId, name, sealed: ctx.box.seal(value, sealContext(projectId, name)), max: MAX_SECRETS_PER_PROJECT });
+      const saved = await rows.upsertSecret(ctx.sql, {
+        projectId,
+        name,
+        sealed: ctx.box.seal(value, sealContext(projectId, name)),
+        max: MAX_SECRETS_PER_PROJECT,
+      });
       if (saved === "gone") throw notFound("Project");
       if (saved === "full") throw badRequest(`A project holds at most ${MAX_SECRETS_PER_PROJECT} secrets; delete one you no longer need first.`);
       await ctx.env.changed(ownerId, projectId, [name]);

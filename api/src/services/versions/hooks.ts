@@ -52,7 +52,9 @@ export async function versionsAroundRun(
         if (!latest || !sameManifest(latest.manifest, before)) {
           // The run may have outlasted the sweep's grace period: refresh the blobs only `before` names.
           const known = new Set(Object.values(latest?.manifest ?? {}).map(([sha256]) => sha256));
-          const own = Object.values(before).filter(([sha256]) => !known.has(sha256)).map(([sha256, size]) => ({ sha256, size }));
+          const own = Object.values(before)
+            .filter(([sha256]) => !known.has(sha256))
+            .map(([sha256, size]) => ({ sha256, size }));
           if ((await blobs.touchBlobs(ctx.sql, own)).size === 0) {
             const input = { projectId: run.projectId, source: "agent" as const, label: `Before: ${label}`, messageId: run.messageId };
             const taken = await recordVersion(ctx, input, before, latest);

@@ -68,7 +68,9 @@ function plan(zip: JSZip, limits: ImportLimits): Planned[] {
       throw tooLarge(`${name} is ${mb(uncompressedSize)}; a file may be at most ${mb(limits.maxFileBytes)}.`);
     }
     if (uncompressedSize > RATIO_CHECKED_FROM && uncompressedSize / Math.max(1, compressedSize) > limits.maxRatio) {
-      throw badRequest(`${name} inflates ${Math.round(uncompressedSize / Math.max(1, compressedSize))} times; this looks like a zip bomb and was not imported.`);
+      throw badRequest(
+        `${name} inflates ${Math.round(uncompressedSize / Math.max(1, compressedSize))} times; this looks like a zip bomb and was not imported.`,
+      );
     }
     total += uncompressedSize;
     kept.push({ path: name, entry, size: uncompressedSize });
@@ -169,7 +171,9 @@ export async function importProjectZip(
     const label = input.fileName ? `Imported from ${input.fileName}` : "Imported from a zip";
     await takeVersion(ctx, { projectId: project.id, source: "manual", label: label.slice(0, 200) });
   } catch (error) {
-    await deleteProject(ctx, ownerId, project.id).catch((e) => ctx.logger.warn("half-imported project not removed", { projectId: project.id, error: String(e) }));
+    await deleteProject(ctx, ownerId, project.id).catch((e) =>
+      ctx.logger.warn("half-imported project not removed", { projectId: project.id, error: String(e) }),
+    );
     throw error;
   }
   return getOwnedProject(ctx, ownerId, project.id);

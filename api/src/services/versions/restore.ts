@@ -23,8 +23,7 @@ import { forEachLimit, withProjectLock } from "./project-lock";
 import { captureManifest, DEFAULT_MODE, recordVersion, takeVersionLocked } from "./snapshot";
 
 export const SAVED_DURING_RESTORE = "Saved during the restore";
-export const RESTORE_DURING_RUN =
-  "The agent is working on this project. Wait for it to finish, or stop it, before restoring a version.";
+export const RESTORE_DURING_RUN = "The agent is working on this project. Wait for it to finish, or stop it, before restoring a version.";
 
 /** The sandbox service, which restarts the app on the restored files; absent where no app runs (tests, scripts). */
 export type RestoreContext = ServiceContext & { sandboxes?: { runWorkflow(ownerId: string, projectId: string): Promise<unknown> } };
@@ -38,7 +37,10 @@ export async function restoreVersion(ctx: RestoreContext, ownerId: string, proje
   const result = await withProjectLock(ctx.sql, project.id, async () => {
     // An old version may be deleted by retention while it is restored: marking its contents in use keeps
     // the sweep off them until the restored files are a version of their own.
-    const missing = await blobs.touchBlobs(ctx.sql, Object.values(target.manifest).map(([sha256, size]) => ({ sha256, size })));
+    const missing = await blobs.touchBlobs(
+      ctx.sql,
+      Object.values(target.manifest).map(([sha256, size]) => ({ sha256, size })),
+    );
     if (missing.size > 0) throw new AppError(500, "internal", `${missing.size} of this version's files are missing from storage; nothing was restored.`);
     const before = await takeVersionLocked(ctx, { projectId: project.id, source: "restore", label: versionLabel(`Before restoring "${target.label}"`) });
     const current = new Map(before.files.map((f) => [f.path, f]));

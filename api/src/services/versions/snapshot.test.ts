@@ -146,7 +146,10 @@ for (const kind of STORE_KINDS) {
       await versionAfterUserEdit(ctx, projectId);
 
       let list = await listVersions(ctx.sql, projectId, { limit: 10 });
-      expect(list.map((v) => [v.source, v.filesChanged])).toEqual([["user", 2], ["agent", 1]]);
+      expect(list.map((v) => [v.source, v.filesChanged])).toEqual([
+        ["user", 2],
+        ["agent", 1],
+      ]);
       expect(list[0]!.parentId).toBe(list[1]!.id);
 
       // The window closes a minute after the first edit of the group.
@@ -154,7 +157,11 @@ for (const kind of STORE_KINDS) {
       await deleteProjectFile(ctx, ownerId, file.id);
       await versionAfterUserEdit(ctx, projectId);
       list = await listVersions(ctx.sql, projectId, { limit: 10 });
-      expect(list.map((v) => [v.source, v.filesChanged])).toEqual([["user", 1], ["user", 2], ["agent", 1]]);
+      expect(list.map((v) => [v.source, v.filesChanged])).toEqual([
+        ["user", 1],
+        ["user", 2],
+        ["agent", 1],
+      ]);
     });
 
     test("an agent run that changed files gets a version before and after; one that changed nothing gets none", async () => {

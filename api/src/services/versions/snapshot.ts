@@ -106,20 +106,11 @@ export function changeStats(before: Manifest | null, after: Manifest): { filesCh
  * Records `captured` as a new version after `latest`, unless nothing changed (then `latest` is answered).
  * A user edit within a minute of the user version it follows replaces that version.
  */
-export async function recordVersion(
-  ctx: ServiceContext,
-  input: TakeVersion,
-  captured: Manifest,
-  latest: VersionWithManifest | null,
-): Promise<Taken> {
+export async function recordVersion(ctx: ServiceContext, input: TakeVersion, captured: Manifest, latest: VersionWithManifest | null): Promise<Taken> {
   if (latest && !input.force && sameManifest(latest.manifest, captured)) return { version: latest, created: false };
   const now = Date.now();
   const coalesce =
-    input.source === "user" &&
-    input.coalesce !== false &&
-    latest?.source === "user" &&
-    latest.coalesceUntil !== null &&
-    latest.coalesceUntil.getTime() > now;
+    input.source === "user" && input.coalesce !== false && latest?.source === "user" && latest.coalesceUntil !== null && latest.coalesceUntil.getTime() > now;
   let parent: { id: string; manifest: Manifest } | null = latest;
   if (coalesce) {
     parent = latest!.parentId ? await versions.findVersion(ctx.sql, input.projectId, latest!.parentId) : null;

@@ -40,9 +40,7 @@ describe("unifiedDiff", () => {
   test("one changed line among context, in diff -u form", () => {
     const before = "a\nb\nc\nd\ne\nf\ng\nh\n";
     const after = "a\nb\nc\nd\nE\nf\ng\nh\n";
-    expect(unifiedDiff("x.txt", before, after)).toBe(
-      "--- a/x.txt\n+++ b/x.txt\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n",
-    );
+    expect(unifiedDiff("x.txt", before, after)).toBe("--- a/x.txt\n+++ b/x.txt\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h\n");
   });
 
   test("added and removed files diff against /dev/null", () => {
@@ -60,7 +58,7 @@ describe("unifiedDiff", () => {
 
   test("random edits round-trip through the patch", () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let round = 0; round < 200; round++) {
       const words = ["alpha", "beta", "gamma", "delta", "", "}"];
       const before = Array.from({ length: Math.floor(random() * 40) }, () => words[Math.floor(random() * words.length)]).join("\n");

@@ -13,10 +13,7 @@ type DialogProps = {
 export function Dialog({ open, onClose, title, description, children }: DialogProps) {
   return (
     <HeadlessDialog open={open} onClose={onClose} className="relative z-50">
-      <DialogBackdrop
-        transition
-        className="fixed inset-0 bg-black/60 transition-opacity duration-150 data-closed:opacity-0"
-      />
+      <DialogBackdrop transition className="fixed inset-0 bg-black/60 transition-opacity duration-150 data-closed:opacity-0" />
       <div className="fixed inset-0 flex items-center justify-center p-4">
         <DialogPanel
           transition

@@ -79,9 +79,7 @@ export const TerminalIcon = icon(
 );
 export const LogOutIcon = icon(<path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />);
 export const PlusIcon = icon(<path d="M5 12h14M12 5v14" />);
-export const TrashIcon = icon(
-  <path d="M3 6h18M19 6v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2M10 11v6M14 11v6" />,
-);
+export const TrashIcon = icon(<path d="M3 6h18M19 6v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2M10 11v6M14 11v6" />);
 export const ShieldIcon = icon(
   <path d="M20 13c0 5-3.5 7.5-7.66 8.95a1 1 0 0 1-.67-.01C7.5 20.5 4 18 4 13V6a1 1 0 0 1 1-1c2 0 4.5-1.2 6.24-2.72a1.17 1.17 0 0 1 1.52 0C14.51 3.81 17 5 19 5a1 1 0 0 1 1 1z" />,
 );
@@ -138,13 +136,7 @@ export const LayersIcon = icon(
 /** The brand mark: a rounded tile with two sparks, used in headers and the sidebar. */
 export function BrandMark({ className }: IconProps) {
   return (
-    <span
-      aria-hidden
-      className={cn(
-        "inline-flex size-8 shrink-0 items-center justify-center rounded-lg bg-primary text-primary-foreground",
-        className,
-      )}
-    >
+    <span aria-hidden className={cn("inline-flex size-8 shrink-0 items-center justify-center rounded-lg bg-primary text-primary-foreground", className)}>
       <svg viewBox="0 0 24 24" fill="currentColor" className="size-[1.125rem]" focusable="false">
         <path d="M10 4c.6 4.4 2.6 6.4 7 7-4.4.6-6.4 2.6-7 7-.6-4.4-2.6-6.4-7-7 4.4-.6 6.4-2.6 7-7Z" />
         <path d="M18.5 2.5c.3 2 1 2.7 3 3-2 .3-2.7 1-3 3-.3-2-1-2.7-3-3 2-.3 2.7-1 3-3Z" opacity=".8" />

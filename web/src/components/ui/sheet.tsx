@@ -27,10 +27,7 @@ export function Sheet({ open, onClose, side = "left", title, hideTitle, afterLea
   return (
     <Transition show={open} afterLeave={afterLeave}>
       <Dialog onClose={onClose} className="relative z-50">
-        <DialogBackdrop
-          transition
-          className="fixed inset-0 bg-black/60 transition-opacity duration-200 ease-out data-closed:opacity-0"
-        />
+        <DialogBackdrop transition className="fixed inset-0 bg-black/60 transition-opacity duration-200 ease-out data-closed:opacity-0" />
         <DialogPanel
           transition
           className={cn(

@@ -58,12 +58,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signInWithGoogle = useCallback(() => signInWithGooglePopup(), []);
 
-  const signOut = useCallback(async ({ expired = false }: { expired?: boolean } = {}) => {
-    // Set before the user becomes null, so no render sees "signed out" without knowing it was chosen.
-    setSignedOutByUser(!expired);
-    await signOutUser();
-    queryClient.clear();
-  }, [queryClient]);
+  const signOut = useCallback(
+    async ({ expired = false }: { expired?: boolean } = {}) => {
+      // Set before the user becomes null, so no render sees "signed out" without knowing it was chosen.
+      setSignedOutByUser(!expired);
+      await signOutUser();
+      queryClient.clear();
+    },
+    [queryClient],
+  );
 
   const value = useMemo<AuthState>(
     () => ({ user, loading, signInWithGoogle, signOut, signedOutByUser }),

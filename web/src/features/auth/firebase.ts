@@ -9,16 +9,7 @@
  * await signInWithGooglePopup();
  */
 import { FirebaseError, initializeApp } from "firebase/app";
-import {
-  type Auth,
-  connectAuthEmulator,
-  GoogleAuthProvider,
-  getAuth,
-  onAuthStateChanged,
-  signInWithPopup,
-  signOut,
-  type User,
-} from "firebase/auth";
+import { type Auth, connectAuthEmulator, GoogleAuthProvider, getAuth, onAuthStateChanged, signInWithPopup, signOut, type User } from "firebase/auth";
 import { api } from "../../api/endpoints";
 
 /** The signed-in user as the identity provider describes it. */

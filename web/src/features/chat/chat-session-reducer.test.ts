@@ -25,14 +25,22 @@ describe("reduceChatSession", () => {
   });
 
   test("streaming: the answer's stream opened, its events are folded into the live answer", () => {
-    const s = play([sent, { type: "opened" }, { type: "event", event: { type: "chunk", content: "Hel" } }, { type: "event", event: { type: "chunk", content: "lo" } }]);
+    const s = play([
+      sent,
+      { type: "opened" },
+      { type: "event", event: { type: "chunk", content: "Hel" } },
+      { type: "event", event: { type: "chunk", content: "lo" } },
+    ]);
     expect(s.phase).toBe("streaming");
     expect(s.turn?.run.content).toBe("Hello");
     expect(s.turn?.user).toBe(user);
   });
 
   test("attaching to a run already going streams at once, without a message of ours", () => {
-    const s = play([{ type: "attached", hidden: false }, { type: "event", event: { type: "thinking", content: "hm" } }]);
+    const s = play([
+      { type: "attached", hidden: false },
+      { type: "event", event: { type: "thinking", content: "hm" } },
+    ]);
     expect(s).toMatchObject({ phase: "streaming", turn: { user: null, baseline: 0, run: { thinking: "hm" } } });
   });
 
@@ -53,7 +61,13 @@ describe("reduceChatSession", () => {
     const once = play([sent, { type: "opened" }, { type: "ended", end: "dropped" }]);
     expect(once).toMatchObject({ phase: "idle", turn: null, drops: 1 });
     expect(mayResume(once)).toBe(true);
-    const twice = play([{ type: "attached", hidden: false }, { type: "ended", end: "dropped" }], once);
+    const twice = play(
+      [
+        { type: "attached", hidden: false },
+        { type: "ended", end: "dropped" },
+      ],
+      once,
+    );
     expect(twice.drops).toBe(2);
     expect(mayResume(twice)).toBe(false);
     // A new message starts the count again.

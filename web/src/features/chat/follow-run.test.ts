@@ -27,7 +27,12 @@ async function follow(res: Response, signal = new AbortController().signal) {
 
 describe("followRun", () => {
   test("a stream that ends with done is done, every event told in order; malformed ones are skipped", async () => {
-    const res = sse([data({ type: "chunk", content: "Hi" }), "data: {not json\n\n", data({ type: "tool_start", name: "write_file", summary: "a" }), data({ type: "done", status: "complete" })]);
+    const res = sse([
+      data({ type: "chunk", content: "Hi" }),
+      "data: {not json\n\n",
+      data({ type: "tool_start", name: "write_file", summary: "a" }),
+      data({ type: "done", status: "complete" }),
+    ]);
     expect(await follow(res)).toEqual({ end: "done", types: ["chunk", "tool_start", "done"] });
   });
 

@@ -28,7 +28,12 @@ describe("applyStreamEvent", () => {
   });
 
   test("a stopped run keeps its partial answer", () => {
-    expect(play([{ type: "chunk", content: "Half an" }, { type: "done", status: "stopped" }])).toMatchObject({ content: "Half an", status: "stopped" });
+    expect(
+      play([
+        { type: "chunk", content: "Half an" },
+        { type: "done", status: "stopped" },
+      ]),
+    ).toMatchObject({ content: "Half an", status: "stopped" });
   });
 
   test("without done the run is not finished (a cut stream)", () => {

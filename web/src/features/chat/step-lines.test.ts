@@ -6,19 +6,33 @@ describe("classifyStepLine", () => {
     for (const line of ["Creating React app", "Installing dependencies", "Starting dev server"]) expect(classifyStepLine(line)).toBe("in_progress");
   });
   test("completed prefixes", () => {
-    for (const line of ["Created src/App.tsx", "Edited src/main.ts", "Installed 42 packages", "Configured workflow", "Ran shell: ls -la", "Started: npm run dev"]) {
+    for (const line of [
+      "Created src/App.tsx",
+      "Edited src/main.ts",
+      "Installed 42 packages",
+      "Configured workflow",
+      "Ran shell: ls -la",
+      "Started: npm run dev",
+    ]) {
       expect(classifyStepLine(line)).toBe("completed");
     }
   });
   test("the app check's steps: checking, its results, restarts; prose that starts alike is not one", () => {
     for (const line of ["Checking the app…", "Restarting the app"]) expect(classifyStepLine(line)).toBe("in_progress");
-    for (const line of ["App runs without errors", "Found 2 problems, fixing (1/3)", "Found 1 problem, fixing (3/3)", "App still has 1 problem after 3 repair rounds", "Restarted the app (running on port 5173)"]) {
+    for (const line of [
+      "App runs without errors",
+      "Found 2 problems, fixing (1/3)",
+      "Found 1 problem, fixing (3/3)",
+      "App still has 1 problem after 3 repair rounds",
+      "Restarted the app (running on port 5173)",
+    ]) {
       expect(classifyStepLine(line)).toBe("completed");
     }
     for (const line of ["Found the bug in App.tsx", "App still needs a logo", "Checking your code now"]) expect(classifyStepLine(line)).toBeNull();
   });
   test("other lines are not steps", () => {
-    for (const line of ["Here is your app", "I created it", "Ran the tests", "Started the server", "", "- Created list item"]) expect(classifyStepLine(line)).toBeNull();
+    for (const line of ["Here is your app", "I created it", "Ran the tests", "Started the server", "", "- Created list item"])
+      expect(classifyStepLine(line)).toBeNull();
   });
 });
 

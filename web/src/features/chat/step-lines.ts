@@ -15,7 +15,16 @@ export type StepStatus = "in_progress" | "completed" | "warning";
 export const WARNING_STEP_PREFIXES = ["Destructive SQL ran:"] as const;
 
 export const IN_PROGRESS_STEP_PREFIXES = ["Creating", "Installing", "Starting", "Checking the app", "Restarting the app"] as const;
-export const COMPLETED_STEP_PREFIXES = ["Created", "Edited", "Installed", "Configured", "Ran shell:", "Started:", "Restarted the app", "App runs without errors"] as const;
+export const COMPLETED_STEP_PREFIXES = [
+  "Created",
+  "Edited",
+  "Installed",
+  "Configured",
+  "Ran shell:",
+  "Started:",
+  "Restarted the app",
+  "App runs without errors",
+] as const;
 /** The app check's results ('Found 2 problems, fixing (1/3)', 'App still has 1 problem after 3 repair rounds'), matched whole so prose is not taken for them. */
 const COMPLETED_STEP_PATTERNS = [/^Found \d+ problems?, fixing \(\d+\/\d+\)$/, /^App still has \d+ problems? after \d+ repair rounds?$/];
 

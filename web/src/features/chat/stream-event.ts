@@ -9,8 +9,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const isStr = (v: unknown): v is string => typeof v === "string";
 const isStep = (v: unknown) => isObj(v) && isStr(v.description) && (v.status === "in_progress" || v.status === "completed");
-const isUsage = (v: unknown) =>
-  isObj(v) && typeof v.promptTokens === "number" && typeof v.completionTokens === "number" && typeof v.totalTokens === "number";
+const isUsage = (v: unknown) => isObj(v) && typeof v.promptTokens === "number" && typeof v.completionTokens === "number" && typeof v.totalTokens === "number";
 
 export function parseStreamEvent(data: string): StreamEvent | null {
   let e: unknown;

@@ -4,9 +4,7 @@ import { applyToolComplete, applyToolStart, displayedToolStatus, toolKind } from
 
 describe("tool badges", () => {
   test("tool_start adds an in-progress entry", () => {
-    expect(applyToolStart([], { name: "write_file", summary: "src/App.tsx" })).toEqual([
-      { name: "write_file", summary: "src/App.tsx", status: "in_progress" },
-    ]);
+    expect(applyToolStart([], { name: "write_file", summary: "src/App.tsx" })).toEqual([{ name: "write_file", summary: "src/App.tsx", status: "in_progress" }]);
   });
 
   test("tool_complete completes the first in-progress tool of the same name", () => {

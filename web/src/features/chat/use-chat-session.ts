@@ -125,10 +125,7 @@ export function useChatSession(projectId: string) {
       const signal = life.current.signal;
       let res: Response;
       try {
-        res = await api.messages.stream(
-          { projectId, content, ...(attachments.length ? { attachments } : {}), enableReasoning },
-          { signal },
-        );
+        res = await api.messages.stream({ projectId, content, ...(attachments.length ? { attachments } : {}), enableReasoning }, { signal });
       } catch (err) {
         if (signal.aborted) {
           dispatch({ type: "ended", end: "abandoned" });

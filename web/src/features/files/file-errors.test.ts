@@ -3,9 +3,7 @@ import { ApiError } from "../../api/api-error";
 import { serverMessage } from "./file-errors";
 
 test("the API's readable message wins", async () => {
-  const err = await ApiError.fromResponse(
-    new Response(JSON.stringify({ error: "A file already exists at a.ts.", code: "conflict" }), { status: 409 }),
-  );
+  const err = await ApiError.fromResponse(new Response(JSON.stringify({ error: "A file already exists at a.ts.", code: "conflict" }), { status: 409 }));
   expect(serverMessage(err, "Failed to rename file")).toBe("A file already exists at a.ts.");
 });
 

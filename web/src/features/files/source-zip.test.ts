@@ -19,7 +19,10 @@ test("text entries keep their content; binary entries are restored from base64",
     binary: ["public/logo.png"],
   });
   const zip = await JSZip.loadAsync(bytes);
-  const names = Object.values(zip.files).filter((f) => !f.dir).map((f) => f.name).sort();
+  const names = Object.values(zip.files)
+    .filter((f) => !f.dir)
+    .map((f) => f.name)
+    .sort();
   expect(names).toEqual(["README.md", "public/logo.png", "src/App.tsx"]);
   expect(await zip.file("src/App.tsx")!.async("string")).toBe("export const App = () => <h1>Hi ✓</h1>;\n");
   expect(await zip.file("README.md")!.async("string")).toBe("# Demo\n");

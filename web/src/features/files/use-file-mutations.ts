@@ -9,16 +9,13 @@ import { fileKeys } from "../../api/query-keys";
 import { applyFileEvent } from "./apply-file-event";
 
 function putInList(queryClient: QueryClient, file: ProjectFile, type: "file.updated" | "file.deleted") {
-  queryClient.setQueryData<ProjectFile[]>(fileKeys.list(file.projectId), (list) =>
-    applyFileEvent(list, { type, projectId: file.projectId, file }),
-  );
+  queryClient.setQueryData<ProjectFile[]>(fileKeys.list(file.projectId), (list) => applyFileEvent(list, { type, projectId: file.projectId, file }));
 }
 
 export function useSaveFile() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ file, content }: { file: ProjectFile; content: string }) =>
-      api.files.save(file.id, content),
+    mutationFn: ({ file, content }: { file: ProjectFile; content: string }) => api.files.save(file.id, content),
     onSuccess: (saved) => putInList(queryClient, saved, "file.updated"),
   });
 }
@@ -26,8 +23,7 @@ export function useSaveFile() {
 export function useRenameFile() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ file, newPath }: { file: ProjectFile; newPath: string }) =>
-      api.files.rename(file.id, newPath),
+    mutationFn: ({ file, newPath }: { file: ProjectFile; newPath: string }) => api.files.rename(file.id, newPath),
     onSuccess: (renamed) => putInList(queryClient, renamed, "file.updated"),
   });
 }

@@ -12,6 +12,10 @@ test("a restore's toast names the version and how many files changed", () => {
 
 test("a 409 shows the API's sentence; other failures say the restore failed", () => {
   const busy = new ApiError(409, "conflict", "The agent is working on this project. Wait for it to finish.", "", "Conflict");
-  expect(restoreFailedToast(busy)).toEqual({ title: "Restore refused", description: "The agent is working on this project. Wait for it to finish.", variant: "destructive" });
+  expect(restoreFailedToast(busy)).toEqual({
+    title: "Restore refused",
+    description: "The agent is working on this project. Wait for it to finish.",
+    variant: "destructive",
+  });
   expect(restoreFailedToast(new ApiError(500, "internal", "Storage broke", "", ""))).toMatchObject({ title: "Restore failed", description: "Storage broke" });
 });

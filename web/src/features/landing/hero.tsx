@@ -8,10 +8,7 @@ import { scrollToSection } from "./landing-sections";
 export function Hero() {
   return (
     <section aria-labelledby="hero-title" className="relative overflow-hidden">
-      <div
-        aria-hidden
-        className="pointer-events-none absolute inset-x-0 -top-40 mx-auto h-96 max-w-3xl rounded-full bg-primary/20 blur-3xl"
-      />
+      <div aria-hidden className="pointer-events-none absolute inset-x-0 -top-40 mx-auto h-96 max-w-3xl rounded-full bg-primary/20 blur-3xl" />
       <div className="relative mx-auto max-w-6xl px-4 pt-20 pb-16 text-center sm:px-6 sm:pt-28">
         <p className="mx-auto inline-flex items-center gap-2 rounded-full border bg-card px-3 py-1 text-xs font-medium text-muted-foreground">
           <span className="size-1.5 rounded-full bg-primary" aria-hidden />
@@ -21,8 +18,8 @@ export function Hero() {
           Describe the app you want. Watch it get built.
         </h1>
         <p className="mx-auto mt-6 max-w-2xl text-lg text-pretty text-muted-foreground">
-          App Builder pairs you with an AI agent that writes the code, runs it in an isolated sandbox and shows you a
-          live preview as it works. Every file stays yours to read, edit and download.
+          App Builder pairs you with an AI agent that writes the code, runs it in an isolated sandbox and shows you a live preview as it works. Every file stays
+          yours to read, edit and download.
         </p>
         <div className="mt-10 flex flex-col items-center justify-center gap-3 sm:flex-row">
           <Link href="/login" className={buttonClasses("primary", "lg", "w-full sm:w-auto")}>
@@ -78,10 +75,7 @@ function SessionSketch() {
                     <span className="w-24 truncate text-xs text-muted-foreground">{habit}</span>
                     <div className="flex gap-1">
                       {Array.from({ length: 7 }, (_, day) => (
-                        <span
-                          key={day}
-                          className={(day + row) % 3 === 0 ? "size-4 rounded bg-muted" : "size-4 rounded bg-primary/80"}
-                        />
+                        <span key={day} className={(day + row) % 3 === 0 ? "size-4 rounded bg-muted" : "size-4 rounded bg-primary/80"} />
                       ))}
                     </div>
                   </div>

@@ -59,12 +59,12 @@ export function AboutSection() {
     <Section id="about" eyebrow="About" title="Built for people with ideas, whether or not they write code" className="border-y bg-muted/30">
       <div className="mx-auto grid max-w-4xl gap-8 text-muted-foreground md:grid-cols-2">
         <p className="leading-relaxed">
-          App Builder is an open-source AI app builder. Non-developers use it to turn an idea into a working app by
-          describing it; developers use it to skip the boilerplate and get to the interesting part faster.
+          App Builder is an open-source AI app builder. Non-developers use it to turn an idea into a working app by describing it; developers use it to skip the
+          boilerplate and get to the interesting part faster.
         </p>
         <p className="leading-relaxed">
-          Nothing is hidden behind the chat. Every change the agent makes is a file you can read and edit, every command
-          it runs can be repeated in the terminal, and the whole project can be downloaded at any time.
+          Nothing is hidden behind the chat. Every change the agent makes is a file you can read and edit, every command it runs can be repeated in the
+          terminal, and the whole project can be downloaded at any time.
         </p>
       </div>
     </Section>
@@ -96,18 +96,11 @@ const SAFEGUARDS: Array<{ icon: ReactNode; title: string; text: string }> = [
 
 export function SecuritySection() {
   return (
-    <Section
-      id="security"
-      eyebrow="Security"
-      title="Security and privacy"
-      intro="Your projects are your own. Here is how App Builder keeps them that way."
-    >
+    <Section id="security" eyebrow="Security" title="Security and privacy" intro="Your projects are your own. Here is how App Builder keeps them that way.">
       <ul className="grid gap-4 sm:grid-cols-2">
         {SAFEGUARDS.map((item) => (
           <li key={item.title} className="flex gap-4 rounded-xl border bg-card p-6">
-            <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
-              {item.icon}
-            </span>
+            <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">{item.icon}</span>
             <div>
               <h3 className="font-semibold">{item.title}</h3>
               <p className="mt-1 text-sm leading-relaxed text-muted-foreground">{item.text}</p>

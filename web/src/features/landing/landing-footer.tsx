@@ -12,7 +12,11 @@ export function LandingFooter() {
         </div>
         <nav aria-label="Footer" className="flex flex-wrap justify-center gap-x-5 gap-y-2 text-sm text-muted-foreground">
           {landingSections.map((section) => (
-            <a key={section.id} href={`#${section.id}`} className="rounded hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+            <a
+              key={section.id}
+              href={`#${section.id}`}
+              className="rounded hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            >
               {section.label}
             </a>
           ))}

@@ -59,9 +59,7 @@ export function FeaturesSection() {
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {FEATURES.map((feature) => (
           <li key={feature.title} className="rounded-xl border bg-card p-6">
-            <span className="inline-flex size-10 items-center justify-center rounded-lg bg-primary/10 text-primary">
-              {feature.icon}
-            </span>
+            <span className="inline-flex size-10 items-center justify-center rounded-lg bg-primary/10 text-primary">{feature.icon}</span>
             <h3 className="mt-4 font-semibold">{feature.title}</h3>
             <p className="mt-2 text-sm leading-relaxed text-muted-foreground">{feature.text}</p>
           </li>
@@ -117,9 +115,7 @@ export function CapabilitiesSection() {
         <ul className="grid gap-6 sm:grid-cols-2 lg:col-span-3">
           {CAPABILITIES.map((capability) => (
             <li key={capability.title} className="flex gap-3">
-              <span className="mt-0.5 inline-flex size-8 shrink-0 items-center justify-center rounded-md bg-primary/10 text-primary">
-                {capability.icon}
-              </span>
+              <span className="mt-0.5 inline-flex size-8 shrink-0 items-center justify-center rounded-md bg-primary/10 text-primary">{capability.icon}</span>
               <div>
                 <h3 className="font-semibold">{capability.title}</h3>
                 <p className="mt-1 text-sm leading-relaxed text-muted-foreground">{capability.text}</p>
@@ -133,8 +129,8 @@ export function CapabilitiesSection() {
           </span>
           <h3 className="mt-3 font-semibold">Extended thinking, when you want it</h3>
           <p className="mt-2 text-sm leading-relaxed text-muted-foreground">
-            Turn on reasoning for a hard problem and the agent thinks it through first. Its thinking is shown in its own
-            section, so you can follow how it reached a plan.
+            Turn on reasoning for a hard problem and the agent thinks it through first. Its thinking is shown in its own section, so you can follow how it
+            reached a plan.
           </p>
           <p className="mt-4 text-sm leading-relaxed text-muted-foreground">
             Leave the tab while it works: the project keeps going, and the finished result is waiting when you come back.

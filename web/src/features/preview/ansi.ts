@@ -12,8 +12,22 @@ export type AnsiRun = { text: string; style: AnsiStyle };
 
 /** The 16 standard colours, tuned to read on the panel's near-black background (Tailwind's 400s). */
 const BASIC = [
-  "#71717a", "#f87171", "#4ade80", "#facc15", "#60a5fa", "#e879f9", "#22d3ee", "#e4e4e7",
-  "#a1a1aa", "#fca5a5", "#86efac", "#fde047", "#93c5fd", "#f0abfc", "#67e8f9", "#fafafa",
+  "#71717a",
+  "#f87171",
+  "#4ade80",
+  "#facc15",
+  "#60a5fa",
+  "#e879f9",
+  "#22d3ee",
+  "#e4e4e7",
+  "#a1a1aa",
+  "#fca5a5",
+  "#86efac",
+  "#fde047",
+  "#93c5fd",
+  "#f0abfc",
+  "#67e8f9",
+  "#fafafa",
 ];
 
 /** xterm's 256-colour palette: the 16 above, a 6×6×6 cube, then 24 greys. */
@@ -42,8 +56,7 @@ function applySgr(style: AnsiStyle, params: string): AnsiStyle {
     else if (c === 22) {
       delete next.bold;
       delete next.dim;
-    }
-    else if (c === 23) delete next.italic;
+    } else if (c === 23) delete next.italic;
     else if (c === 24) delete next.underline;
     else if (c >= 30 && c <= 37) next.color = BASIC[c - 30];
     else if (c >= 90 && c <= 97) next.color = BASIC[c - 90 + 8];
@@ -94,7 +107,10 @@ export function parseAnsi(line: string): AnsiRun[] {
 }
 
 /** The line without any escape sequences (for searching and copying). */
-export const stripAnsi = (line: string) => parseAnsi(line).map((r) => r.text).join("");
+export const stripAnsi = (line: string) =>
+  parseAnsi(line)
+    .map((r) => r.text)
+    .join("");
 
 function sameStyle(a: AnsiStyle, b: AnsiStyle): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof AnsiStyle)[]);

@@ -28,7 +28,10 @@ describe("app log lines", () => {
 });
 
 describe("a log line as shown", () => {
-  const text = (line: string) => logLineRuns(line).map((r) => r.text).join("");
+  const text = (line: string) =>
+    logLineRuns(line)
+      .map((r) => r.text)
+      .join("");
 
   test("one timestamp: a dev server's own leading time is dropped, colours kept", () => {
     const vite = "\x1b[2m8:21:43 AM\x1b[22m \x1b[36m\x1b[1m[vite]\x1b[22m\x1b[39m \x1b[32mhmr update \x1b[39m";

@@ -47,7 +47,11 @@ const OWN_TIME = /^\[?(?:\d{4}-\d{2}-\d{2}[T ])?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(
  * gone, and without the line's own leading timestamp, since the panel shows the time each line arrived.
  */
 export function logLineRuns(text: string): AnsiRun[] {
-  const shown = text.split("\r").filter((part) => stripAnsi(part).length > 0).at(-1) ?? "";
+  const shown =
+    text
+      .split("\r")
+      .filter((part) => stripAnsi(part).length > 0)
+      .at(-1) ?? "";
   const runs = parseAnsi(shown);
   const own = OWN_TIME.exec(runs.map((r) => r.text).join(""));
   if (!own) return runs;

@@ -23,10 +23,7 @@ function quote(p: Problem): string {
 }
 
 export function fixPrompt(problems: Problem[]): string {
-  const intro =
-    problems.length === 1
-      ? "Fix this problem in the app's preview:"
-      : `Fix these ${problems.length} problems in the app's preview:`;
+  const intro = problems.length === 1 ? "Fix this problem in the app's preview:" : `Fix these ${problems.length} problems in the app's preview:`;
   const body = problems.length === 1 ? quote(problems[0]!) : problems.map((p, i) => `${i + 1}. ${quote(p)}`).join("\n\n");
   const text = `${intro}\n\n${body}`;
   return text.length > MAX_PROMPT_CHARS ? `${text.slice(0, MAX_PROMPT_CHARS)}\n…` : text;

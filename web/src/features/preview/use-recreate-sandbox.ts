@@ -11,10 +11,7 @@ import { toast } from "../../components/ui/use-toast";
 import { showRecreateToasts } from "./recreate-toasts";
 import { projectKeys, sandboxKeys } from "../../api/query-keys";
 
-export function useRecreateSandbox(
-  projectId: string,
-  handlers: { onRecreated: (result: RecreateResult) => void; onFailed: () => void },
-) {
+export function useRecreateSandbox(projectId: string, handlers: { onRecreated: (result: RecreateResult) => void; onFailed: () => void }) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.sandbox.recreate(projectId),

@@ -34,8 +34,13 @@ export function PublishDialog({ projectId, open, onClose }: { projectId: string;
   const latest = deployments.data?.[0];
   const building = publish.isPending || build.progress.status === "building" || latest?.status === "building";
   const problem = siteNameProblem(typed, slug);
-  const failed = build.progress.status === "failed" ? { log: build.progress.log, error: build.progress.error } : latest?.status === "failed" && !building ? { log: latest.buildLog ?? "", error: null } : null;
-  const log = build.progress.log || (building ? latest?.buildLog ?? "" : "");
+  const failed =
+    build.progress.status === "failed"
+      ? { log: build.progress.log, error: build.progress.error }
+      : latest?.status === "failed" && !building
+        ? { log: latest.buildLog ?? "", error: null }
+        : null;
+  const log = build.progress.log || (building ? (latest?.buildLog ?? "") : "");
   const liveUrl = site.data?.liveDeploymentId ? site.data.url : null;
 
   const onPublish = () =>
@@ -75,7 +80,11 @@ export function PublishDialog({ projectId, open, onClose }: { projectId: string;
             <a href={liveUrl} target="_blank" rel="noopener noreferrer" className="min-w-0 flex-1 truncate font-mono text-xs underline">
               {liveUrl}
             </a>
-            <Button variant="ghost" size="sm" onClick={() => void copyToClipboard(liveUrl).then((ok) => ok && toast({ title: "Copied", description: liveUrl }))}>
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => void copyToClipboard(liveUrl).then((ok) => ok && toast({ title: "Copied", description: liveUrl }))}
+            >
               Copy
             </Button>
             <a href={liveUrl} target="_blank" rel="noopener noreferrer" className={buttonClasses("ghost", "sm")}>
@@ -83,7 +92,11 @@ export function PublishDialog({ projectId, open, onClose }: { projectId: string;
             </a>
           </div>
         )}
-        {site.data?.unpublishedChanges && !building && <p className="text-amber-600 dark:text-amber-400" data-testid="publish-unpublished-changes">Unpublished changes</p>}
+        {site.data?.unpublishedChanges && !building && (
+          <p className="text-amber-600 dark:text-amber-400" data-testid="publish-unpublished-changes">
+            Unpublished changes
+          </p>
+        )}
 
         {(building || log) && (
           <pre className="max-h-48 overflow-auto rounded-md bg-muted p-2 font-mono text-xs whitespace-pre-wrap" data-testid="publish-log" aria-live="polite">
@@ -114,7 +127,13 @@ export function PublishDialog({ projectId, open, onClose }: { projectId: string;
         )}
 
         {deployments.data && deployments.data.length > 0 && (
-          <History deployments={deployments.data} busy={activate.isPending} onRollBack={(id) => activate.mutate(id, { onError: (err) => toast({ title: "Roll back failed", description: describeError(err), variant: "destructive" }) })} />
+          <History
+            deployments={deployments.data}
+            busy={activate.isPending}
+            onRollBack={(id) =>
+              activate.mutate(id, { onError: (err) => toast({ title: "Roll back failed", description: describeError(err), variant: "destructive" }) })
+            }
+          />
         )}
 
         {site.data?.slug && (

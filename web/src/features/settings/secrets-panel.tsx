@@ -28,8 +28,8 @@ export function SecretsPanel({ projectId }: { projectId: string }) {
         Secrets
       </h3>
       <p className="mt-1 text-sm text-muted-foreground">
-        Environment variables for every process in the sandbox (your app, terminals, the agent's commands). Values are never shown again,
-        and the AI never sees them.
+        Environment variables for every process in the sandbox (your app, terminals, the agent's commands). Values are never shown again, and the AI never sees
+        them.
       </p>
       {list.isPending ? (
         <Spinner className="mt-3 size-5" />

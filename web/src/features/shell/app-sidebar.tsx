@@ -22,9 +22,7 @@ export function AppSidebarContent({ collapsed, showBrand = true }: { collapsed: 
   const [location] = useLocation();
   const project = useProjectLocation();
 
-  const navigation: SidebarLink[] = [
-    { href: "/projects", label: "Projects", icon: <FolderIcon />, active: location === "/projects" },
-  ];
+  const navigation: SidebarLink[] = [{ href: "/projects", label: "Projects", icon: <FolderIcon />, active: location === "/projects" }];
   const tools: SidebarLink[] = project
     ? projectViews.map((view) => {
         const Icon = projectViewIcons[view];

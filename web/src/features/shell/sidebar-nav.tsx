@@ -12,10 +12,7 @@ export function SidebarGroup({ label, links, collapsed }: { label: string; links
     <nav aria-labelledby={labelId} className="px-2 py-2">
       <h2
         id={labelId}
-        className={cn(
-          "mb-1 flex h-8 items-center px-2 text-xs font-medium whitespace-nowrap text-muted-foreground transition-opacity",
-          collapsed && "sr-only",
-        )}
+        className={cn("mb-1 flex h-8 items-center px-2 text-xs font-medium whitespace-nowrap text-muted-foreground transition-opacity", collapsed && "sr-only")}
       >
         {label}
       </h2>

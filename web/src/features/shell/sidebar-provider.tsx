@@ -1,13 +1,7 @@
 /** Holds the sidebar state for the signed-in layout and listens for the Ctrl/Cmd+B shortcut. */
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
 import { useIsMobile } from "../../lib/use-media-query";
-import {
-  readSidebarCookie,
-  SIDEBAR_SHORTCUT_KEY,
-  SidebarContext,
-  type SidebarState,
-  writeSidebarCookie,
-} from "./sidebar-state";
+import { readSidebarCookie, SIDEBAR_SHORTCUT_KEY, SidebarContext, type SidebarState, writeSidebarCookie } from "./sidebar-state";
 
 export function SidebarProvider({ children }: { children: ReactNode }) {
   const isMobile = useIsMobile();
@@ -39,9 +33,6 @@ export function SidebarProvider({ children }: { children: ReactNode }) {
     if (!isMobile) setOpenMobile(false);
   }, [isMobile]);
 
-  const value = useMemo<SidebarState>(
-    () => ({ open, openMobile, isMobile, setOpenMobile, toggle }),
-    [open, openMobile, isMobile, toggle],
-  );
+  const value = useMemo<SidebarState>(() => ({ open, openMobile, isMobile, setOpenMobile, toggle }), [open, openMobile, isMobile, toggle]);
   return <SidebarContext.Provider value={value}>{children}</SidebarContext.Provider>;
 }

@@ -97,7 +97,10 @@ function Breadcrumb({ project }: { project: ProjectLocation }) {
       <ol className="flex min-w-0 items-center gap-1.5 text-muted-foreground">
         <li className="shrink-0">
           {project ? (
-            <Link href="/projects" className={cn(crumb, "rounded hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring")}>
+            <Link
+              href="/projects"
+              className={cn(crumb, "rounded hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring")}
+            >
               Projects
             </Link>
           ) : (

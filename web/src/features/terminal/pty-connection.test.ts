@@ -112,7 +112,9 @@ test("each way a session can end reads plainly", () => {
   expect(endNotice(undefined, { code: PTY_CLOSE.idle, reason: "closed after 900 s without input or output" })).toContain(
     "Session closed after 900 s without input or output. Press Enter",
   );
-  expect(endNotice(undefined, { code: PTY_CLOSE.tooMany, reason: "At most 8 terminals may be open for one project; close one first." })).toContain("At most 8 terminals");
+  expect(endNotice(undefined, { code: PTY_CLOSE.tooMany, reason: "At most 8 terminals may be open for one project; close one first." })).toContain(
+    "At most 8 terminals",
+  );
   expect(endNotice(undefined, { code: 1009, reason: "a message may be at most 65536 bytes" })).toContain("a message may be at most 65536 bytes");
   expect(endNotice(null, { code: 1000, reason: "" })).toContain("Shell exited.");
   expect(endNotice(undefined, { code: 1006, reason: "" })).toContain("Disconnected.");

@@ -8,17 +8,7 @@
  * const conn = openPtyConnection({ projectId, cols: 80, rows: 24, onOutput: (b) => term.write(b), onEnd: (t) => term.write(t) });
  * term.onData((keys) => conn.send(keys));
  */
-import {
-  decodePtyFrame,
-  encodePtyFrame,
-  encodeResize,
-  inputFrames,
-  PTY_CLOSE,
-  PTY_EXIT,
-  PTY_OUTPUT,
-  PTY_PROTOCOL,
-  PTY_TOKEN,
-} from "@shared/events/pty-frames";
+import { decodePtyFrame, encodePtyFrame, encodeResize, inputFrames, PTY_CLOSE, PTY_EXIT, PTY_OUTPUT, PTY_PROTOCOL, PTY_TOKEN } from "@shared/events/pty-frames";
 import { getAuthToken } from "../../api/auth-token";
 import { api } from "../../api/endpoints";
 

@@ -21,13 +21,18 @@ test("runs the command in the project's sandbox and formats the result", async (
 
 test("signed out: prints 'Error: Not authenticated' and sends nothing", async () => {
   let sent = false;
-  const out = await runShellCommand("p", "ls", {}, {
-    getToken: async () => null,
-    run: async () => {
-      sent = true;
-      return { stdout: "", stderr: "", error: null };
+  const out = await runShellCommand(
+    "p",
+    "ls",
+    {},
+    {
+      getToken: async () => null,
+      run: async () => {
+        sent = true;
+        return { stdout: "", stderr: "", error: null };
+      },
     },
-  });
+  );
   expect(sent).toBe(false);
   expect(out).toBe("\x1b[31mError: Not authenticated\x1b[0m\r\n");
 });
@@ -68,9 +73,14 @@ test("a network failure prints its message, or 'Unknown error'", async () => {
 test("the abort signal reaches the request", async () => {
   const controller = new AbortController();
   let seen: AbortSignal | undefined;
-  await runShellCommand("p", "sleep 30", { signal: controller.signal }, signedIn(async (_p, _c, signal) => {
-    seen = signal;
-    return { stdout: "", stderr: "", error: null };
-  }));
+  await runShellCommand(
+    "p",
+    "sleep 30",
+    { signal: controller.signal },
+    signedIn(async (_p, _c, signal) => {
+      seen = signal;
+      return { stdout: "", stderr: "", error: null };
+    }),
+  );
   expect(seen).toBe(controller.signal);
 });

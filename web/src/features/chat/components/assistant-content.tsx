@@ -25,7 +25,15 @@ export const AssistantContent = memo(function AssistantContent({ content, stream
                 <CircleIcon className="size-4 text-muted-foreground" />
               )}
             </span>
-            <span className={segment.status === "warning" ? "font-medium text-amber-700 dark:text-amber-400" : segment.status === "completed" ? "text-foreground" : "text-muted-foreground"}>
+            <span
+              className={
+                segment.status === "warning"
+                  ? "font-medium text-amber-700 dark:text-amber-400"
+                  : segment.status === "completed"
+                    ? "text-foreground"
+                    : "text-muted-foreground"
+              }
+            >
               {segment.text}
             </span>
           </div>

@@ -33,10 +33,14 @@ export function AttachmentThumbs({ attachments, onRemove }: { attachments: Attac
 /** Says that images were dropped because their upload failed; the message goes without them. */
 export function FailedUploadsNote({ count, onDismiss }: { count: number; onDismiss: () => void }) {
   return (
-    <p role="status" data-testid="upload-failed-note" className="mx-3 mt-3 flex items-center gap-2 rounded-md bg-destructive/10 px-2.5 py-1.5 text-xs text-destructive">
+    <p
+      role="status"
+      data-testid="upload-failed-note"
+      className="mx-3 mt-3 flex items-center gap-2 rounded-md bg-destructive/10 px-2.5 py-1.5 text-xs text-destructive"
+    >
       <span className="min-w-0 flex-1">
-        {count === 1 ? "1 image could not be uploaded" : `${count} images could not be uploaded`} and will not be sent. Try adding{" "}
-        {count === 1 ? "it" : "them"} again.
+        {count === 1 ? "1 image could not be uploaded" : `${count} images could not be uploaded`} and will not be sent. Try adding {count === 1 ? "it" : "them"}{" "}
+        again.
       </span>
       <button
         type="button"

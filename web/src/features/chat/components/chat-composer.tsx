@@ -64,9 +64,7 @@ export function ChatComposer(props: ChatComposerProps) {
     props.onAddImages(images);
   };
 
-  const tile = (className: string) => (
-    <ImageAddTile count={attachments.length} inputRef={fileInput} onFiles={props.onAddImages} className={className} />
-  );
+  const tile = (className: string) => <ImageAddTile count={attachments.length} inputRef={fileInput} onFiles={props.onAddImages} className={className} />;
 
   return (
     <form

@@ -126,7 +126,9 @@ export function ChatView({ projectId }: { projectId: string }) {
             ))}
             {showPendingUser && chat.pending?.user && <MessageItem message={chat.pending.user} />}
             {live && <MessageItem message={live} live />}
-            {chat.pending?.run.secretRequest && <SecretRequestForm key={chat.pending.run.secretRequest.name} projectId={projectId} {...chat.pending.run.secretRequest} />}
+            {chat.pending?.run.secretRequest && (
+              <SecretRequestForm key={chat.pending.run.secretRequest.name} projectId={projectId} {...chat.pending.run.secretRequest} />
+            )}
           </div>
         )}
       </div>

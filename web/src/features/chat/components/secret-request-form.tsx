@@ -55,7 +55,12 @@ export function SecretRequestForm({ projectId, name, reason }: { projectId: stri
             </p>
           )}
           <div className="mt-3 flex justify-end gap-2">
-            <Button variant="outline" size="sm" disabled={state === "saving"} onClick={() => void answer(() => api.secrets.decline(projectId, name), "declined")}>
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={state === "saving"}
+              onClick={() => void answer(() => api.secrets.decline(projectId, name), "declined")}
+            >
               Decline
             </Button>
             <Button type="submit" size="sm" disabled={!value || state === "saving"}>

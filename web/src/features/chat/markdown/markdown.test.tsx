@@ -102,9 +102,24 @@ describe("inline", () => {
 
   test("nested emphasis and code inside bold", () => {
     expect(parseInline("*a **b** c*")).toEqual([
-      { t: "em", c: [{ t: "text", v: "a " }, { t: "strong", c: [{ t: "text", v: "b" }] }, { t: "text", v: " c" }] },
+      {
+        t: "em",
+        c: [
+          { t: "text", v: "a " },
+          { t: "strong", c: [{ t: "text", v: "b" }] },
+          { t: "text", v: " c" },
+        ],
+      },
     ]);
-    expect(parseInline("**run `npm start`**")).toEqual([{ t: "strong", c: [{ t: "text", v: "run " }, { t: "code", v: "npm start" }] }]);
+    expect(parseInline("**run `npm start`**")).toEqual([
+      {
+        t: "strong",
+        c: [
+          { t: "text", v: "run " },
+          { t: "code", v: "npm start" },
+        ],
+      },
+    ]);
   });
 
   test("snake_case, lone stars and backslash escapes stay text", () => {

@@ -26,7 +26,9 @@ export function ResultGrid({ columns, rows, order, onSort, label }: Props) {
                   {onSort ? (
                     <button type="button" className="inline-flex items-center gap-1 hover:underline" onClick={() => onSort(column.name)}>
                       {column.name}
-                      <span aria-hidden className="text-xs text-muted-foreground">{sort === "ascending" ? "▲" : sort === "descending" ? "▼" : ""}</span>
+                      <span aria-hidden className="text-xs text-muted-foreground">
+                        {sort === "ascending" ? "▲" : sort === "descending" ? "▼" : ""}
+                      </span>
                     </button>
                   ) : (
                     column.name
@@ -43,7 +45,11 @@ export function ResultGrid({ columns, rows, order, onSort, label }: Props) {
               {row.map((value, c) => {
                 const cell = formatCell(value);
                 return (
-                  <td key={c} title={cell.cut ? String(typeof value === "object" ? JSON.stringify(value) : value) : undefined} className={cn("border-b px-3 py-1.5 align-top font-mono text-xs whitespace-pre-wrap", cell.isNull && "text-muted-foreground italic")}>
+                  <td
+                    key={c}
+                    title={cell.cut ? String(typeof value === "object" ? JSON.stringify(value) : value) : undefined}
+                    className={cn("border-b px-3 py-1.5 align-top font-mono text-xs whitespace-pre-wrap", cell.isNull && "text-muted-foreground italic")}
+                  >
                     {cell.text}
                   </td>
                 );

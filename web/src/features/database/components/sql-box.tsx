@@ -22,7 +22,9 @@ export function SqlBox({ projectId }: { projectId: string }) {
 
   return (
     <section aria-labelledby="sql-box-title" className="flex flex-col gap-3">
-      <h2 id="sql-box-title" className="text-lg font-semibold">SQL</h2>
+      <h2 id="sql-box-title" className="text-lg font-semibold">
+        SQL
+      </h2>
       <textarea
         aria-label="SQL"
         value={sql}

@@ -15,7 +15,12 @@ export function TableRows({ projectId, table }: { projectId: string; table: stri
   const rows = useTableRows(projectId, table, { limit: PAGE_SIZE, offset, order });
 
   if (rows.isPending) return <Spinner className="size-6" />;
-  if (rows.isError) return <p role="alert" className="text-sm text-destructive">Could not load the rows: {describeError(rows.error)}</p>;
+  if (rows.isError)
+    return (
+      <p role="alert" className="text-sm text-destructive">
+        Could not load the rows: {describeError(rows.error)}
+      </p>
+    );
   const { total } = rows.data;
   const last = Math.min(offset + rows.data.rows.length, total);
   return (

@@ -71,11 +71,7 @@ export function FileEditor({ projectId, file, onClose }: FileEditorProps) {
           <h2 className="truncate font-mono text-sm font-medium" title={file.path} data-testid="editor-path">
             {file.path}
           </h2>
-          {dirty && (
-            <span className="shrink-0 rounded-full bg-amber-500/15 px-2 py-0.5 text-xs text-amber-600 dark:text-amber-400">
-              Unsaved changes
-            </span>
-          )}
+          {dirty && <span className="shrink-0 rounded-full bg-amber-500/15 px-2 py-0.5 text-xs text-amber-600 dark:text-amber-400">Unsaved changes</span>}
         </div>
         {!loaded?.binary && (
           <Button size="sm" onClick={save} disabled={!canSave}>
@@ -101,13 +97,7 @@ export function FileEditor({ projectId, file, onClose }: FileEditorProps) {
                 </Centered>
               }
             >
-              <CodeEditor
-                path={file.path}
-                language={editorLanguage(file.path)}
-                defaultValue={loaded?.content ?? ""}
-                onChange={onChange}
-                onSave={save}
-              />
+              <CodeEditor path={file.path} language={editorLanguage(file.path)} defaultValue={loaded?.content ?? ""} onChange={onChange} onSave={save} />
             </Suspense>
           </EditorBoundary>
         )}
@@ -126,8 +116,7 @@ function BinaryNotice({ path, size }: { path: string; size: number }) {
       <div data-testid="binary-notice" className="max-w-md text-neutral-200">
         <p className="text-base font-semibold">This file can't be opened in the editor</p>
         <p className="mt-2 text-sm text-neutral-400">
-          {path} ({formatFileSize(size)}) is a binary file, not text. It stays stored with your project, synced to the
-          sandbox and included in the ZIP download.
+          {path} ({formatFileSize(size)}) is a binary file, not text. It stays stored with your project, synced to the sandbox and included in the ZIP download.
         </p>
       </div>
     </Centered>

@@ -40,7 +40,10 @@ export function FileRow({ file, onEdit, onRename, onDelete }: FileRowProps) {
         </p>
       </div>
       {ext && (
-        <span data-testid="file-ext" className="hidden shrink-0 rounded-md border px-2 py-0.5 font-mono text-[11px] font-semibold tracking-wide text-muted-foreground sm:inline">
+        <span
+          data-testid="file-ext"
+          className="hidden shrink-0 rounded-md border px-2 py-0.5 font-mono text-[11px] font-semibold tracking-wide text-muted-foreground sm:inline"
+        >
           {ext.toUpperCase()}
         </span>
       )}

@@ -12,10 +12,18 @@ const MonacoDiff = lazy(() => import("./monaco-diff"));
 export function FileDiff({ projectId, versionId, row }: { projectId: string; versionId: string; row: DiffRow }) {
   const before = useVersionFile(projectId, versionId, row.versionPath);
   const now = useVersionFile(projectId, CURRENT, row.currentPath);
-  const loading = <div className="flex h-full items-center justify-center text-muted-foreground"><Spinner className="size-6" /></div>;
+  const loading = (
+    <div className="flex h-full items-center justify-center text-muted-foreground">
+      <Spinner className="size-6" />
+    </div>
+  );
 
   if (before.isError || now.isError) {
-    return <p role="alert" className="p-4 text-sm text-destructive">Could not load {row.path}: {describeError(before.error ?? now.error)}</p>;
+    return (
+      <p role="alert" className="p-4 text-sm text-destructive">
+        Could not load {row.path}: {describeError(before.error ?? now.error)}
+      </p>
+    );
   }
   if (!before.data || !now.data) return loading;
   if (before.data.text === null || now.data.text === null) {

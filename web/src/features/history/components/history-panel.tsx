@@ -28,9 +28,13 @@ export function HistoryPanel({ projectId, open, onClose }: { projectId: string; 
         <section aria-label="Versions" className="shrink-0 md:w-80 md:overflow-y-auto">
           <SaveVersionForm projectId={projectId} onSaved={(v) => setSelectedId(v.id)} />
           {versions.isPending ? (
-            <div className="flex justify-center py-12 text-muted-foreground"><Spinner className="size-6" /></div>
+            <div className="flex justify-center py-12 text-muted-foreground">
+              <Spinner className="size-6" />
+            </div>
           ) : versions.isError ? (
-            <p role="alert" className="text-sm text-destructive">Could not load the history: {describeError(versions.error)}</p>
+            <p role="alert" className="text-sm text-destructive">
+              Could not load the history: {describeError(versions.error)}
+            </p>
           ) : list.length === 0 ? (
             <p className="text-sm text-muted-foreground" data-testid="history-empty">
               No versions yet. One is saved whenever the agent or you change files.
@@ -43,7 +47,9 @@ export function HistoryPanel({ projectId, open, onClose }: { projectId: string; 
           <section aria-label="Compare with the current files" className="flex min-h-0 min-w-0 flex-1 flex-col gap-3">
             <header className="flex flex-wrap items-start justify-between gap-2">
               <div className="min-w-0">
-                <h3 className="truncate font-medium" data-testid="selected-version-label">{selected.label}</h3>
+                <h3 className="truncate font-medium" data-testid="selected-version-label">
+                  {selected.label}
+                </h3>
                 <p className="text-xs text-muted-foreground">{formatVersionTime(selected.createdAt)}</p>
               </div>
               <Button size="sm" onClick={() => setRestoring(selected)} data-testid="restore-version">

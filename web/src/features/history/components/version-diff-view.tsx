@@ -21,10 +21,24 @@ export function VersionDiffView({ projectId, version }: { projectId: string; ver
   const [picked, setPicked] = useState<string | null>(null);
   const selected = rows.find((r) => r.path === picked) ?? rows[0] ?? null;
 
-  if (diff.isPending) return <div className="flex flex-1 items-center justify-center text-muted-foreground"><Spinner className="size-6" /></div>;
-  if (diff.isError) return <p role="alert" className="p-4 text-sm text-destructive">Could not compare: {describeError(diff.error)}</p>;
+  if (diff.isPending)
+    return (
+      <div className="flex flex-1 items-center justify-center text-muted-foreground">
+        <Spinner className="size-6" />
+      </div>
+    );
+  if (diff.isError)
+    return (
+      <p role="alert" className="p-4 text-sm text-destructive">
+        Could not compare: {describeError(diff.error)}
+      </p>
+    );
   if (rows.length === 0) {
-    return <p className="p-4 text-sm text-muted-foreground" data-testid="version-diff-empty">The current files are the same as this version.</p>;
+    return (
+      <p className="p-4 text-sm text-muted-foreground" data-testid="version-diff-empty">
+        The current files are the same as this version.
+      </p>
+    );
   }
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-2" data-testid="version-diff">

@@ -34,9 +34,13 @@ export function VersionList({
                   {formatVersionTime(v.createdAt)}
                 </time>
                 <span className="rounded bg-background px-1.5 py-0.5 text-[11px] font-medium">{SOURCE_LABELS[v.source]}</span>
-                <span className="ml-auto tabular-nums" data-testid="version-change">{describeChange(v)}</span>
+                <span className="ml-auto tabular-nums" data-testid="version-change">
+                  {describeChange(v)}
+                </span>
               </span>
-              <span className="line-clamp-2 text-sm break-words" data-testid="version-label">{v.label}</span>
+              <span className="line-clamp-2 text-sm break-words" data-testid="version-label">
+                {v.label}
+              </span>
             </button>
           </li>
         );

@@ -8,7 +8,11 @@ export const CRASH_LINES = 40;
 
 export function CrashedApp({ app, lines, restarting, onRestart }: { app: ProcessInfo; lines: ProcessLogLine[]; restarting: boolean; onRestart: () => void }) {
   return (
-    <div data-testid="app-crashed" role="alert" className="flex min-h-[360px] flex-1 flex-col gap-3 rounded-xl border border-destructive/40 bg-card p-4 shadow-sm">
+    <div
+      data-testid="app-crashed"
+      role="alert"
+      className="flex min-h-[360px] flex-1 flex-col gap-3 rounded-xl border border-destructive/40 bg-card p-4 shadow-sm"
+    >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div>
           <h2 className="font-semibold">The app crashed</h2>

@@ -60,12 +60,7 @@ export function PreviewToolbar(p: PreviewToolbarProps) {
           {p.runningWorkflow ? <Spinner className="size-4" /> : <PlayIcon />}
         </IconButton>
       )}
-      <IconButton
-        label={p.fullscreen ? "Exit fullscreen" : "Fullscreen"}
-        onClick={p.onToggleFullscreen}
-        wideOnly
-        pressed={p.fullscreen}
-      >
+      <IconButton label={p.fullscreen ? "Exit fullscreen" : "Fullscreen"} onClick={p.onToggleFullscreen} wideOnly pressed={p.fullscreen}>
         {p.fullscreen ? <MinimizeIcon /> : <MaximizeIcon />}
       </IconButton>
       <IconButton label="Copy URL" onClick={p.onCopyUrl} disabled={!p.url}>
@@ -81,13 +76,7 @@ export function PreviewToolbar(p: PreviewToolbarProps) {
       </IconButton>
       {p.url ? (
         <Tooltip content="Open in new tab" side="bottom">
-          <a
-            href={p.url}
-            target="_blank"
-            rel="noopener noreferrer"
-            aria-label="Open in new tab"
-            className={buttonClasses("ghost", "icon", "size-8")}
-          >
+          <a href={p.url} target="_blank" rel="noopener noreferrer" aria-label="Open in new tab" className={buttonClasses("ghost", "icon", "size-8")}>
             <ExternalLinkIcon />
           </a>
         </Tooltip>

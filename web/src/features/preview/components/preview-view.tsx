@@ -93,10 +93,7 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
     <div
       data-testid="preview-page"
       data-fullscreen={fullscreen || undefined}
-      className={cn(
-        "flex flex-col gap-3",
-        fullscreen ? "fixed inset-0 z-50 bg-background p-2 sm:p-3" : "min-h-0 flex-1 px-3 py-4 sm:px-4 md:px-6 md:py-6",
-      )}
+      className={cn("flex flex-col gap-3", fullscreen ? "fixed inset-0 z-50 bg-background p-2 sm:p-3" : "min-h-0 flex-1 px-3 py-4 sm:px-4 md:px-6 md:py-6")}
     >
       <header className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
         <div className="flex min-w-0 items-center gap-3">

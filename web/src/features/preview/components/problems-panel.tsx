@@ -53,7 +53,10 @@ export function ProblemsPanel({ projectId }: { projectId: string }) {
       <header className="flex items-center justify-between gap-2 border-b px-3 py-2">
         <h2 className="flex items-center gap-2 font-medium">
           Problems
-          <span data-testid="problem-count" className={cn("rounded-full px-2 text-xs", problems.length ? "bg-destructive/15 text-destructive" : "bg-muted text-muted-foreground")}>
+          <span
+            data-testid="problem-count"
+            className={cn("rounded-full px-2 text-xs", problems.length ? "bg-destructive/15 text-destructive" : "bg-muted text-muted-foreground")}
+          >
             {problems.length}
           </span>
         </h2>

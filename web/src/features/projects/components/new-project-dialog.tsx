@@ -3,11 +3,7 @@
  * and opened in its chat view; or "Import from ZIP", which opens the imported project the same way (named
  * after the name field when it is filled) and shows a refused zip's reason in the dialog.
  */
-import {
-  MAX_PROJECT_DESCRIPTION_LENGTH,
-  MAX_PROJECT_NAME_LENGTH,
-  createProjectSchema,
-} from "@shared/schemas/project";
+import { MAX_PROJECT_DESCRIPTION_LENGTH, MAX_PROJECT_NAME_LENGTH, createProjectSchema } from "@shared/schemas/project";
 import { type FormEvent, useState } from "react";
 import { useLocation } from "wouter";
 import { describeError } from "../../../api/api-error";

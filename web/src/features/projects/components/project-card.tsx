@@ -23,8 +23,7 @@ export function ProjectCard({ project }: { project: Project }) {
     if (!window.confirm(DELETE_PROJECT_CONFIRMATION)) return;
     deleteProject.mutate(project.id, {
       onSuccess: () => toast({ title: "Project deleted", description: "The project has been removed." }),
-      onError: (err) =>
-        toast({ title: "Failed to delete project", description: describeError(err), variant: "destructive" }),
+      onError: (err) => toast({ title: "Failed to delete project", description: describeError(err), variant: "destructive" }),
     });
   };
 

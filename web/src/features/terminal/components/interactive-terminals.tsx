@@ -25,13 +25,7 @@ export function InteractiveTerminals({ projectId }: { projectId: string }) {
                 selected ? "border-zinc-600 bg-zinc-800 text-zinc-100" : "border-transparent text-zinc-400 hover:bg-zinc-900",
               )}
             >
-              <button
-                type="button"
-                role="tab"
-                aria-selected={selected}
-                className="px-2.5 py-1 font-mono"
-                onClick={() => setState((s) => selectTab(s, tab.id))}
-              >
+              <button type="button" role="tab" aria-selected={selected} className="px-2.5 py-1 font-mono" onClick={() => setState((s) => selectTab(s, tab.id))}>
                 {tab.title}
               </button>
               <button
