@@ -8,9 +8,8 @@
  * 3. The security suite (security/*.security.test.ts): each test replays an attack and asserts the safe outcome;
  *    beside the PGlite pass when both databases run.
  * 4. Browser end-to-end tests (Debian Chromium, the real Auth emulator, the real server).
- * With LINT=1, first the style checks: Biome's formatter and linter (`biome ci`) and knip's unused files,
- * exports and dependencies. Not enforced by default until the tree has been formatted once, in its own
- * commit, and the dead code knip finds is deleted.
+ * 0. First the style checks: Biome's formatter and linter (`biome ci`; `bun run format` fixes the format) and
+ *    knip's unused files, values and dependencies (`bun run unused`).
  */
 import postgres from "postgres";
 
@@ -83,11 +82,9 @@ if (pgUrl) await dropLeftoverTestDatabases(pgUrl).catch((e) => console.warn(`(co
 // The web build comes first: some unit tests serve web/dist. The type-check (one core, half a minute) runs
 // beside the first unit pass; the security suite beside the PGlite pass, which then holds only the database
 // suites (no sandboxes). The e2e pass runs alone: it is the one most sensitive to a busy machine.
-// Not yet enforced (LINT=1 turns them on): the tree is formatted once, in its own commit, and knip's dead
-// code deleted, after the open branches merge; then this gate goes and they always run.
-const lint = process.env.LINT === "1";
-if (lint) await check("lint", ["bunx", "biome", "ci", "."]);
-if (lint) await check("unused", ["bunx", "knip", "--no-progress"]);
+// Style first, each a second or two: Biome's formatter and linter, then knip's unused files, values and dependencies.
+await check("lint", ["bunx", "biome", "ci", "."]);
+await check("unused", ["bunx", "knip", "--no-progress"]);
 await check("build", ["bun", "run", "build"]);
 const typecheck = check("typecheck", ["bunx", "tsc", "--noEmit", "-p", "tsconfig.json"], !pgUrl);
 if (pgUrl) await bunTest("unit (PostgreSQL)", ["api", "shared", "scripts", "web/src"], { TEST_DATABASE_URL: pgUrl });
