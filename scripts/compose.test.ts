@@ -115,6 +115,7 @@ describe("docker-compose.yml", () => {
       FIREBASE_PROJECT_ID: "my-project",
       FIREBASE_API_KEY: "key",
       E2B_API_KEY: "e2b",
+      SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
       OPENAI_BASE_URL: "http://ollama:11434/v1",
       MODELS: "qwen2.5-coder:7b,llama3.1:8b",
       // As the README says: the same number as the server's window.
