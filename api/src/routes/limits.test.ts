@@ -242,7 +242,11 @@ describe("per-project file limits", () => {
     expect((await gina.request("POST", `/api/files/${id}`, { path: "big.txt", content: "z".repeat(101) })).status).toBe(413);
     const [usage] = await t.db.sql<{ n: number; bytes: number }[]>`select count(*)::int as n, sum(size)::int as bytes from files where project_id = ${id}`;
     expect(usage).toEqual({ n: 1, bytes: 100 });
-    expect((await t.deps.store.list(`projects/${id}/files/`)).length).toBe(1);
+    // Contents are stored as blobs by hash: the 100 bytes saved are there, the refused 101 never were.
+    const blob = (text: string) => `blobs/sha256/${new Bun.CryptoHasher("sha256").update(text).digest("hex")}`;
+    expect(await t.deps.store.get(blob("z".repeat(100)))).not.toBeNull();
+    expect(await t.deps.store.get(blob("z".repeat(101)))).toBeNull();
+    expect(await t.deps.store.get(blob("y".repeat(30)))).toBeNull();
   });
 
   test("uploaded images count toward the project's bytes: an upload or a file past the limit is refused", async () => {

@@ -73,17 +73,14 @@ export function withProjectEnv(sandbox: Sandbox, envOf: () => Promise<Record<str
     logs: (name, since) => inner.logs(name, since),
     subscribe: (listener) => inner.subscribe(listener),
   };
-  return {
-    id: sandbox.id,
-    files: sandbox.files,
+  // The provider's sandbox stays the prototype: what this wrapper does not change (its id, files, the local
+  // sandbox's host details and database socket) reads through unchanged.
+  const wrapped: Partial<Sandbox> = {
     processes,
     run: async (command: string, options: RunOptions = {}) => sandbox.run(command, { ...options, env: await withEnv(options.env) }),
     openTerminal: async (options: TerminalOptions) => sandbox.openTerminal({ ...options, env: await withEnv(options.env) }),
-    previewTarget: (port) => sandbox.previewTarget(port),
-    publicPreviewHost: (port) => sandbox.publicPreviewHost(port),
-    isAlive: () => sandbox.isAlive(),
-    kill: () => sandbox.kill(),
   };
+  return Object.assign(Object.create(sandbox) as Sandbox, wrapped);
 }
 
 /**
