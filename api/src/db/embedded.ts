@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { makePrivate, privateDir } from "../lib/private-files";
+import { startPgliteThread, type PgliteRuntime, type PgliteThread } from "./pglite-thread";
 
 export type EmbeddedPostgres = { socketPath: string; stop(): Promise<void> };
 
@@ -34,11 +35,10 @@ export async function startEmbeddedPostgres(options: { dataDir?: string; maxConn
   };
 }
 
-type PgliteRuntime = { pgliteWasmModule: WebAssembly.Module; fsBundle: Blob };
 let runtime: Promise<PgliteRuntime> | null = null;
 
 /** PGlite's compiled program and file bundle, loaded once per process and shared by every project database. */
-function pgliteRuntime(): Promise<PgliteRuntime> {
+export function pgliteRuntime(): Promise<PgliteRuntime> {
   runtime ??= (async () => {
     const dist = new URL(".", import.meta.resolve("@electric-sql/pglite"));
     const [wasm, data] = await Promise.all([Bun.file(new URL("pglite.wasm", dist)).arrayBuffer(), Bun.file(new URL("pglite.data", dist)).arrayBuffer()]);
@@ -63,12 +63,11 @@ export async function createPgliteTemplate(dataDir: string, setup: string[]): Pr
 }
 
 /**
- * One project's PGlite, its session running as `username` in `database`, served on `socketPath` (whose folder
- * the caller keeps private). pglite-socket queues the queries of its connections onto PGlite's one session and
- * keeps a transaction's queries together, so several clients may share it.
+ * Opens PGlite on `dataDir` and serves it on `socketPath`; called on a PGlite thread (pglite-worker.ts), which
+ * is handed the runtime compiled once in the main thread.
  */
-export async function startProjectPglite(o: { dataDir: string; socketPath: string; username: string; database: string; maxConnections: number }): Promise<EmbeddedPostgres> {
-  const db = await PGlite.create(o.dataDir, { ...(await pgliteRuntime()), username: o.username, database: o.database });
+export async function servePglite(o: { dataDir?: string; socketPath: string; username?: string; database?: string; maxConnections: number } & PgliteRuntime) {
+  const db = await PGlite.create(o.dataDir, { pgliteWasmModule: o.pgliteWasmModule, fsBundle: o.fsBundle, username: o.username, database: o.database });
   const server = new PGLiteSocketServer({ db, path: o.socketPath, maxConnections: o.maxConnections });
   try {
     await server.start();
@@ -77,10 +76,19 @@ export async function startProjectPglite(o: { dataDir: string; socketPath: strin
     throw error;
   }
   return {
-    socketPath: o.socketPath,
     stop: async () => {
       await server.stop();
       await db.close();
     },
   };
+}
+
+/**
+ * One project's PGlite on a thread of its own (pglite-thread.ts), its session running as `username` in
+ * `database`, served on `socketPath` (whose folder the caller keeps private). pglite-socket queues the queries
+ * of its connections onto PGlite's one session and keeps a transaction's queries together, so several clients
+ * may share it. `interrupt()` ends a running statement by restarting the thread from the data folder.
+ */
+export async function startProjectPglite(o: { dataDir: string; socketPath: string; username: string; database: string; maxConnections: number }): Promise<PgliteThread> {
+  return startPgliteThread({ ...o, runtime: await pgliteRuntime() });
 }
