@@ -2,12 +2,14 @@
  * Embedded PostgreSQL for zero-configuration runs and tests: PGlite (Postgres compiled to WASM) served on
  * a Unix socket so postgres.js can talk to it like to any server. `dataDir` undefined means in-memory.
  */
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { makePrivate, privateDir } from "../lib/private-files";
+import { createSql } from "./client";
+import { startPgliteThread, type PgliteRuntime, type PgliteThread } from "./pglite-thread";
 
 export type EmbeddedPostgres = { socketPath: string; stop(): Promise<void> };
 
@@ -34,11 +36,10 @@ export async function startEmbeddedPostgres(options: { dataDir?: string; maxConn
   };
 }
 
-type PgliteRuntime = { pgliteWasmModule: WebAssembly.Module; fsBundle: Blob };
 let runtime: Promise<PgliteRuntime> | null = null;
 
 /** PGlite's compiled program and file bundle, loaded once per process and shared by every project database. */
-function pgliteRuntime(): Promise<PgliteRuntime> {
+export function pgliteRuntime(): Promise<PgliteRuntime> {
   runtime ??= (async () => {
     const dist = new URL(".", import.meta.resolve("@electric-sql/pglite"));
     const [wasm, data] = await Promise.all([Bun.file(new URL("pglite.wasm", dist)).arrayBuffer(), Bun.file(new URL("pglite.data", dist)).arrayBuffer()]);
@@ -50,31 +51,30 @@ function pgliteRuntime(): Promise<PgliteRuntime> {
 
 /**
  * Makes a fresh PGlite data folder (initdb, seconds) and runs `setup` in it as the bootstrap superuser; project
- * databases are copies of it, so only the first one pays for initdb.
+ * databases are copies of it, so only the first one pays for initdb. Both run on a PGlite thread of their own
+ * (pglite-thread.ts): seconds of WebAssembly on the API's event loop would stall every request meanwhile.
  */
 export async function createPgliteTemplate(dataDir: string, setup: string[]): Promise<void> {
-  const db = await PGlite.create(dataDir, await pgliteRuntime());
+  const socketDir = mkdtempSync(join(tmpdir(), "pglite-template-"));
+  const thread = await startPgliteThread({ dataDir, socketPath: join(socketDir, ".s.PGSQL.5432"), maxConnections: 2, runtime: await pgliteRuntime() });
+  // No query time-out: CREATE DATABASE on a loaded machine can take a while, and nothing waits on it but this.
+  const sql = createSql({ path: thread.socketPath, username: "postgres", database: "postgres" }, { max: 1, queryTimeoutMs: () => 0 });
   try {
     // One by one: several statements in one exec share a transaction, which CREATE DATABASE refuses.
-    for (const statement of setup) await db.exec(statement);
+    for (const statement of setup) await sql.unsafe(statement);
   } finally {
-    await db.close();
+    await sql.end().catch(() => {});
+    await thread.stop();
+    rmSync(socketDir, { recursive: true, force: true });
   }
 }
 
 /**
- * One project's PGlite, its session running as `username` in `database`, served on `socketPath` (whose folder
- * the caller keeps private). pglite-socket queues the queries of its connections onto PGlite's one session and
- * keeps a transaction's queries together, so several clients may share it.
+ * Opens PGlite on `dataDir` and serves it on `socketPath`; called on a PGlite thread (pglite-worker.ts), which
+ * is handed the runtime compiled once in the main thread.
  */
-export async function startProjectPglite(o: {
-  dataDir: string;
-  socketPath: string;
-  username: string;
-  database: string;
-  maxConnections: number;
-}): Promise<EmbeddedPostgres> {
-  const db = await PGlite.create(o.dataDir, { ...(await pgliteRuntime()), username: o.username, database: o.database });
+export async function servePglite(o: { dataDir?: string; socketPath: string; username?: string; database?: string; maxConnections: number } & PgliteRuntime) {
+  const db = await PGlite.create(o.dataDir, { pgliteWasmModule: o.pgliteWasmModule, fsBundle: o.fsBundle, username: o.username, database: o.database });
   const server = new PGLiteSocketServer({ db, path: o.socketPath, maxConnections: o.maxConnections });
   try {
     await server.start();
@@ -83,10 +83,25 @@ export async function startProjectPglite(o: {
     throw error;
   }
   return {
-    socketPath: o.socketPath,
     stop: async () => {
       await server.stop();
       await db.close();
     },
   };
+}
+
+/**
+ * One project's PGlite on a thread of its own (pglite-thread.ts), its session running as `username` in
+ * `database`, served on `socketPath` (whose folder the caller keeps private). pglite-socket queues the queries
+ * of its connections onto PGlite's one session and keeps a transaction's queries together, so several clients
+ * may share it. `interrupt()` ends a running statement by restarting the thread from the data folder.
+ */
+export async function startProjectPglite(o: {
+  dataDir: string;
+  socketPath: string;
+  username: string;
+  database: string;
+  maxConnections: number;
+}): Promise<PgliteThread> {
+  return startPgliteThread({ ...o, runtime: await pgliteRuntime() });
 }

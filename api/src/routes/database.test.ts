@@ -98,6 +98,16 @@ describe(`database routes (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGl
     expect((await query(alice, "   ")).status).toBe(400);
   });
 
+  test("while a project's statement runs, the API answers other requests", async () => {
+    const sleeping = query(alice, "select pg_sleep(5)").then(() => Date.now());
+    await Bun.sleep(500);
+    const started = Date.now();
+    expect((await t.app.request("/api/health")).status).toBe(200);
+    const answered = Date.now();
+    expect(answered - started).toBeLessThan(1_000);
+    expect(await sleeping).toBeGreaterThan(answered + 2_000);
+  }, 30_000);
+
   test("a statement over 10 s is cancelled and says so", async () => {
     const started = Date.now();
     const res = await query(alice, "select pg_sleep(30)");

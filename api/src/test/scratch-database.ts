@@ -1,10 +1,15 @@
 /**
  * A throw-away database standing in for a project's own: a fresh database on the PostgreSQL of
- * TEST_DATABASE_URL, or a fresh in-memory embedded PGlite when it is unset. Dropped or stopped by `close`.
+ * TEST_DATABASE_URL, or, when it is unset, a fresh PGlite in a temp folder on a thread of its own, as project
+ * databases run (so a statement past the time limit is ended the same way). Dropped or stopped by `close`.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import postgres from "postgres";
 import type { Sql } from "../db/client";
-import { startEmbeddedPostgres } from "../db/embedded";
+import { pgliteRuntime } from "../db/embedded";
+import { startPgliteThread } from "../db/pglite-thread";
 
 export type ScratchDatabase = { sql: Sql; label: string; url: string | null; close(): Promise<void> };
 
@@ -28,7 +33,13 @@ export async function scratchDatabase(): Promise<ScratchDatabase> {
       },
     };
   }
-  const embedded = await startEmbeddedPostgres({ maxConnections: 4 });
+  const dir = mkdtempSync(join(tmpdir(), "scratch-pglite-"));
+  const embedded = await startPgliteThread({
+    dataDir: join(dir, "data"),
+    socketPath: join(dir, ".s.PGSQL.5432"),
+    maxConnections: 4,
+    runtime: await pgliteRuntime(),
+  });
   const sql = postgres({ path: embedded.socketPath, database: "postgres", username: "postgres", max: 1, onnotice: () => {} }) as unknown as Sql;
   return {
     sql,
@@ -37,6 +48,7 @@ export async function scratchDatabase(): Promise<ScratchDatabase> {
     close: async () => {
       await sql.end();
       await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

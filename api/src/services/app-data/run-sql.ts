@@ -28,6 +28,7 @@ export async function runSql(sql: Sql, text: string, options: RunSqlOptions): Pr
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<unknown> = Promise.resolve();
   let gaveUp = false;
+  let cancelled = false;
   /**
    * The statement's answer, or at the time limit a cancel request; if the server does not stop (PGlite runs
    * statements on its one thread and cannot cancel them), the caller is answered a moment later anyway.
@@ -37,6 +38,8 @@ export async function runSql(sql: Sql, text: string, options: RunSqlOptions): Pr
     return new Promise<T>((resolve, reject) => {
       timer = setTimeout(() => {
         query.cancel();
+        // The clean-up waits on the server: an embedded one is restarted to cancel, which takes seconds.
+        cancelled = true;
         timer = setTimeout(() => {
           gaveUp = true;
           reject(Object.assign(new Error("canceling statement due to the time limit"), { name: "PostgresError", code: QUERY_CANCELED }));
@@ -98,8 +101,8 @@ export async function runSql(sql: Sql, text: string, options: RunSqlOptions): Pr
         .catch(() => {});
       reserved.release();
     });
-    // Not waited for when the statement is still running past the limit.
-    if (!gaveUp) await cleanUp;
+    // Not waited for when the statement is still running past the limit, or was cancelled.
+    if (!gaveUp && !cancelled) await cleanUp;
   }
 }
 

@@ -2,7 +2,9 @@
  * Project databases with nothing installed: each project gets its own PGlite data folder under
  * DATA_DIR/app-databases/<projectId>, copied from a template made once (initdb takes seconds, a copy a fraction
  * of one). A project's PGlite runs only while connections use it: started by the first one, stopped after
- * APP idle time with none. Its session runs as the non-superuser role `app`, owner of database `app`.
+ * APP idle time with none. Each runs on a thread of its own (db/pglite-thread.ts), so a slow statement holds
+ * only that project's database; a CancelRequest (the run_sql and query-box timer) ends one by restarting the
+ * thread from the folder. Its session runs as the non-superuser role `app`, owner of database `app`.
  *
  * What isolation holds: every project has its own PGlite and folder, and a gateway leads to one project only,
  * so no credentials reach another project's data or the app builder's. PGlite's session user is its bootstrap
@@ -18,7 +20,8 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPgliteTemplate, startProjectPglite, type EmbeddedPostgres } from "../../db/embedded";
+import { createPgliteTemplate, startProjectPglite } from "../../db/embedded";
+import type { PgliteThread } from "../../db/pglite-thread";
 import { makePrivate, privateDir } from "../../lib/private-files";
 import type { Logger } from "../../lib/logger";
 import { EMBEDDED_NAMES } from "./names";
@@ -35,7 +38,7 @@ const TEMPLATE_SETUP = [
   `revoke connect on database template1 from public`,
 ];
 
-type Running = { pglite: Promise<EmbeddedPostgres>; users: number; idle: ReturnType<typeof setTimeout> | null };
+type Running = { pglite: Promise<PgliteThread>; users: number; idle: ReturnType<typeof setTimeout> | null };
 
 export function createEmbeddedServer(o: { dir: string; idleMs: number; logger: Logger }): DatabaseServer & { warm(): Promise<void> } {
   const templateDir = join(o.dir, ".template");
@@ -144,6 +147,11 @@ export function createEmbeddedServer(o: { dir: string; idleMs: number; logger: L
         await sql.unsafe(`set default_transaction_read_only = ${value}`);
       }),
     open,
+    async cancel(projectId) {
+      const entry = running.get(projectId);
+      const pglite = entry && (await entry.pglite.catch(() => null));
+      if (pglite && (await pglite.interrupt())) o.logger.warn("project database restarted to end a statement past its time limit", { projectId });
+    },
     publicAddress: () => null,
     async close() {
       await Promise.all([...running.keys()].map((projectId) => stop(projectId).catch(() => {})));

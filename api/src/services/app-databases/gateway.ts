@@ -40,6 +40,8 @@ export async function startGateway(o: {
   /** Who may connect: the socket's owner (a sandbox's host uid) and mode; default the app's user only. */
   owner?: { uid: number; gid: number };
   connect: () => Promise<GatewayUpstream>;
+  /** Handles a CancelRequest for this project (embedded databases); without it, cancel requests are dropped. */
+  cancel?: () => Promise<void>;
   logger: Logger;
 }): Promise<Gateway> {
   rmSync(o.path, { force: true });
@@ -47,7 +49,7 @@ export async function startGateway(o: {
   const server = createServer((client) => {
     open.add(client);
     client.once("close", () => open.delete(client));
-    serve(client, o.connect).catch((error) => {
+    serve(client, o.connect, o.cancel).catch((error) => {
       o.logger.debug("project database connection ended", { error: String(error) });
       client.destroy();
     });
@@ -120,7 +122,7 @@ function refuse(client: Socket, code: string, message: string): void {
   client.end(errorResponse("FATAL", code, message));
 }
 
-async function serve(client: Socket, connect: () => Promise<GatewayUpstream>): Promise<void> {
+async function serve(client: Socket, connect: () => Promise<GatewayUpstream>, cancel?: () => Promise<void>): Promise<void> {
   const read = reader(client);
   const timer = setTimeout(() => client.destroy(), STARTUP_TIMEOUT_MS);
   let packet = parseStartup(await read.packet());
@@ -131,8 +133,10 @@ async function serve(client: Socket, connect: () => Promise<GatewayUpstream>): P
   }
   const startup = packet;
   if (startup.kind !== "startup") {
-    // Cancel keys would name another session's backend; not forwarded (statement_timeout bounds queries).
+    // Cancel keys would name another session's backend: not forwarded to a PostgreSQL (statement_timeout bounds
+    // queries there). An embedded database is this project's alone, so a cancel there goes to `cancel`.
     clearTimeout(timer);
+    if (packet.kind === "cancel" && cancel) await cancel().catch(() => {});
     client.end();
     return;
   }

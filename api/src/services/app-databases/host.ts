@@ -137,7 +137,8 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
   };
 
   const openGateway = async (projectId: string, path: string, owner?: { uid: number; gid: number }) => {
-    const gateway = await startGateway({ path, owner, connect: () => upstream(projectId), logger });
+    const cancel = server.cancel && (() => server.cancel!(projectId));
+    const gateway = await startGateway({ path, owner, connect: () => upstream(projectId), cancel, logger });
     gateways.add(gateway);
     return { ...gateway, close: async () => (gateways.delete(gateway), gateway.close()) };
   };

@@ -40,6 +40,11 @@ export interface DatabaseServer {
    * connection is gone (an embedded database with none left stops after the idle time).
    */
   open(id: DatabaseIdentity): Promise<{ target: UpstreamTarget; release(): void }>;
+  /**
+   * A client's CancelRequest, for servers the gateway cannot pass it to (embedded: one session per project,
+   * ended by restarting its thread). Missing: cancel requests are not forwarded.
+   */
+  cancel?(projectId: string): Promise<void>;
   /** The server as a sandbox outside this host would reach it (E2B), or null when it cannot. */
   publicAddress(): { host: string; port: number } | null;
   close(): Promise<void>;
