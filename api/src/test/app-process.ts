@@ -130,7 +130,8 @@ export async function startAppProcess(
 
   const exited = proc.exited;
   const listening = await Promise.race([
-    waitForLine((l) => l.startsWith("Listening on http://"), options.startMs ?? 30_000),
+    // A fresh data folder runs PGlite's initdb (5 s idle, far more on a busy machine) before the app listens.
+    waitForLine((l) => l.startsWith("Listening on http://"), options.startMs ?? 50_000),
     exited.then((code) => {
       throw new Error(`the app exited with ${code} before listening:\n${lines.join("\n")}`);
     }),
