@@ -73,14 +73,20 @@ export function withProjectEnv(sandbox: Sandbox, envOf: () => Promise<Record<str
     logs: (name, since) => inner.logs(name, since),
     subscribe: (listener) => inner.subscribe(listener),
   };
-  // The provider's sandbox stays the prototype: what this wrapper does not change (its id, files, the local
-  // sandbox's host details and database socket) reads through unchanged.
   const wrapped: Partial<Sandbox> = {
     processes,
     run: async (command: string, options: RunOptions = {}) => sandbox.run(command, { ...options, env: await withEnv(options.env) }),
     openTerminal: async (options: TerminalOptions) => sandbox.openTerminal({ ...options, env: await withEnv(options.env) }),
   };
-  return Object.assign(Object.create(sandbox) as Sandbox, wrapped);
+  // Everything else is the provider's sandbox itself (its id, files, kill, the local sandbox's host details and
+  // database socket), read from it and with its methods bound to it, so its own code never sees the wrapper.
+  return new Proxy(sandbox, {
+    get(target, prop) {
+      if (Object.hasOwn(wrapped, prop)) return wrapped[prop as keyof Sandbox];
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /**
