@@ -9,7 +9,7 @@
  * await store.put("projects/p1/files/src/App.tsx", new TextEncoder().encode("…"));
  */
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, open, readdir, readFile, rename, rm, rmdir, unlink } from "node:fs/promises";
+import { chmod, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { PRIVATE_DIR, PRIVATE_FILE } from "../lib/private-files";
 import type { ObjectStore } from "./types";
@@ -126,39 +126,30 @@ export function createLocalStore(dir: string): ObjectStore {
     },
 
     async getStream(key) {
-      let handle;
+      const path = pathOf(key);
       try {
-        handle = await open(pathOf(key), "r");
+        if (!(await stat(path)).isFile()) return null; // a folder of other keys, not an object
       } catch (err) {
         if (isCode(err, "ENOENT", "ENOTDIR", "EISDIR")) return null;
         throw err;
       }
-      if (!(await handle.stat()).isFile()) {
-        await handle.close();
-        return null; // a folder of other keys, not an object
-      }
-      const file = handle;
+      // Each piece is read on its own (Bun.file slices open and close as they read): no handle is held between
+      // pulls, so a stream its consumer drops half-way (a download the browser aborted) leaks nothing.
+      const file = Bun.file(path);
       let position = 0;
       // highWaterMark 0: nothing is read ahead of the consumer; each pull reads one piece at its position.
       return new ReadableStream<Uint8Array>(
         {
           async pull(controller) {
             try {
-              const piece = new Uint8Array(STREAM_PIECE);
-              const { bytesRead } = await file.read(piece, 0, STREAM_PIECE, position);
-              if (bytesRead === 0) {
-                await file.close();
-                controller.close();
-                return;
-              }
-              position += bytesRead;
-              controller.enqueue(bytesRead === STREAM_PIECE ? piece : piece.subarray(0, bytesRead));
+              const piece = new Uint8Array(await file.slice(position, position + STREAM_PIECE).arrayBuffer());
+              if (piece.byteLength === 0) return controller.close();
+              position += piece.byteLength;
+              controller.enqueue(piece);
             } catch (err) {
-              await file.close().catch(() => {});
               controller.error(err);
             }
           },
-          cancel: () => file.close(),
         },
         { highWaterMark: 0 },
       );
