@@ -19,10 +19,10 @@ import { testDb } from "./test-db";
 
 const CACHED_TEMPLATE = join(tmpdir(), "app-databases-test-template-pglite-0.5");
 
-export async function appDatabasesContext(o: { maxBytes?: number; idleMs?: number } = {}) {
+export async function appDatabasesContext(o: { maxBytes?: number; versionMaxBytes?: number; idleMs?: number } = {}) {
   const ctx = await serviceContext();
   const db = await testDb();
-  const common = { maxBytes: o.maxBytes ?? 256 * 1024 * 1024, idleMs: o.idleMs ?? 60_000 };
+  const common = { maxBytes: o.maxBytes ?? 256 * 1024 * 1024, versionMaxBytes: o.versionMaxBytes ?? 50 * 1024 * 1024, idleMs: o.idleMs ?? 60_000 };
   let dir: string | null = null;
   let config: AppDatabasesConfig;
   if (db.kind === "postgres") config = { kind: "postgres", adminUrl: process.env.TEST_DATABASE_URL!, ...common };

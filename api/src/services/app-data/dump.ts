@@ -75,7 +75,8 @@ export async function dumpDatabase(sql: Sql): Promise<DatabaseDump> {
 
 /** Replaces the public schema's tables and sequences with the dump's, in one transaction. */
 export async function restoreDatabase(sql: Sql, dump: DatabaseDump): Promise<void> {
-  await sql.begin(async (tx) => {
+  // read write: a database over its size limit defaults to read-only, and putting back an older state may be what frees it.
+  await sql.begin("read write", async (tx) => {
     const existing = await tx<{ name: string; kind: string }[]>`
       select c.relname as name, c.relkind::text as kind from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'public' and c.relkind in ('r', 'S', 'v', 'm')`;
