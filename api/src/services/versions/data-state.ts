@@ -18,7 +18,7 @@ import * as blobs from "../../db/blobs";
 import type { DataState } from "../../db/versions";
 import { AppError } from "../../lib/errors";
 import type { AppDatabases } from "../app-databases";
-import { type DatabaseDump, dumpDatabase, restoreDatabase } from "../app-data/dump";
+import { type DatabaseDump, dumpDatabase, dumpFromBytes, dumpToBytes, restoreDatabase } from "../app-data/dump";
 import { sha256Hex } from "../content-blobs";
 import type { ServiceContext } from "../context";
 
@@ -59,7 +59,7 @@ async function dumpState(ctx: ServiceContext, host: AppDatabases, projectId: str
     release();
   }
   if (dump.tables.length === 0 && dump.sequences.length === 0) return NO_DATA;
-  const bytes = Bun.gzipSync(new TextEncoder().encode(JSON.stringify(dump)), { level: 1 });
+  const bytes = dumpToBytes(dump);
   const sha256 = sha256Hex(bytes);
   const missing = await blobs.touchBlobs(ctx.sql, [{ sha256, size: bytes.length }]);
   if (baseline?.sha256 !== sha256 || missing.size > 0) {
@@ -85,7 +85,7 @@ export async function restoreData(ctx: ServiceContext, projectId: string, target
   if (target.status === "included") {
     const bytes = await ctx.store.get(blobs.blobKey(target.sha256!));
     if (!bytes) throw new AppError(500, "internal", "This version's database data is missing from storage; nothing was restored.");
-    dump = JSON.parse(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(bytes)))) as DatabaseDump;
+    dump = dumpFromBytes(bytes);
   }
   const { sql, release } = await host.directClient(projectId);
   try {
