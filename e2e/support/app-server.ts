@@ -59,7 +59,8 @@ export async function startApp(options: {
   };
   const server: AppServer = { url, pid: child.pid, output: () => log, stop };
 
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  // A wait, not a timing: a fresh embedded database on a busy 2-core machine has taken over a minute.
+  const deadline = Date.now() + (options.timeoutMs ?? 150_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The app exited with code ${child.exitCode} before it was healthy:\n${log}`);
     const healthy = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1_000) }).then(
