@@ -31,6 +31,8 @@ export async function startApp(options: {
     ...(options.emulatorHost ? { FIREBASE_AUTH_EMULATOR_HOST: options.emulatorHost, FIREBASE_PROJECT_ID: options.projectId ?? "" } : {}),
     // Browser tests that do not apply templates must not pay for an npm install at start; those that do say so.
     SANDBOX_WARM_TEMPLATES: "none",
+    // Likewise no spare project database kept started (a PGlite start each app would pay for nothing).
+    APP_DATABASE_SPARE: "0",
     SANDBOX_TEMPLATE_CACHE_DIR: sharedTemplateCacheDir(),
     ...options.env,
   });

@@ -56,6 +56,8 @@ export type AppDatabases = {
    * reach). Equal readings mean nothing was written in between, so a version can reuse the last dump.
    */
   changeMark(projectId: string): number | null;
+  /** Benchmarks and tests: waits for the embedded spare database being made (true when one is ready). */
+  spareReady(): Promise<boolean>;
   /** Benchmarks and tests: a client as the project's role straight to the server, past the gateway. */
   directClient(projectId: string): Promise<{ sql: Sql; release(): void }>;
   /** The DATABASE_URL a sandbox process gets: through its local gateway, or the server's own address (E2B). */
@@ -65,10 +67,10 @@ export type AppDatabases = {
 
 export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; logger: Logger }): AppDatabases {
   const { config, sql, logger } = o;
-  const server: DatabaseServer & { warm?(): Promise<void> } =
+  const server: DatabaseServer & { warm?(): Promise<void>; spareReady?(): Promise<boolean> } =
     config.kind === "postgres"
       ? createPostgresServer({ adminUrl: config.adminUrl, appSql: sql, logger })
-      : createEmbeddedServer({ dir: config.dir, idleMs: config.idleMs, logger });
+      : createEmbeddedServer({ dir: config.dir, idleMs: config.idleMs, spare: config.spare ?? true, logger });
   const socketDir = mkdtempSync(join(tmpdir(), "app-db-"));
   const hostGateways = new Map<string, Promise<Gateway>>();
   const made = new Map<string, Promise<AppDatabaseRow>>();
@@ -233,6 +235,7 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
       }
       await gateway;
     },
+    spareReady: async () => (await server.spareReady?.()) ?? false,
     changeMark(projectId) {
       // Only an embedded database is reached through this process alone.
       if (server.kind !== "embedded") return null;
