@@ -4,16 +4,8 @@
  * applied, lazy rewrites, and tool calls sent the way real servers stream them.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type { StreamEvent } from "@shared/events/stream";
-import { silentLogger } from "../lib/logger";
-import { memoryWorkspace } from "../test/memory-workspace";
 import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
-import { DEFAULT_AGENT_LIMITS, runAgent } from "./loop";
-import { createModelClient } from "./model-client";
-import type { RunToolContext, Tool } from "./tools/define-tool";
-import { editFileTool } from "./tools/edit-file";
-import { readFileTool } from "./tools/read-file";
-import { writeFileTool } from "./tools/write-file";
+import { scriptedAgent } from "../test/scripted-agent";
 
 let model: FakeModelServer;
 beforeAll(async () => {
@@ -22,37 +14,7 @@ beforeAll(async () => {
 afterAll(() => model.close());
 beforeEach(() => model.reset());
 
-const tools = [writeFileTool, readFileTool, editFileTool] as Tool[];
-
-async function run(o: { files?: Record<string, string>; enableReasoning?: boolean; model?: string } = {}) {
-  const workspace = memoryWorkspace(o.files ?? {});
-  const events: StreamEvent[] = [];
-  const result = await runAgent({
-    client: createModelClient({ baseUrl: model.baseUrl, apiKey: "test" }),
-    model: o.model ?? "fake-model",
-    messages: [
-      { role: "system", content: "You are a test." },
-      { role: "user", content: "Build it" },
-    ],
-    tools,
-    toolContext: { ...workspace, search: { kind: "none" }, fetch } as RunToolContext,
-    enableReasoning: o.enableReasoning ?? false,
-    signal: new AbortController().signal,
-    limits: { ...DEFAULT_AGENT_LIMITS, backoffBaseMs: 5, idleTimeoutMs: 3_000 },
-    emit: (e) => events.push(e),
-    logger: silentLogger,
-  });
-  const text = events.flatMap((e) => (e.type === "chunk" && !e.step ? [e.content] : [])).join("");
-  const thinking = events.flatMap((e) => (e.type === "thinking" ? [e.content] : [])).join("");
-  const errors = events.flatMap((e) => (e.type === "error" ? [e.message] : []));
-  return { result, events, text, thinking, errors, files: workspace.fileMap };
-}
-
-/** The tool results the model read, in order, across all its requests. */
-const toolResults = () => {
-  const last = model.requests.at(-1)!.body.messages;
-  return last.filter((m) => m.role === "tool").map((m) => String(m.content));
-};
+const { run, toolResults } = scriptedAgent(() => model);
 
 describe("edits that land", () => {
   const edit = (path: string, search: string, replace: string) => turn.toolCalls([{ name: "edit_file", arguments: { path, search, replace } }]);
