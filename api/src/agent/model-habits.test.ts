@@ -4,7 +4,7 @@
  * applied, lazy rewrites, and tool calls sent the way real servers stream them.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
+import { startFakeModelServer, textToolCalls, turn, type FakeModelServer, type TextCallForm } from "../test/fake-model-server";
 import { scriptedAgent } from "../test/scripted-agent";
 
 let model: FakeModelServer;
@@ -159,16 +159,55 @@ describe("the wire as real servers send it", () => {
     expect(off.text).toBe("Hello there!");
   });
 
+  const forms: TextCallForm[] = ["mistral", "mistral-args", "json-array", "deepseek", "deepseek-v31", "pythonic", "python-tag"];
+  for (const form of forms) {
+    test(`tool calls written in the ${form} text form are run, not shown, and sent back as structured calls`, async () => {
+      const calls = [
+        { name: "write_file", arguments: { path: "a.txt", content: 'say "hi"\nbye' } },
+        { name: "write_file", arguments: { path: "b.txt", content: "b", append: false } },
+      ];
+      model.enqueue(turn.steps({ text: `On it.\n${textToolCalls(form, calls)}`, chunkSize: 3 }), turn.text("Done."));
+      const r = await run();
+      expect(r.result.status).toBe("complete");
+      expect(r.files.get("a.txt")).toBe('say "hi"\nbye');
+      expect(r.files.get("b.txt")).toBe("b");
+      expect(r.text.replace(/\s+/g, " ")).toBe("On it. Done.");
+      const second = model.requests[1]!.body.messages;
+      expect(second.find((m) => m.role === "assistant")).toMatchObject({
+        tool_calls: [{ function: { name: "write_file" } }, { function: { name: "write_file" } }],
+      });
+      expect(toolResults()).toHaveLength(2);
+    });
+  }
+
+  test("a text-form call naming a tool that was not offered, or mixed with one, stays text", async () => {
+    for (const form of forms) {
+      model.reset();
+      const reply = textToolCalls(form, [
+        { name: "write_file", arguments: { path: "a.txt", content: "x" } },
+        { name: "delete_everything", arguments: {} },
+      ]);
+      model.enqueue(turn.steps({ text: reply, chunkSize: 4 }));
+      const r = await run();
+      expect([form, r.text]).toEqual([form, reply]);
+      expect(r.files.has("a.txt")).toBe(false);
+    }
+  });
+
   const plain = [
     "[1, 2, 3]",
     '[{"name": "Ada", "age": 36}]',
     "[note(that)] is how footnotes look",
     '[TOOL_CALLS][{"name": "delete_everything", "arguments": {}}]',
     "[see the docs](https://example.com)",
+    "[read_file](docs/tools.md) is the tool that reads",
+    'Call it as read_file(path="a.ts") when you need it.',
+    "[write_file(path) and read_file(path)] are the two you need",
+    '[{"name": "write_file", "role": "tool"}]',
   ];
   for (const reply of plain) {
     test(`plain text that only looks like data stays text: ${reply}`, async () => {
-      model.enqueue(turn.text(reply));
+      model.enqueue(turn.steps({ text: reply, chunkSize: 3 }));
       const r = await run();
       expect(r.text).toBe(reply);
       expect(model.requests).toHaveLength(1);
