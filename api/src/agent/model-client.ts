@@ -13,6 +13,7 @@ import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ChatMessage, ToolCallRequest, ToolSpec } from "./chat-message";
 import type { ModelClient, ModelFailure, ModelRequest, ModelTurn } from "./model";
+import { refusesTools, withToolsInPrompt } from "./prompt-tools";
 
 /** Where the model is served (the configured endpoint; `baseUrl` absent means OpenAI's own API). */
 export type ModelEndpoint = { apiKey: string; baseUrl?: string };
@@ -30,6 +31,8 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
   // cannot be turned off) is not asked to stop thinking again. That is per model: one client serves them all.
   let refusesStreamOptions = false;
   const refusesReasoningEffort = new Set<string>();
+  // Models the server takes no `tools` for: they get the tools described in the prompt from then on.
+  const toolsInPrompt = new Set<string>();
   const metadata = endpointMetadata(endpoint, fetchImpl);
   return {
     classify: classifyModelError,
@@ -41,14 +44,17 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
         const thinkingOff =
           !request.enableReasoning && !refusesReasoningEffort.has(request.model) && !isOpenAiReasoningModel(request.model) && (await metadata.isOllama());
         try {
-          return await streamOnce(sdk, request, { withUsage: !refusesStreamOptions, thinkingOff }, signal, on);
+          const inPrompt = request.tools.length > 0 && toolsInPrompt.has(request.model);
+          return await streamOnce(sdk, request, { withUsage: !refusesStreamOptions, thinkingOff, inPrompt }, signal, on);
         } catch (error) {
           if (signal.aborted) throw error;
           const failure = classifyModelError(error);
           if (failure.kind !== "client") throw error;
           if (!refusesStreamOptions && /stream_options|include_usage/i.test(failure.message)) refusesStreamOptions = true;
           else if (thinkingOff && /reasoning|think/i.test(failure.message)) refusesReasoningEffort.add(request.model);
-          else throw error;
+          else if (request.tools.length && !toolsInPrompt.has(request.model) && refusesTools(`${failure.message} ${rawBody(error)}`)) {
+            toolsInPrompt.add(request.model);
+          } else throw error;
         }
       }
     },
@@ -97,15 +103,15 @@ export const toOpenAiTools = (tools: ToolSpec[]): ChatCompletionFunctionTool[] =
 async function streamOnce(
   sdk: OpenAI,
   request: ModelRequest,
-  { withUsage, thinkingOff }: { withUsage: boolean; thinkingOff: boolean },
+  { withUsage, thinkingOff, inPrompt }: { withUsage: boolean; thinkingOff: boolean; inPrompt: boolean },
   signal: AbortSignal,
   on: Parameters<ModelClient["stream"]>[2],
 ): Promise<ModelTurn> {
   const params: ChatCompletionCreateParamsStreaming = {
     model: request.model,
-    messages: toOpenAiMessages(request.messages),
+    messages: toOpenAiMessages(inPrompt ? withToolsInPrompt(request.messages, request.tools) : request.messages),
     stream: true,
-    ...(request.tools.length ? { tools: toOpenAiTools(request.tools) } : {}),
+    ...(request.tools.length && !inPrompt ? { tools: toOpenAiTools(request.tools) } : {}),
     ...(withUsage ? { stream_options: { include_usage: true } } : {}),
     ...(isOpenAiReasoningModel(request.model)
       ? { reasoning_effort: request.enableReasoning ? "high" : "low", max_completion_tokens: request.maxOutputTokens }
@@ -173,6 +179,11 @@ async function streamOnce(
     finishReason,
     usage,
   };
+}
+
+/** An API error's body as sent (vLLM puts its message at the top level, where the SDK does not look). */
+function rawBody(error: unknown): string {
+  return error instanceof OpenAI.APIError ? JSON.stringify(error.error ?? "") : "";
 }
 
 /** Arguments so far plus the next piece, unless both are complete JSON: then the piece is the whole again. */

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => model.close());
 beforeEach(() => model.reset());
 
-const { run, toolResults } = scriptedAgent(() => model);
+const { run, toolResults, client } = scriptedAgent(() => model);
 
 describe("edits that land", () => {
   const edit = (path: string, search: string, replace: string) => turn.toolCalls([{ name: "edit_file", arguments: { path, search, replace } }]);
@@ -193,6 +193,35 @@ describe("the wire as real servers send it", () => {
       expect(r.files.has("a.txt")).toBe(false);
     }
   });
+
+  for (const server of ["ollama", "vllm"] as const) {
+    test(`a server that refuses tools (${server}) gets them described in the prompt once, calls read from text, remembered for the model`, async () => {
+      model.mode({ refusesTools: server });
+      const shared = client();
+      model.enqueue(turn.text('<tool_call>\n{"name": "write_file", "arguments": {"path": "a.txt", "content": "hello"}}\n</tool_call>'), turn.text("Done."));
+      const r = await run({ client: shared });
+      expect(r.errors).toEqual([]);
+      expect(r.result.status).toBe("complete");
+      expect(r.files.get("a.txt")).toBe("hello");
+      expect(model.requests[0]!.body.tools?.length).toBeGreaterThan(0);
+      const fallback = model.requests.slice(1).map((q) => q.body);
+      expect(fallback.every((b) => b.tools === undefined)).toBe(true);
+      const system = String(fallback[0]!.messages[0]!.content);
+      expect(system).toContain("write_file");
+      expect(system).toContain("<tool_call>");
+      // The call and its result go back as text the template can show: no tool roles, no tool_calls.
+      const third = fallback[1]!.messages;
+      expect(third.some((m) => m.role === "tool" || m.tool_calls)).toBe(false);
+      expect(String(third.at(-2)!.content)).toContain('"name":"write_file"');
+      expect(String(third.at(-1)!.content)).toContain("Created a.txt");
+
+      model.requests.length = 0;
+      model.enqueue(turn.text("Hi again."));
+      await run({ client: shared });
+      expect(model.requests).toHaveLength(1);
+      expect(model.requests[0]!.body.tools).toBeUndefined();
+    });
+  }
 
   const plain = [
     "[1, 2, 3]",

@@ -143,8 +143,11 @@ export const turn = {
  * - `repeatToolName` / `repeatToolArguments`: servers (some vLLM parsers, llama.cpp builds, proxies) that
  *   send a tool call's name in every chunk, or its complete arguments in every chunk, instead of once / as
  *   fragments.
+ * - `refusesTools`: a server that answers any request with `tools` with a 400, as Ollama does for a model
+ *   without tool support ("does not support tools") and vLLM started without `--enable-auto-tool-choice`.
  */
 export type FakeServerMode = {
+  refusesTools?: "ollama" | "vllm";
   repeatToolName?: boolean;
   repeatToolArguments?: boolean;
   requireReasoningContent?: boolean;
@@ -286,6 +289,18 @@ export async function startFakeModelServer(options: { port?: number; hostname?: 
 
 /** The 400 body a real server sends for a request it refuses in the given mode, or null. */
 function refuse(body: ChatRequestBody, mode: FakeServerMode): unknown {
+  if (mode.refusesTools === "ollama" && body.tools?.length) {
+    return { error: { message: `registry.ollama.ai/library/${body.model} does not support tools`, type: "api_error", param: null, code: null } };
+  }
+  if (mode.refusesTools === "vllm" && body.tools?.length) {
+    return {
+      object: "error",
+      message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+      type: "BadRequestError",
+      param: null,
+      code: 400,
+    };
+  }
   if (mode.ollama?.noReasoningEffort && body.reasoning_effort !== undefined) {
     return { error: { message: `invalid reasoning value: '${body.reasoning_effort}'`, type: "invalid_request_error" } };
   }
