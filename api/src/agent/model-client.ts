@@ -114,7 +114,11 @@ async function streamOnce(
     ...(request.tools.length && !inPrompt ? { tools: toOpenAiTools(request.tools) } : {}),
     ...(withUsage ? { stream_options: { include_usage: true } } : {}),
     ...(isOpenAiReasoningModel(request.model)
-      ? { reasoning_effort: request.enableReasoning ? "high" : "low", max_completion_tokens: request.maxOutputTokens }
+      ? {
+          reasoning_effort: request.enableReasoning ? "high" : "low",
+          // Their reasoning counts against this limit: with reasoning on, less leaves no room for the answer.
+          max_completion_tokens: request.enableReasoning ? Math.max(request.maxOutputTokens, OPENAI_REASONING_MIN_OUTPUT) : request.maxOutputTokens,
+        }
       : { max_tokens: request.maxOutputTokens }),
     ...(thinkingOff ? { reasoning_effort: "none" } : {}),
     // No window is sent: Ollama's OpenAI-compatible endpoint has no `options` (num_ctx) and ignores it; the
@@ -288,6 +292,9 @@ function windowOf(entry: Record<string, unknown> | undefined): number | null {
   }
   return null;
 }
+
+/** The least output an OpenAI reasoning model is given with reasoning on (OpenAI suggests 25k for hard problems). */
+const OPENAI_REASONING_MIN_OUTPUT = 16_384;
 
 /** OpenAI's reasoning families (o1, o3, o4, gpt-5): they take `reasoning_effort`, and nothing else does. */
 export function isOpenAiReasoningModel(model: string): boolean {

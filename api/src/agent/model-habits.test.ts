@@ -223,6 +223,38 @@ describe("the wire as real servers send it", () => {
     });
   }
 
+  test("reasoning that uses the whole output budget is asked again with more room, and its answer stands", async () => {
+    model.enqueue(turn.thinksToTheLimit(), turn.text("Hello there!"));
+    const r = await run({ enableReasoning: true, limits: { maxOutputTokens: 2_000, contextTokens: 32_768 } });
+    expect(r.result.status).toBe("complete");
+    expect(r.text.trim()).toBe("Hello there!");
+    expect(model.requests[0]!.body.max_tokens).toBe(2_000);
+    expect(model.requests[1]!.body.max_tokens).toBeGreaterThanOrEqual(4_000);
+    expect(r.steps.join("\n")).toContain("more room");
+  });
+
+  test("reasoning that uses the whole budget again, or with no room to grow, fails naming MODEL_MAX_OUTPUT_TOKENS and never completes empty", async () => {
+    model.enqueue(turn.thinksToTheLimit(), turn.thinksToTheLimit());
+    const twice = await run({ limits: { maxOutputTokens: 2_000 } });
+    expect(twice.result.status).toBe("failed");
+    expect(twice.errors[0]).toContain("MODEL_MAX_OUTPUT_TOKENS");
+    expect(model.requests).toHaveLength(2);
+
+    model.reset();
+    model.enqueue(turn.thinksToTheLimit());
+    const full = await run({ limits: { maxOutputTokens: 4_000, contextTokens: 4_500 } });
+    expect(full.result.status).toBe("failed");
+    expect(full.errors[0]).toContain("MODEL_MAX_OUTPUT_TOKENS");
+    expect(model.requests).toHaveLength(1);
+  });
+
+  test("OpenAI reasoning models get at least 16,384 output tokens with reasoning on, the setting with it off", async () => {
+    model.enqueue(turn.text("a"), turn.text("b"));
+    await run({ model: "o4-mini", enableReasoning: true, limits: { maxOutputTokens: 4_096 } });
+    await run({ model: "o4-mini", enableReasoning: false, limits: { maxOutputTokens: 4_096 } });
+    expect(model.requests.map((q) => q.body.max_completion_tokens)).toEqual([16_384, 4_096]);
+  });
+
   const plain = [
     "[1, 2, 3]",
     '[{"name": "Ada", "age": 36}]',

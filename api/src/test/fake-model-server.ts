@@ -117,6 +117,12 @@ export const turn = {
   }),
   /** Reasoning written inline in the answer's text, as DeepSeek-R1 and Qwen3 on Ollama or vLLM send it. */
   inlineThink: (thinking: string, answer: string): FakeTurn => ({ kind: "stream", steps: [{ text: `<think>\n${thinking}</think>\n${answer}`, chunkSize: 4 }] }),
+  /** A reasoning model that spends its whole output budget thinking: reasoning, no answer, cut by the length limit. */
+  thinksToTheLimit: (reasoning = "Let me think about this carefully. ".repeat(20)): FakeTurn => ({
+    kind: "stream",
+    steps: [{ reasoning }],
+    finishReason: "length",
+  }),
   http: (status: number, body?: unknown, headers?: Record<string, string>): FakeTurn => ({ kind: "http", status, body, headers }),
   rateLimited: (retryAfterSeconds: number): FakeTurn => ({
     kind: "http",
