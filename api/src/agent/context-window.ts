@@ -63,12 +63,13 @@ export class TokenMeter {
   /**
    * Learns from the endpoint's own count of a prompt we estimated at `estimated` tokens. Never below our own
    * count: a lower report more often means the endpoint dropped part of the prompt (`looksCut`) than that
-   * its tokenizer is thriftier, and trusting it would make every later prompt too long.
+   * its tokenizer is thriftier, and trusting it would make every later prompt too long. A higher count is
+   * taken at once (counting low sends a prompt over a small window), a lower one halfway.
    */
   calibrate(estimated: number, reported: number): void {
     if (estimated <= 0 || reported <= 0) return;
     const seen = (reported / estimated) * this.ratio;
-    this.ratio = Math.min(4, Math.max(1, this.ratio * 0.5 + seen * 0.5));
+    this.ratio = Math.min(4, Math.max(1, seen >= this.ratio ? seen : this.ratio * 0.5 + seen * 0.5));
   }
 
   /** After the endpoint said the prompt was too long: count more pessimistically from now on. */

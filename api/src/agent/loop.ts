@@ -117,7 +117,7 @@ type TurnParts = {
 /** Model turn after model turn, each reply's tools run, until the model answers without tools (and the finish check agrees) or a limit ends the run. */
 async function runTurns({ input, signal, writer, turns, usage, fail }: TurnParts): Promise<AgentRunResult> {
   const { limits, messages } = input;
-  const toolContext: ToolContext = { ...input.toolContext, signal, step: writer.step };
+  const toolContext: ToolContext = { ...input.toolContext, signal, step: writer.step, resultChars: turns.resultChars };
   let lastStepMessages = 1;
   const stuck = new StuckDetector();
   let lengthCuts = 0;

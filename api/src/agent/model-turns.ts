@@ -19,6 +19,8 @@ import type { StepWriter } from "./step-writer";
 export type ModelTurns = {
   /** One model turn at the conversation as it stands, keeping its last `keepLast` messages whole. */
   ask(keepLast: number): Promise<ModelTurn>;
+  /** Characters the next tool result may take to fit the window (read_file pages by it). */
+  resultChars(): number;
 };
 
 type Parts = {
@@ -75,6 +77,8 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
 
   async function fit(room: number, keepLast: number): Promise<void> {
     if (await budget.fit(messages, room, keepLast, summarise)) writer.step("Summarised earlier steps to fit the context window", "completed");
+    // Still over: the newest results themselves are too large for the window; they are clipped by lines.
+    budget.clipNewest(messages, room);
   }
 
   async function ask(keepLast: number): Promise<ModelTurn> {
@@ -135,7 +139,7 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
     }
   }
 
-  return { ask };
+  return { ask, resultChars: () => budget.resultChars(messages) };
 }
 
 /** A reply cut by the output limit with nothing in it but reasoning (shown or hidden). */

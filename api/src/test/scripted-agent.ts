@@ -33,6 +33,8 @@ export type ScriptedRunOptions = {
   /** A client kept across runs (what it learnt of a model is remembered); a fresh one by default. */
   client?: ModelClient;
   beforeFinish?: AgentRunInput["beforeFinish"];
+  /** The tokenizer (production's, or the engine's rough estimate when absent). */
+  countTokens?: AgentRunInput["countTokens"];
 };
 
 export const defaultTools = [writeFileTool, readFileTool, editFileTool] as Tool[];
@@ -58,6 +60,7 @@ export function scriptedAgent(server: () => FakeModelServer) {
       emit: (e) => events.push(e),
       logger: o.logger ?? silentLogger,
       beforeFinish: o.beforeFinish,
+      countTokens: o.countTokens,
     });
     const text = events.flatMap((e) => (e.type === "chunk" && !e.step ? [e.content] : [])).join("");
     const thinking = events.flatMap((e) => (e.type === "thinking" ? [e.content] : [])).join("");
