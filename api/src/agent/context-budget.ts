@@ -16,6 +16,8 @@ import type { ModelTurn } from "./model";
 const FRAMING_TOKENS = 64;
 /** Never less than this is offered to the conversation, however small the window. */
 const MIN_ROOM = 1_000;
+/** When old steps must be shortened, they are shortened until the conversation takes this share of the room. */
+const TRIM_TO = 0.6;
 /** Room kept beside a clipped result for its framing and hint. */
 const PER_RESULT_MARGIN = 32;
 /** The most a single result is offered, whatever the room. */
@@ -54,7 +56,9 @@ export class ContextBudget {
   async fit(messages: ChatMessage[], room: number, keepLast: number, summarise: Summarise): Promise<boolean> {
     const meter = this.meter;
     if (meter.messages(messages) <= room) return false;
-    shortenOldSteps(messages, room, keepLast, meter);
+    // Trimmed well below the room, in one batch: the next few requests then only add to the conversation,
+    // so its prefix stays the same and a server's prompt cache keeps working.
+    shortenOldSteps(messages, Math.floor(room * TRIM_TO), keepLast, meter);
     if (meter.messages(messages) <= room) return false;
     const summarised = await summariseOlderSteps(messages, keepLast, summarise, Math.max(2_000, room * 2));
     // Still too large (one huge recent step): shorten everything but the newest message.

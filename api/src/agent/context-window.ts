@@ -125,7 +125,7 @@ export function shortenOldSteps(messages: ChatMessage[], budget: number, keepLas
 }
 
 /** A write_file call's arguments with the content replaced by its size: the path stays valid JSON. */
-function shortenWrite(args: string): string {
+export function shortenWrite(args: string): string {
   try {
     const parsed = JSON.parse(args) as { path?: unknown; content?: unknown };
     if (typeof parsed.content !== "string" || parsed.content.length <= KEEP_CHARS) return args;

@@ -22,6 +22,7 @@ import { ModelTurnError } from "./model-stream";
 import { createModelTurns, type ModelTurns } from "./model-turns";
 import { RunUsage } from "./run-usage";
 import { createStepWriter, type StepWriter } from "./step-writer";
+import { stubStaleContents } from "./stale-content";
 import { StuckDetector } from "./stuck";
 import { runToolRound } from "./tool-round";
 import type { RunToolContext, Tool, ToolContext } from "./tools/define-tool";
@@ -173,6 +174,7 @@ async function runTurns({ input, signal, writer, turns, usage, fail }: TurnParts
     const { round, endsRun } = await runToolRound(turn.toolCalls, { tools: input.tools, context: toolContext, emit: input.emit, messages });
     if (endsRun) return fail(endsRun);
     lastStepMessages = 1 + turn.toolCalls.length;
+    stubStaleContents(messages);
 
     const verdict = stuck.round(round);
     if (verdict && "stop" in verdict) return fail(verdict.stop);

@@ -31,6 +31,10 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
   // cannot be turned off) is not asked to stop thinking again. That is per model: one client serves them all.
   let refusesStreamOptions = false;
   const refusesReasoningEffort = new Set<string>();
+  // Models the server wants their reasoning back for (DeepSeek's reasoner refuses a tool-call turn without it):
+  // found from its refusal, or known by the endpoint; others are not sent it, as it only costs tokens.
+  const sendsReasoning = new Set<string>();
+  const reasoningEndpoint = /deepseek/i.test(endpoint.baseUrl ?? "");
   // Models the server takes no `tools` for: they get the tools described in the prompt from then on.
   const toolsInPrompt = new Set<string>();
   const metadata = endpointMetadata(endpoint, fetchImpl);
@@ -45,12 +49,14 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
           !request.enableReasoning && !refusesReasoningEffort.has(request.model) && !isOpenAiReasoningModel(request.model) && (await metadata.isOllama());
         try {
           const inPrompt = request.tools.length > 0 && toolsInPrompt.has(request.model);
-          return await streamOnce(sdk, request, { withUsage: !refusesStreamOptions, thinkingOff, inPrompt }, signal, on);
+          const reasoning = reasoningEndpoint || sendsReasoning.has(request.model);
+          return await streamOnce(sdk, request, { withUsage: !refusesStreamOptions, thinkingOff, inPrompt, reasoning }, signal, on);
         } catch (error) {
           if (signal.aborted) throw error;
           const failure = classifyModelError(error);
           if (failure.kind !== "client") throw error;
           if (!refusesStreamOptions && /stream_options|include_usage/i.test(failure.message)) refusesStreamOptions = true;
+          else if (!sendsReasoning.has(request.model) && /reasoning_content/i.test(failure.message)) sendsReasoning.add(request.model);
           else if (thinkingOff && /reasoning|think/i.test(failure.message)) refusesReasoningEffort.add(request.model);
           else if (request.tools.length && !toolsInPrompt.has(request.model) && refusesTools(`${failure.message} ${rawBody(error)}`)) {
             toolsInPrompt.add(request.model);
@@ -63,11 +69,11 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
 }
 
 /**
- * The agent's messages as OpenAI chat messages. Images travel as data URLs. Reasoning that came with a
- * tool-call turn goes back as `reasoning_content`: DeepSeek-style servers reject the next request without
- * it, and others ignore the field.
+ * The agent's messages as OpenAI chat messages. Images travel as data URLs. With `reasoning`, reasoning that
+ * came with a tool-call turn goes back as `reasoning_content`: DeepSeek-style servers reject the next
+ * request without it; to others it is only tokens, so they are not sent it.
  */
-export function toOpenAiMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
+export function toOpenAiMessages(messages: ChatMessage[], o: { reasoning?: boolean } = {}): ChatCompletionMessageParam[] {
   return messages.map((m): ChatCompletionMessageParam => {
     switch (m.role) {
       case "system":
@@ -88,7 +94,7 @@ export function toOpenAiMessages(messages: ChatMessage[]): ChatCompletionMessage
               role: "assistant",
               content: m.content || null,
               tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
-              ...(m.reasoning ? { reasoning_content: m.reasoning } : {}),
+              ...(o.reasoning && m.reasoning ? { reasoning_content: m.reasoning } : {}),
             }
           : { role: "assistant", content: m.content };
       case "tool":
@@ -103,13 +109,13 @@ export const toOpenAiTools = (tools: ToolSpec[]): ChatCompletionFunctionTool[] =
 async function streamOnce(
   sdk: OpenAI,
   request: ModelRequest,
-  { withUsage, thinkingOff, inPrompt }: { withUsage: boolean; thinkingOff: boolean; inPrompt: boolean },
+  { withUsage, thinkingOff, inPrompt, reasoning }: { withUsage: boolean; thinkingOff: boolean; inPrompt: boolean; reasoning: boolean },
   signal: AbortSignal,
   on: Parameters<ModelClient["stream"]>[2],
 ): Promise<ModelTurn> {
   const params: ChatCompletionCreateParamsStreaming = {
     model: request.model,
-    messages: toOpenAiMessages(inPrompt ? withToolsInPrompt(request.messages, request.tools) : request.messages),
+    messages: toOpenAiMessages(inPrompt ? withToolsInPrompt(request.messages, request.tools) : request.messages, { reasoning }),
     stream: true,
     ...(request.tools.length && !inPrompt ? { tools: toOpenAiTools(request.tools) } : {}),
     ...(withUsage ? { stream_options: { include_usage: true } } : {}),

@@ -99,6 +99,8 @@ describe("verify, then repair", () => {
     const repair = userMessages(2).at(-1)!;
     expect(repair).toContain("repair round 1 of 3");
     expect(repair).toContain('[build] src/App.tsx:1 — Failed to resolve import "./missing" from "src/App.tsx"');
+    // The list is current: the model need not ask get_problems for it again (a tool call's worth of tokens).
+    expect(repair).toContain("This list is current");
     expect(model.requests[2]!.body.messages.at(-2)).toEqual({ role: "assistant", content: "Your app is ready." });
     expect(r.steps).toEqual([
       "completed: Created src/App.tsx",

@@ -264,7 +264,7 @@ function repairRequest(problems: AppProblem[], round: number, rounds: number): s
   return (
     `I checked the app after your changes and it is not working yet (repair round ${round} of ${rounds}). Problems found:\n\n` +
     `${list(problems)}\n\n` +
-    "Fix these problems now (read_logs shows the app's log, get_problems lists the current problems, restart_app restarts it), then finish your reply."
+    "This list is current: there is no need to call get_problems for it. Fix these problems now (read_logs shows the app's log, restart_app restarts it), then finish your reply."
   );
 }
 
