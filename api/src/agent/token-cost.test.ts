@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
 import { scriptedAgent } from "../test/scripted-agent";
+import type { ChatMessage } from "./chat-message";
+import { stubStaleContents } from "./stale-content";
 
 let model: FakeModelServer;
 beforeAll(async () => {
@@ -42,6 +44,26 @@ describe("stale file contents", () => {
     expect(reads[2]).toContain("second line 3");
     // Another file's read is untouched.
     expect(String(model.requests[4]!.body.messages.filter((m) => m.role === "tool").at(-1)!.content)).toContain("other line 3");
+  });
+
+  test("a file rewritten after create_boilerplate showed it has its copy in that result stubbed; the other files stay", () => {
+    const messages: ChatMessage[] = [
+      { role: "system", content: "s" },
+      { role: "user", content: "u" },
+      { role: "assistant", content: "", toolCalls: [{ id: "t", name: "create_boilerplate", arguments: '{"template":"react"}' }] },
+      {
+        role: "tool",
+        toolCallId: "t",
+        content: "Created.\n\n--- src/App.tsx ---\nold app\n\n--- src/main.tsx ---\nmain\n\nAlso written (read_file shows them): x.png.",
+      },
+      { role: "assistant", content: "", toolCalls: [{ id: "w", name: "write_file", arguments: '{"path":"src/App.tsx","content":"new app"}' }] },
+      { role: "tool", toolCallId: "w", content: "Updated src/App.tsx." },
+    ];
+    expect(stubStaleContents(messages)).toBe(1);
+    expect(messages[3]!.content).toBe(
+      "Created.\n\n--- src/App.tsx ---\n[left out to save space: read again later, or rewritten]\n\n--- src/main.tsx ---\nmain\n\nAlso written (read_file shows them): x.png.",
+    );
+    expect(stubStaleContents(messages)).toBe(0);
   });
 
   test("a read of part of a file does not stub the whole read before it", async () => {
