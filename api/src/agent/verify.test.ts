@@ -388,6 +388,13 @@ describe("problems as the model reads them", () => {
       { source: "browser", message: "Uncaught TypeError: x is undefined" },
     ]);
     expect(problems.map((p) => p.source)).toEqual(["build", "browser"]);
+    // A type error where the dev server already reported one is the same cause; one elsewhere is not.
+    const typed = dedupeProblems([
+      { source: "build", file: "src/App.tsx", line: 2, message: 'Failed to resolve import "./x" from "src/App.tsx".' },
+      { source: "build", file: "src/App.tsx", line: 2, message: "TS2307: Cannot find module './x' or its corresponding type declarations." },
+      { source: "build", file: "src/App.tsx", line: 9, message: "TS2322: Type 'string' is not assignable to type 'number'." },
+    ]);
+    expect(typed.map((p) => p.line)).toEqual([2, 9]);
     const long = formatProblem({ source: "server", message: "e".repeat(2_000) });
     expect(long.length).toBeLessThan(800);
     expect(long).toEndWith("… [cut]");

@@ -222,14 +222,21 @@ async function logLines(app: AppRuntime): Promise<string> {
   return tail ? `\nLast lines of its log:\n${tail}` : "";
 }
 
-/** The same problem reported twice (by the page and by the log, or on every reload) counts once. */
+/**
+ * The same problem reported twice (by the page and by the log, or on every reload) counts once; so does a
+ * type error at a line where the dev server already reported one (a missing import is both a build error
+ * and TS2307: one cause, one repair).
+ */
 export function dedupeProblems(problems: AppProblem[]): AppProblem[] {
   const seen = new Set<string>();
+  const places = new Set<string>();
   const out: AppProblem[] = [];
   for (const p of problems) {
     const key = problemKey(p);
-    if (seen.has(key)) continue;
+    const place = p.file && p.line ? `${p.file}:${p.line}` : null;
+    if (seen.has(key) || (place && places.has(place) && /^TS\d+:/.test(p.message))) continue;
     seen.add(key);
+    if (place) places.add(place);
     out.push(p);
   }
   return out;
