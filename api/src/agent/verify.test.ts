@@ -132,10 +132,35 @@ describe("verify, then repair", () => {
     expect(error).not.toContain("?.");
     expect(r.steps.filter((s) => s.startsWith("completed: Found") || s.startsWith("completed: App"))).toEqual([
       "completed: Found 1 problem, fixing (1/2)",
-      "completed: Found 1 problem, fixing (2/2)",
+      "completed: Found 1 problem (0 fixed, 1 left), fixing (2/2)",
       "completed: App still has 1 problem after 2 repair rounds",
     ]);
     expect(runs.saved.get(r.run.messageId)).toMatchObject({ status: "failed", content: expect.stringContaining("**Error:** The app still has problems") });
+  });
+
+  test("each repair round says which problems were fixed and which remain", async () => {
+    const twoMissing =
+      'import { Header } from "./missing";\nimport { Footer } from "./footer";\nexport default function App() {\n  return <><Header /><Footer /></>;\n}\n';
+    const { manager } = setup();
+    model.enqueue(
+      turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "src/App.tsx", content: twoMissing } }]),
+      turn.text("Done."),
+      turn.toolCalls([{ id: "w2", name: "write_file", arguments: { path: "src/missing.tsx", content: "export const Header = () => <h1>Hi</h1>;\n" } }]),
+      turn.text("Fixed one."),
+      turn.toolCalls([{ id: "w3", name: "write_file", arguments: { path: "src/footer.tsx", content: "export const Footer = () => <p>Bye</p>;\n" } }]),
+      turn.text("Fixed both."),
+    );
+    const r = await runToEnd(manager, "Build a page");
+    expect(r.events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+    const second = userMessages(4).at(-1)!;
+    expect(second).toContain("repair round 2 of 3");
+    expect(second).toMatch(/Fixed since the last round:\n- .*"\.\/missing"/);
+    expect(second).toMatch(/Still there:\n1\. .*"\.\/footer"/);
+    expect(r.steps.filter((s) => s.startsWith("completed: Found") || s.startsWith("completed: App"))).toEqual([
+      "completed: Found 2 problems, fixing (1/3)",
+      "completed: Found 1 problem (1 fixed, 1 left), fixing (2/3)",
+      "completed: App runs without errors",
+    ]);
   });
 
   test("files changed only by commands (run_shell, run_code) are checked too: the break is found and repaired", async () => {
