@@ -150,7 +150,10 @@ async function streamOnce(o: ModelTurnOptions, markShown: () => void): Promise<M
     markShown();
     o.onThinking(delta);
   };
-  const guard = new TextToolCallGuard(showText);
+  const guard = new TextToolCallGuard(
+    showText,
+    o.tools.map((t) => t.name),
+  );
   const splitter = new InlineThinkingSplitter(
     {
       text: (t) => guard.push(t),

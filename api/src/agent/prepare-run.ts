@@ -11,7 +11,7 @@ import type { AgentLimits } from "./agent-limits";
 import type { ChatImage } from "./chat-message";
 import { startingConversation } from "./chat-summary";
 import type { AgentRunInput } from "./loop";
-import { chooseModel, contextWindowOf, seesImages, type ModelSetup } from "./run-model";
+import { chooseModel, contextWindowOf, outputTokensFor, seesImages, type ModelSetup } from "./run-model";
 import type { RunDeps } from "./runs";
 import { availableTools } from "./tools/registry";
 import { createVerifier, trackChanges } from "./verify";
@@ -33,9 +33,11 @@ export async function prepareRun(deps: RunDeps, r: RunRequest): Promise<Omit<Age
   const tools = availableTools(deps);
   const loaded = await deps.conversations.load(r.ownerId, r.projectId);
   const model = chooseModel(r.setup, loaded.project.model);
+  const contextTokens = await contextWindowOf(model, { configured: options.contextTokensConfigured ?? false, fallback: r.limits.contextTokens });
   const limits = {
     ...r.limits,
-    contextTokens: await contextWindowOf(model, { configured: options.contextTokensConfigured ?? false, fallback: r.limits.contextTokens }),
+    contextTokens,
+    maxOutputTokens: options.maxOutputTokensConfigured ? r.limits.maxOutputTokens : outputTokensFor(contextTokens, r.limits.maxOutputTokens),
   };
   const messages = await startingConversation({
     loaded,

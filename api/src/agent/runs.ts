@@ -28,7 +28,7 @@ import type { ConversationSource, RunCheckpoints, RunStore, SecretRedaction, Usa
 import { prepareRun } from "./prepare-run";
 import { createRunChannel } from "./run-channel";
 import { createRunRecorder } from "./run-recorder";
-import { chooseModel, contextWindowOf, seesImages, type ModelSetup } from "./run-model";
+import { chooseModel, contextWindowOf, outputTokensFor, seesImages, type ModelSetup } from "./run-model";
 import { redactSecrets } from "../lib/secret-redactor";
 import { createEventRedactor } from "./redacted-events";
 import type { SearchBackend } from "./tools/define-tool";
@@ -55,6 +55,8 @@ export type AgentOptions = {
    * (`limits.contextTokens`).
    */
   contextTokensConfigured?: boolean;
+  /** Set when MODEL_MAX_OUTPUT_TOKENS was; otherwise a run asks for at most about a quarter of its window. */
+  maxOutputTokensConfigured?: boolean;
 };
 
 export type RunDeps = {
@@ -194,7 +196,7 @@ export function createRunManager(deps: RunDeps): RunManager {
         loaded,
         tools: availableTools(deps),
         contextTokens,
-        maxOutputTokens: limits.maxOutputTokens,
+        maxOutputTokens: options.maxOutputTokensConfigured ? limits.maxOutputTokens : outputTokensFor(contextTokens, limits.maxOutputTokens),
         vision: seesImages(options.vision, model.name),
         countTokens: deps.countTokens,
       });

@@ -99,6 +99,8 @@ export function trackChanges(workspace: Workspace): { workspace: Workspace; chan
 
 export function createVerifier(o: VerifyOptions): (ctx: FinishContext) => Promise<FinishCheck> {
   let round = 0;
+  // The problems the last repair round sent, to say in the next which were fixed and which remain.
+  let previous: AppProblem[] = [];
   return async ({ step, signal }) => {
     const since = o.changedSince();
     if (since === null || o.rounds <= 0) return null;
@@ -116,8 +118,16 @@ export function createVerifier(o: VerifyOptions): (ctx: FinishContext) => Promis
       return { fail: giveUpMessage(problems, o.rounds) };
     }
     round++;
-    step(`Found ${count}, fixing (${round}/${o.rounds})`, "completed");
-    return repairRequest(problems, round, o.rounds);
+    const keys = new Set(problems.map(problemKey));
+    const fixed = previous.filter((p) => !keys.has(problemKey(p)));
+    const before = new Set(previous.map(problemKey));
+    const left = problems.filter((p) => before.has(problemKey(p))).length;
+    const fresh = problems.length - left;
+    previous = problems;
+    const progress =
+      round > 1 ? `Found ${count} (${[`${fixed.length} fixed`, `${left} left`, ...(fresh ? [`${fresh} new`] : [])].join(", ")})` : `Found ${count}`;
+    step(`${progress}, fixing (${round}/${o.rounds})`, "completed");
+    return repairRequest(problems, round, o.rounds, round > 1 ? { fixed, before } : null);
   };
 }
 
@@ -222,14 +232,21 @@ async function logLines(app: AppRuntime): Promise<string> {
   return tail ? `\nLast lines of its log:\n${tail}` : "";
 }
 
-/** The same problem reported twice (by the page and by the log, or on every reload) counts once. */
+/**
+ * The same problem reported twice (by the page and by the log, or on every reload) counts once; so does a
+ * type error at a line where the dev server already reported one (a missing import is both a build error
+ * and TS2307: one cause, one repair).
+ */
 export function dedupeProblems(problems: AppProblem[]): AppProblem[] {
   const seen = new Set<string>();
+  const places = new Set<string>();
   const out: AppProblem[] = [];
   for (const p of problems) {
     const key = problemKey(p);
-    if (seen.has(key)) continue;
+    const place = p.file && p.line ? `${p.file}:${p.line}` : null;
+    if (seen.has(key) || (place && places.has(place) && /^TS\d+:/.test(p.message))) continue;
     seen.add(key);
+    if (place) places.add(place);
     out.push(p);
   }
   return out;
@@ -260,11 +277,24 @@ function list(problems: AppProblem[]): string {
   return shown.join("\n");
 }
 
-function repairRequest(problems: AppProblem[], round: number, rounds: number): string {
+function repairRequest(problems: AppProblem[], round: number, rounds: number, since: { fixed: AppProblem[]; before: Set<string> } | null): string {
+  let found = `Problems found:\n\n${list(problems)}`;
+  if (since) {
+    const left = problems.filter((p) => since.before.has(problemKey(p)));
+    const fresh = problems.filter((p) => !since.before.has(problemKey(p)));
+    found = [
+      since.fixed.length
+        ? `Fixed since the last round:\n${since.fixed.map((p) => `- ${formatProblem(p, 240).split("\n")[0]}`).join("\n")}`
+        : "Nothing from the last round was fixed.",
+      left.length ? `Still there:\n${list(left)}` : null,
+      fresh.length ? `New since the last round:\n${list(fresh)}` : null,
+    ]
+      .filter(Boolean)
+      .join("\n\n");
+  }
   return (
-    `I checked the app after your changes and it is not working yet (repair round ${round} of ${rounds}). Problems found:\n\n` +
-    `${list(problems)}\n\n` +
-    "Fix these problems now (read_logs shows the app's log, get_problems lists the current problems, restart_app restarts it), then finish your reply."
+    `I checked the app after your changes and it is not working yet (repair round ${round} of ${rounds}). ${found}\n\n` +
+    "This list is current: there is no need to call get_problems for it. Fix these problems now (read_logs shows the app's log, restart_app restarts it), then finish your reply."
   );
 }
 
