@@ -62,7 +62,9 @@ class BudgetExceeded extends Error {}
 
 export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   const { limits, emit } = input;
-  const toolSpecs = toToolSpecs(input.tools);
+  // Hidden tools (plan mode's refusals) are not offered, but a call to one written as text is still read, to refuse it.
+  const toolSpecs = toToolSpecs(input.tools.filter((t) => !t.hidden));
+  const textCallSpecs = toToolSpecs(input.tools);
   const budget = new ContextBudget({
     contextTokens: limits.contextTokens,
     maxOutputTokens: limits.maxOutputTokens,
@@ -82,7 +84,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
 
   let result: AgentRunResult;
   try {
-    const turns = createModelTurns({ input, signal, writer, budget, usage, toolSpecs });
+    const turns = createModelTurns({ input, signal, writer, budget, usage, toolSpecs, textCallSpecs });
     result = await runTurns({ input, signal, writer, turns, usage, fail });
   } catch (error) {
     if (input.signal.aborted) result = { status: "stopped", usage: usage.usage };

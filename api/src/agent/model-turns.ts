@@ -30,12 +30,14 @@ type Parts = {
   budget: ContextBudget;
   usage: RunUsage;
   toolSpecs: ToolSpec[];
+  /** The tools whose calls written as text are read (default: those offered). */
+  textCallSpecs?: ToolSpec[];
 };
 
 const CUT_NOTICE = "_(The model's server cut the start of this conversation to fit its context window; asking again with a shorter one.)_\n\n";
 const RESTART_NOTICE = "_(The connection to the model dropped; asking again.)_\n\n";
 
-export function createModelTurns({ input, signal, writer, budget, usage, toolSpecs }: Parts): ModelTurns {
+export function createModelTurns({ input, signal, writer, budget, usage, toolSpecs, textCallSpecs }: Parts): ModelTurns {
   const { limits, messages } = input;
   let warnedCut = false;
 
@@ -45,6 +47,7 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
       model: input.model,
       messages: list,
       tools: toolSpecs,
+      textCallTools: textCallSpecs,
       enableReasoning: input.enableReasoning,
       maxOutputTokens: limits.maxOutputTokens,
       signal,
@@ -66,6 +69,7 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
     const turn = await runModelTurn({
       ...options(request),
       tools: [],
+      textCallTools: [],
       enableReasoning: false,
       maxOutputTokens: Math.min(limits.maxOutputTokens, 1_024),
       onText: () => {},

@@ -15,13 +15,16 @@ import { chooseModel, contextWindowOf, outputTokensFor, seesImages, type ModelSe
 import type { RunDeps } from "./runs";
 import { availableTools } from "./tools/registry";
 import { createVerifier, trackChanges } from "./verify";
+import { offeredTools, PLAN_NOTE, toolsForMode } from "./plan-mode";
+import type { ChatMode } from "@shared/events/stream";
 
 export type RunRequest = {
   ownerId: string;
   projectId: string;
   /** The run's own messages (the user's and the answer's), left out of the history. */
   excludeIds: string[];
-  message: { content: string; images: ChatImage[]; enableReasoning: boolean };
+  /** `mode`: plan runs only read and answer with a plan (plan-mode.ts). */
+  message: { content: string; images: ChatImage[]; enableReasoning: boolean; mode?: ChatMode };
   signal: AbortSignal;
   limits: AgentLimits;
   /** The server's model set-up (a run without one never gets here). */
@@ -30,7 +33,8 @@ export type RunRequest = {
 
 export async function prepareRun(deps: RunDeps, r: RunRequest): Promise<Omit<AgentRunInput, "emit">> {
   const options = deps.agent ?? {};
-  const tools = availableTools(deps);
+  const plan = r.message.mode === "plan";
+  const tools = toolsForMode(availableTools(deps), plan ? "plan" : "build");
   const loaded = await deps.conversations.load(r.ownerId, r.projectId);
   const model = chooseModel(r.setup, loaded.project.model);
   const contextTokens = await contextWindowOf(model, { configured: options.contextTokensConfigured ?? false, fallback: r.limits.contextTokens });
@@ -42,9 +46,9 @@ export async function prepareRun(deps: RunDeps, r: RunRequest): Promise<Omit<Age
   const messages = await startingConversation({
     loaded,
     excludeIds: r.excludeIds,
-    content: r.message.content,
+    content: plan ? `${r.message.content}\n\n${PLAN_NOTE}` : r.message.content,
     images: r.message.images,
-    tools,
+    tools: offeredTools(tools),
     limits,
     vision: seesImages(options.vision, model.name),
     countTokens: deps.countTokens,
@@ -57,15 +61,17 @@ export async function prepareRun(deps: RunDeps, r: RunRequest): Promise<Omit<Age
   // The run notes when it first changes a file: only then is the app checked before the run ends.
   const tracked = trackChanges(deps.workspaces.forProject(r.ownerId, r.projectId));
   const app = tracked.workspace.app;
-  const beforeFinish = app
-    ? createVerifier({
-        app,
-        rounds: limits.repairRounds,
-        settleMs: limits.verifySettleMs,
-        changedSince: tracked.changedSince,
-        lastChangedAt: tracked.lastChangedAt,
-      })
-    : undefined;
+  // A plan changes nothing, so there is nothing to check before it ends.
+  const beforeFinish =
+    app && !plan
+      ? createVerifier({
+          app,
+          rounds: limits.repairRounds,
+          settleMs: limits.verifySettleMs,
+          changedSince: tracked.changedSince,
+          lastChangedAt: tracked.lastChangedAt,
+        })
+      : undefined;
   return {
     client: model.client,
     model: model.name,

@@ -14,7 +14,7 @@
  * const run = await runs.start(uid, { projectId, content: "Build a todo app" });
  * const unsubscribe = run.subscribe((event) => send(event));
  */
-import type { RunStatus, SendMessage, StreamEvent } from "@shared/events/stream";
+import type { ChatMode, RunStatus, SendMessage, StreamEvent } from "@shared/events/stream";
 import { IMAGE_ONLY_CONTENT } from "@shared/events/stream";
 import type { ContextUsage } from "@shared/schemas/model";
 import { AppError, conflict } from "../lib/errors";
@@ -161,7 +161,14 @@ export function createRunManager(deps: RunDeps): RunManager {
       throw error;
     }
 
-    void executeRun(deps, limits, ownerId, run, { content, images, enableReasoning: message.enableReasoning ?? false }, channel.publish)
+    void executeRun(
+      deps,
+      limits,
+      ownerId,
+      run,
+      { content, images, enableReasoning: message.enableReasoning ?? false, mode: message.mode ?? "build" },
+      channel.publish,
+    )
       .then(resolveFinished, (error) => {
         deps.logger.error("agent run not finished cleanly", { projectId, error: String(error) });
         resolveFinished("failed");
@@ -220,7 +227,7 @@ async function executeRun(
   limits: AgentLimits,
   ownerId: string,
   run: LiveRun,
-  message: { content: string; images: ChatImage[]; enableReasoning: boolean },
+  message: { content: string; images: ChatImage[]; enableReasoning: boolean; mode: ChatMode },
   publish: (event: StreamEvent) => void,
 ): Promise<RunStatus> {
   const { projectId, messageId } = run;

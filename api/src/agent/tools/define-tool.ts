@@ -56,6 +56,8 @@ export type Tool<S extends z.ZodType = z.ZodType> = {
   run(input: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
   /** Offered to the model only when this says so (e.g. web_search needs a configured backend). */
   available?(settings: { search: SearchBackend }): boolean;
+  /** Known to the run but not offered to the model: plan mode's refusing stand-ins for the writing tools. */
+  hidden?: boolean;
 };
 
 /** What a run hands the loop; the loop adds the signal and the step stream. */
