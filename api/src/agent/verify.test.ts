@@ -163,6 +163,42 @@ describe("verify, then repair", () => {
     ]);
   });
 
+  describe("console warnings", () => {
+    const keyWarning: AppProblem = {
+      source: "browser",
+      message: 'Each child in a list should have a unique "key" prop. Check the render method of `List`.',
+      file: "src/List.tsx",
+      line: 4,
+    };
+    const withWarning = (runtime: AppRuntime): AppRuntime => ({
+      ...runtime,
+      problemsSince: async (since) => [...(await runtime.problemsSince(since)), keyWarning],
+    });
+
+    test("a React key warning alone starts no repair round: the run ends, the step names the warning", async () => {
+      const { manager } = setup({ app: withWarning });
+      model.enqueue(turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "src/App.tsx", content: FIXED_APP } }]), turn.text("Done."));
+      const r = await runToEnd(manager, "Build a list");
+      expect(r.events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+      expect(model.requests).toHaveLength(2);
+      expect(r.steps.at(-1)).toBe("completed: App runs without errors (1 warning)");
+    });
+
+    test("beside an error it is listed, labelled a warning, and not counted as a problem", async () => {
+      const { manager } = setup({ app: withWarning });
+      model.enqueue(
+        turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "src/App.tsx", content: BROKEN_APP } }]),
+        turn.text("Done."),
+        turn.toolCalls([{ id: "w2", name: "write_file", arguments: { path: "src/App.tsx", content: FIXED_APP } }]),
+        turn.text("Fixed."),
+      );
+      const r = await runToEnd(manager, "Build a list");
+      expect(r.events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+      expect(r.steps).toContain("completed: Found 1 problem, fixing (1/3)");
+      expect(userMessages(2).at(-1)).toContain("[browser warning] src/List.tsx:4 — Each child in a list");
+    });
+  });
+
   test("files changed only by commands (run_shell, run_code) are checked too: the break is found and repaired", async () => {
     const sed = "sed -i 's|<h1>Hi</h1>|<Header />|' src/App.tsx";
     const code = 'require("fs").writeFileSync("src/missing.tsx", "export const Header = () => <h1>Hi</h1>;\\n");';

@@ -107,9 +107,12 @@ export function createVerifier(o: VerifyOptions): (ctx: FinishContext) => Promis
     // A project without an app (no workflow command) is checked silently: only its type-check can speak.
     const hasApp = (await o.app.status()).status !== "not_configured";
     if (hasApp) step("Checking the app…", "in_progress");
-    const problems = await checkApp(o, since, signal);
-    if (problems === null || problems.length === 0) {
-      if (hasApp) step("App runs without errors", "completed");
+    const found = await checkApp(o, since, signal);
+    // Console warnings (React's key warning…) are shown beside real problems, but start no round of their own.
+    const problems = (found ?? []).filter((p) => !isWarning(p));
+    const warnings = (found ?? []).length - problems.length;
+    if (problems.length === 0) {
+      if (hasApp) step(`App runs without errors${warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : ""}`, "completed");
       return null;
     }
     const count = `${problems.length} problem${problems.length === 1 ? "" : "s"}`;
@@ -127,7 +130,7 @@ export function createVerifier(o: VerifyOptions): (ctx: FinishContext) => Promis
     const progress =
       round > 1 ? `Found ${count} (${[`${fixed.length} fixed`, `${left} left`, ...(fresh ? [`${fresh} new`] : [])].join(", ")})` : `Found ${count}`;
     step(`${progress}, fixing (${round}/${o.rounds})`, "completed");
-    return repairRequest(problems, round, o.rounds, round > 1 ? { fixed, before } : null);
+    return repairRequest(found ?? problems, round, o.rounds, round > 1 ? { fixed, before } : null);
   };
 }
 
@@ -263,12 +266,22 @@ function problemKey(p: AppProblem): string {
   return first;
 }
 
-/** One problem as the model reads it: `[build] src/App.tsx:2 — message`. */
+/**
+ * What a page logs with console.error to warn, not because it broke: React's development warnings (a missing
+ * `key`, invalid DOM nesting, deprecations) and its DevTools hint. The app runs; they are worth fixing, not
+ * a repair round on their own.
+ */
+const WARNING =
+  /^(Warning:|Each child in a list should have a unique "key" prop|Encountered two children with the same key|validateDOMNesting|In HTML, .+ cannot be a (child|descendant) of|Download the React DevTools|React does not recognize the `|Received `(true|false)` for a non-boolean attribute|.+ is deprecated\b)/;
+
+const isWarning = (p: AppProblem) => p.source === "browser" && WARNING.test(p.message.trim());
+
+/** One problem as the model reads it: `[build] src/App.tsx:2 — message` (`[browser warning]` for a warning). */
 export function formatProblem(p: AppProblem, max = MAX_PROBLEM_CHARS): string {
   const where = p.file ? ` ${p.file}${p.line ? `:${p.line}` : ""}` : "";
   const message = p.message.replace(/\x1b\[[0-9;]*m/g, "").trim();
   const clipped = message.length > max ? `${message.slice(0, max)}… [cut]` : message;
-  return `[${p.source}]${where} — ${clipped}`;
+  return `[${p.source}${isWarning(p) ? " warning" : ""}]${where} — ${clipped}`;
 }
 
 function list(problems: AppProblem[]): string {
