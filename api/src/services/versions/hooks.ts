@@ -25,12 +25,12 @@ export const versionLabel = (text: string) => {
 /**
  * Notes the files as they are before an agent run; `after()` then records, only if the run changed
  * files, a version of the state before it (unless the newest version already is that state) and one
- * after it, both labelled with the user's message and carrying the run's message id.
+ * after it, both labelled with the user's message and carrying the run's message id; true when it did.
  */
 export async function versionsAroundRun(
   ctx: ServiceContext,
   run: { projectId: string; label: string; messageId: string },
-): Promise<{ after(): Promise<void> }> {
+): Promise<{ after(): Promise<boolean> }> {
   const label = versionLabel(run.label);
   let before: Manifest;
   try {
@@ -40,14 +40,14 @@ export async function versionsAroundRun(
     });
   } catch (error) {
     ctx.logger.warn("files before the agent run not captured", { projectId: run.projectId, error: String(error) });
-    return { after: async () => {} };
+    return { after: async () => false };
   }
   return {
     after: () =>
       withProjectLock(ctx.sql, run.projectId, async () => {
         const latest = await versions.latestVersion(ctx.sql, run.projectId);
         const after = await captureManifest(ctx, run.projectId, latest?.manifest);
-        if (sameManifest(before, after.manifest)) return;
+        if (sameManifest(before, after.manifest)) return false;
         let parent = latest;
         if (!latest || !sameManifest(latest.manifest, before)) {
           // The run may have outlasted the sweep's grace period: refresh the blobs only `before` names.
@@ -62,7 +62,11 @@ export async function versionsAroundRun(
           }
         }
         await recordVersion(ctx, { projectId: run.projectId, source: "agent", label, messageId: run.messageId }, after.manifest, parent);
-      }).catch((error) => ctx.logger.warn("version after the agent run not taken", { projectId: run.projectId, error: String(error) })),
+        return true;
+      }).catch((error) => {
+        ctx.logger.warn("version after the agent run not taken", { projectId: run.projectId, error: String(error) });
+        return false;
+      }),
   };
 }
 

@@ -1,0 +1,1 @@
+-- Placeholder: this number belongs to another branch's migration (the lead's merge replaces it). It keeps the numbering consecutive for 00018_git_remotes here.
