@@ -151,7 +151,8 @@ export function createGitService(ctx: GitContext) {
   }
 
   async function defaultMessage(row: GitRemoteRow): Promise<string> {
-    const labels = [...new Set(await rows.versionLabelsSince(ctx.sql, row.projectId, row.lastPushedAt, 50))];
+    // "Before: …" versions record the files before a run or restore, not a change of their own.
+    const labels = [...new Set(await rows.versionLabelsSince(ctx.sql, row.projectId, row.lastPushedAt, 50))].filter((l) => !/^Before[: ]/.test(l));
     if (labels.length === 0) return "Update from the app builder";
     if (labels.length === 1) return labels[0]!;
     return `${labels.at(-1)} (and ${labels.length - 1} earlier changes)\n\n${labels.map((l) => `- ${l}`).join("\n")}`;
