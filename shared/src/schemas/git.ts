@@ -34,40 +34,7 @@ export const importGitSchema = z.object({
 });
 export type ImportGit = z.infer<typeof importGitSchema>;
 
-export type GitCommitInfo = { oid: string; message: string; author: string; date: string };
+export type { GitCommitInfo, GitPullResult, GitPushResult, GitStatus, SkippedGitFile } from "./responses";
 
-/**
- * `ahead`: files changed here since the last sync; `behind`: commits on the remote since it (counted up to
- * 50). `status`: "unreachable" when the remote could not be asked (then `error` says why).
- */
-export type GitStatus = {
-  url: string;
-  branch: string;
-  username: string | null;
-  hasToken: boolean;
-  autoPush: boolean;
-  lastPushedCommit: string | null;
-  lastPulledCommit: string | null;
-  ahead: number;
-  behind: number;
-  status: "up_to_date" | "ahead" | "behind" | "diverged" | "unreachable";
-  error?: string;
-  commits: GitCommitInfo[];
-};
-
-export type SkippedGitFile = { path: string; reason: string };
-
-export type GitPushResult = { pushed: boolean; commit: string | null; files: number };
-export type GitPullResult = {
-  upToDate: boolean;
-  commit: string;
-  /** The version the pulled files became (absent when nothing changed). */
-  versionId?: string;
-  written: number;
-  deleted: number;
-  merged: string[];
-  skipped: SkippedGitFile[];
-  lfsPointers: string[];
-};
 /** The 409 of a pull whose sides overlap: nothing was changed. */
 export type GitPullConflict = { error: string; code: "conflict"; files: string[] };
