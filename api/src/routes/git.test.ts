@@ -198,6 +198,44 @@ describe("git remote", () => {
   });
 });
 
+describe("limits and clashes", () => {
+  test("a second git operation on the project is 409; a remote that never answers is 504 after GIT_TIMEOUT_S; a repository over the limits is refused before anything is written", async () => {
+    const repo = newRepo();
+    const id = await project(alice, { "a.txt": "a\n" });
+    await connect(alice, id, { url: repo.url, username: USER, token: TOKEN });
+    // Another instance's operation holds the claim.
+    await t.db.sql`update git_remotes set busy_until = now() + interval '1 minute' where project_id = ${id}`;
+    const busy = await alice.request("POST", `/api/projects/${id}/git/push`, {});
+    expect(busy.status).toBe(409);
+    expect(await errorOf(busy)).toContain("Another git operation");
+    await t.db.sql`update git_remotes set busy_until = null where project_id = ${id}`;
+    expect((await alice.request("POST", `/api/projects/${id}/git/push`, {})).status).toBe(200);
+
+    const small = await testApp({ env: { GIT_ALLOW_HTTP: "true", GIT_ALLOW_PRIVATE_HOSTS: "true", GIT_TIMEOUT_S: "1", MAX_FILES_PER_PROJECT: "2" } });
+    const erin = small.user("erin");
+    const silent = Bun.serve({ port: 0, hostname: "127.0.0.1", idleTimeout: 30, fetch: () => new Promise<Response>(() => {}) });
+    try {
+      const id2 = ((await (await erin.request("POST", "/api/projects", { name: "x" })).json()) as { id: string }).id;
+      const started = Date.now();
+      const slow = await erin.request("PUT", `/api/projects/${id2}/git`, { url: `http://127.0.0.1:${silent.port}/app.git` });
+      expect(slow.status).toBe(504);
+      expect(await errorOf(slow)).toBe("The git remote did not answer within 1 s.");
+      expect(Date.now() - started).toBeLessThan(5_000);
+
+      const big = newRepo();
+      server.commit(big.name, { "1.txt": "1\n", "2.txt": "2\n", "3.txt": "3\n" }, "Three files");
+      const before = ((await (await erin.request("GET", "/api/projects")).json()) as unknown[]).length;
+      const refused = await erin.request("POST", "/api/projects/import", { gitUrl: big.url, username: USER, token: TOKEN });
+      expect(refused.status).toBe(413);
+      expect(await errorOf(refused)).toContain("3 files; a project may have at most 2");
+      expect(((await (await erin.request("GET", "/api/projects")).json()) as unknown[]).length).toBe(before);
+    } finally {
+      silent.stop(true);
+      await small.deps.sandboxes.shutdown();
+    }
+  }, 60_000);
+});
+
 describe("outbound URL rules", () => {
   test("a loopback URL is refused without GIT_ALLOW_PRIVATE_HOSTS, plain HTTP without GIT_ALLOW_HTTP, before any request", async () => {
     const strict = await testApp({ env: { GIT_ALLOW_HTTP: "true" } });
