@@ -162,9 +162,12 @@ export function createGitService(ctx: GitContext) {
     const row = await connectedRow(ownerId, projectId);
     return exclusive(row, o, () =>
       withRemote(credentials(row), async (remote) => {
-        const head = await repo.remoteHead(remote, row.branch);
-        if (head && head !== row.syncedCommit && !body.force) throw conflict(PULL_FIRST);
         const gitdir = await repo.openRepo(cacheDir(row.projectId));
+        // Usually the remote is where we left it: the push's own ref listing checks that (onPrePush), sparing a
+        // round trip. Otherwise (never synced, a cache without the commit, force) the branch is asked first.
+        const assumed = !body.force && row.syncedCommit !== null && (await repo.hasObject(gitdir, row.syncedCommit));
+        const head = assumed ? row.syncedCommit : await repo.remoteHead(remote, row.branch);
+        if (head && head !== row.syncedCommit && !body.force) throw conflict(PULL_FIRST);
         if (head && !(await repo.hasObject(gitdir, head))) await repo.fetchBranch(gitdir, remote, row.branch, 1);
 
         const files = await currentFiles(row.projectId);
@@ -186,7 +189,8 @@ export function createGitService(ctx: GitContext) {
         // Over a remote that moved on (force), the commit goes on top of its head: our files win, its history stays.
         const message = body.message?.trim() || (await defaultMessage(row));
         const commit = await repo.writeCommit(gitdir, { tree, parent: head, author: await authorOf(ownerId), message });
-        const pushed = await repo.pushCommit(gitdir, remote, row.branch, commit);
+        const pushed = await repo.pushCommit(gitdir, remote, row.branch, commit, head);
+        if (pushed.moved) throw conflict(PULL_FIRST);
         if (!pushed.ok) throw conflict(`The remote refused the push: ${pushed.error ?? "no reason given"}.`);
         await rows.recordSync(ctx.sql, row.projectId, { commit, files: synced, kind: "push" });
         return { pushed: true, commit, files: files.length };

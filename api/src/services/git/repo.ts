@@ -116,12 +116,38 @@ export async function writeCommit(gitdir: string, c: { tree: string; parent: str
   return git.writeCommit({ fs, gitdir, commit: { tree: c.tree, parent: c.parent ? [c.parent] : [], author: who, committer: who, message: c.message } });
 }
 
-/** Points the branch at `commit` on the remote; ok false with the remote's reason when it refused. */
-export async function pushCommit(gitdir: string, remote: GitRemote, branch: string, commit: string): Promise<{ ok: boolean; error: string | null }> {
+const NO_COMMIT = "0000000000000000000000000000000000000000";
+
+/**
+ * Points the branch at `commit` on the remote, only if the remote's branch is still at `expected` (null: it
+ * has none), as the push's own ref listing shows: `moved` when it is not (nothing was sent). ok false with
+ * the remote's reason when it refused.
+ */
+export async function pushCommit(
+  gitdir: string,
+  remote: GitRemote,
+  branch: string,
+  commit: string,
+  expected: string | null,
+): Promise<{ ok: boolean; moved: boolean; error: string | null }> {
   await git.writeRef({ fs, gitdir, ref: `refs/heads/${branch}`, value: commit, force: true });
-  const result = await git.push({ fs, http: remote.http, gitdir, url: remote.url, headers: remote.headers, ref: branch, remoteRef: branch });
-  const ref = result.refs[`refs/heads/${branch}`];
-  return { ok: result.ok && (ref?.ok ?? true), error: result.error ?? ref?.error ?? null };
+  try {
+    const result = await git.push({
+      fs,
+      http: remote.http,
+      gitdir,
+      url: remote.url,
+      headers: remote.headers,
+      ref: branch,
+      remoteRef: branch,
+      onPrePush: ({ remoteRef }) => remoteRef.oid === (expected ?? NO_COMMIT),
+    });
+    const ref = result.refs[`refs/heads/${branch}`];
+    return { ok: result.ok && (ref?.ok ?? true), moved: false, error: result.error ?? ref?.error ?? null };
+  } catch (error) {
+    if ((error as { code?: string }).code === "UserCanceledError") return { ok: false, moved: true, error: null };
+    throw error;
+  }
 }
 
 export type CommitInfo = { oid: string; message: string; author: string; date: string };
