@@ -71,6 +71,11 @@ describe("git remote", () => {
     expect(server.git(["--git-dir", server.pathOf(repo.name), "rev-list", "--count", "main"])).toBe("2");
     expect(server.show(repo.name, "index.html")).toBe("<h1>Hello again</h1>");
     expect(server.git(["--git-dir", server.pathOf(repo.name), "log", "-1", "--format=%s", "main"])).toBe("Edited in Files");
+
+    // Disconnect: the status is gone, and push has nothing to push to.
+    expect((await alice.request("DELETE", `/api/projects/${id}/git`)).status).toBe(204);
+    expect(await (await alice.request("GET", `/api/projects/${id}/git`)).json()).toBeNull();
+    expect((await alice.request("POST", `/api/projects/${id}/git/push`, {})).status).toBe(404);
   }, 60_000);
 
   test("a commit made with the git CLI is pulled as a version; a push after the remote moved is 409 until pulled or forced", async () => {

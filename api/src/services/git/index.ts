@@ -30,6 +30,7 @@ import { hasRunningAgent, latestVersion } from "../../db/versions";
 import type { Config } from "../../lib/config";
 import { AppError, badRequest, conflict, notFound, tooLarge } from "../../lib/errors";
 import { guardedHttp } from "../../lib/guarded-http";
+import { isIgnoredPath } from "../../sandbox/ignored-paths";
 import type { SecretBox } from "../../lib/secret-box";
 import { sha256Hex } from "../content-blobs";
 import type { ServiceContext } from "../context";
@@ -170,7 +171,8 @@ export function createGitService(ctx: GitContext) {
         if (head && head !== row.syncedCommit && !body.force) throw conflict(PULL_FIRST);
         if (head && !(await repo.hasObject(gitdir, head))) await repo.fetchBranch(gitdir, remote, row.branch, 1);
 
-        const files = await currentFiles(row.projectId);
+        // What the sandbox sync ignores (node_modules, build output, caches) is never committed.
+        const files = (await currentFiles(row.projectId)).filter((f) => !isIgnoredPath(f.path));
         // Unchanged files keep the blob oid of the synced commit, whose objects the cache now holds.
         const known = head !== null && head === row.syncedCommit ? row.syncedFiles : {};
         const oids = new Map<string, string>();
