@@ -204,7 +204,7 @@ describe("git remote", () => {
 });
 
 describe("limits and clashes", () => {
-  test("a second git operation on the project is 409; a remote that never answers is 504 after GIT_TIMEOUT_S; a repository over the limits is refused before anything is written", async () => {
+  test("a git operation during an agent run or another git operation is 409; a remote that never answers is 504 after GIT_TIMEOUT_S; a repository over the limits is refused before anything is written", async () => {
     const repo = newRepo();
     const id = await project(alice, { "a.txt": "a\n" });
     await connect(alice, id, { url: repo.url, username: USER, token: TOKEN });
@@ -214,6 +214,15 @@ describe("limits and clashes", () => {
     expect(busy.status).toBe(409);
     expect(await errorOf(busy)).toContain("Another git operation");
     await t.db.sql`update git_remotes set busy_until = null where project_id = ${id}`;
+    // An agent run on the project: push and pull wait for it.
+    const runId = crypto.randomUUID();
+    await t.db.sql`insert into messages (id, project_id, role, content, status) values (${runId}, ${id}, 'assistant', '', 'running')`;
+    for (const path of ["push", "pull"]) {
+      const during = await alice.request("POST", `/api/projects/${id}/git/${path}`, {});
+      expect(during.status).toBe(409);
+      expect(await errorOf(during)).toContain("The agent is working on this project");
+    }
+    await t.db.sql`update messages set status = 'complete' where id = ${runId}`;
     expect((await alice.request("POST", `/api/projects/${id}/git/push`, {})).status).toBe(200);
 
     const small = await testApp({ env: { GIT_ALLOW_HTTP: "true", GIT_ALLOW_PRIVATE_HOSTS: "true", GIT_TIMEOUT_S: "1", MAX_FILES_PER_PROJECT: "2" } });
