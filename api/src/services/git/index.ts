@@ -102,6 +102,21 @@ export function createGitService(ctx: GitContext) {
     }
   }
 
+  /**
+   * One operation at a time on a project's cache on this instance (a status's fetch beside a push, say):
+   * isomorphic-git does not lock the repository. Across instances each has its own cache.
+   */
+  const cacheQueues = new Map<string, Promise<unknown>>();
+  function withCache<T>(projectId: string, work: () => Promise<T>): Promise<T> {
+    const run = (cacheQueues.get(projectId) ?? Promise.resolve()).then(work, work);
+    const tail = run.catch(() => {});
+    cacheQueues.set(projectId, tail);
+    void tail.then(() => {
+      if (cacheQueues.get(projectId) === tail) cacheQueues.delete(projectId);
+    });
+    return run;
+  }
+
   const credentials = (row: GitRemoteRow) => {
     let token: string | null = null;
     if (row.tokenSealed) {
@@ -162,41 +177,43 @@ export function createGitService(ctx: GitContext) {
   async function push(ownerId: string, projectId: string, body: { message?: string; force?: boolean }, o = { duringRun: false }): Promise<GitPushResult> {
     const row = await connectedRow(ownerId, projectId);
     return exclusive(row, o, () =>
-      withRemote(credentials(row), async (remote) => {
-        const gitdir = await repo.openRepo(cacheDir(row.projectId));
-        // Usually the remote is where we left it: the push's own ref listing checks that (onPrePush), sparing a
-        // round trip. Otherwise (never synced, a cache without the commit, force) the branch is asked first.
-        const assumed = !body.force && row.syncedCommit !== null && (await repo.hasObject(gitdir, row.syncedCommit));
-        const head = assumed ? row.syncedCommit : await repo.remoteHead(remote, row.branch);
-        if (head && head !== row.syncedCommit && !body.force) throw conflict(PULL_FIRST);
-        if (head && !(await repo.hasObject(gitdir, head))) await repo.fetchBranch(gitdir, remote, row.branch, 1);
+      withCache(row.projectId, () =>
+        withRemote(credentials(row), async (remote) => {
+          const gitdir = await repo.openRepo(cacheDir(row.projectId));
+          // Usually the remote is where we left it: the push's own ref listing checks that (onPrePush), sparing a
+          // round trip. Otherwise (never synced, a cache without the commit, force) the branch is asked first.
+          const assumed = !body.force && row.syncedCommit !== null && (await repo.hasObject(gitdir, row.syncedCommit));
+          const head = assumed ? row.syncedCommit : await repo.remoteHead(remote, row.branch);
+          if (head && head !== row.syncedCommit && !body.force) throw conflict(PULL_FIRST);
+          if (head && !(await repo.hasObject(gitdir, head))) await repo.fetchBranch(gitdir, remote, row.branch, 1);
 
-        // What the sandbox sync ignores (node_modules, build output, caches) is never committed.
-        const files = (await currentFiles(row.projectId)).filter((f) => !isIgnoredPath(f.path));
-        // Unchanged files keep the blob oid of the synced commit, whose objects the cache now holds.
-        const known = head !== null && head === row.syncedCommit ? row.syncedFiles : {};
-        const oids = new Map<string, string>();
-        const synced: SyncedFiles = {};
-        await forEachLimit(files, 8, async (f) => {
-          const prior = known[f.path];
-          const oid = prior && prior[0] === f.sha256 ? prior[1] : await repo.writeBlob(gitdir, await readStored(f.sha256!));
-          oids.set(f.path, oid);
-          synced[f.path] = [f.sha256!, oid];
-        });
-        const tree = await repo.writeFiles(gitdir, new Map([...oids].sort(([a], [b]) => (a < b ? -1 : 1))));
-        if (head && tree === (await repo.treeOf(gitdir, head))) {
-          await rows.recordSync(ctx.sql, row.projectId, { commit: head, files: synced, kind: "push" });
-          return { pushed: false, commit: head, files: files.length };
-        }
-        // Over a remote that moved on (force), the commit goes on top of its head: our files win, its history stays.
-        const message = body.message?.trim() || (await defaultMessage(row));
-        const commit = await repo.writeCommit(gitdir, { tree, parent: head, author: await authorOf(ownerId), message });
-        const pushed = await repo.pushCommit(gitdir, remote, row.branch, commit, head);
-        if (pushed.moved) throw conflict(PULL_FIRST);
-        if (!pushed.ok) throw conflict(`The remote refused the push: ${pushed.error ?? "no reason given"}.`);
-        await rows.recordSync(ctx.sql, row.projectId, { commit, files: synced, kind: "push" });
-        return { pushed: true, commit, files: files.length };
-      }),
+          // What the sandbox sync ignores (node_modules, build output, caches) is never committed.
+          const files = (await currentFiles(row.projectId)).filter((f) => !isIgnoredPath(f.path));
+          // Unchanged files keep the blob oid of the synced commit, whose objects the cache now holds.
+          const known = head !== null && head === row.syncedCommit ? row.syncedFiles : {};
+          const oids = new Map<string, string>();
+          const synced: SyncedFiles = {};
+          await forEachLimit(files, 8, async (f) => {
+            const prior = known[f.path];
+            const oid = prior && prior[0] === f.sha256 ? prior[1] : await repo.writeBlob(gitdir, await readStored(f.sha256!));
+            oids.set(f.path, oid);
+            synced[f.path] = [f.sha256!, oid];
+          });
+          const tree = await repo.writeFiles(gitdir, new Map([...oids].sort(([a], [b]) => (a < b ? -1 : 1))));
+          if (head && tree === (await repo.treeOf(gitdir, head))) {
+            await rows.recordSync(ctx.sql, row.projectId, { commit: head, files: synced, kind: "push" });
+            return { pushed: false, commit: head, files: files.length };
+          }
+          // Over a remote that moved on (force), the commit goes on top of its head: our files win, its history stays.
+          const message = body.message?.trim() || (await defaultMessage(row));
+          const commit = await repo.writeCommit(gitdir, { tree, parent: head, author: await authorOf(ownerId), message });
+          const pushed = await repo.pushCommit(gitdir, remote, row.branch, commit, head);
+          if (pushed.moved) throw conflict(PULL_FIRST);
+          if (!pushed.ok) throw conflict(`The remote refused the push: ${pushed.error ?? "no reason given"}.`);
+          await rows.recordSync(ctx.sql, row.projectId, { commit, files: synced, kind: "push" });
+          return { pushed: true, commit, files: files.length };
+        }),
+      ),
     );
   }
 
@@ -233,88 +250,90 @@ export function createGitService(ctx: GitContext) {
   async function pull(ownerId: string, projectId: string, o = { duringRun: false }): Promise<GitPullResult | { conflicts: string[] }> {
     const row = await connectedRow(ownerId, projectId);
     const result = await exclusive(row, o, () =>
-      withRemote(credentials(row), async (remote) => {
-        const head = await repo.remoteHead(remote, row.branch);
-        if (!head) throw new AppError(404, "not_found", `The branch "${row.branch}" does not exist on the remote.`);
-        const none = { written: 0, deleted: 0, merged: [], skipped: [] as SkippedGitFile[], lfsPointers: [] as string[] };
-        if (head === row.syncedCommit) return { upToDate: true, commit: head, ...none };
-        const gitdir = await repo.openRepo(cacheDir(row.projectId));
-        await repo.fetchBranch(gitdir, remote, row.branch, 1);
-        const theirs = await remoteFiles(gitdir, head, row.syncedFiles);
-        const [commitInfo] = await repo.recentCommits(gitdir, head, 1);
-        const base = new Map(Object.entries(row.syncedFiles).map(([path, [sha256]]) => [path, sha256]));
-        const baseOid = new Map(Object.values(row.syncedFiles).map(([sha256, oid]) => [sha256, oid]));
+      withCache(row.projectId, () =>
+        withRemote(credentials(row), async (remote) => {
+          const head = await repo.remoteHead(remote, row.branch);
+          if (!head) throw new AppError(404, "not_found", `The branch "${row.branch}" does not exist on the remote.`);
+          const none = { written: 0, deleted: 0, merged: [], skipped: [] as SkippedGitFile[], lfsPointers: [] as string[] };
+          if (head === row.syncedCommit) return { upToDate: true, commit: head, ...none };
+          const gitdir = await repo.openRepo(cacheDir(row.projectId));
+          await repo.fetchBranch(gitdir, remote, row.branch, 1);
+          const theirs = await remoteFiles(gitdir, head, row.syncedFiles);
+          const [commitInfo] = await repo.recentCommits(gitdir, head, 1);
+          const base = new Map(Object.entries(row.syncedFiles).map(([path, [sha256]]) => [path, sha256]));
+          const baseOid = new Map(Object.values(row.syncedFiles).map(([sha256, oid]) => [sha256, oid]));
 
-        return withProjectLock(ctx.sql, row.projectId, async () => {
-          const latest = await latestVersion(ctx.sql, row.projectId);
-          const current = (await captureManifest(ctx, row.projectId, latest?.manifest)).files;
-          const ours = new Map(current.map((f) => [f.path, f.sha256!]));
-          const read = async (sha256: string) => {
-            const held = theirs.bytesBySha.get(sha256) ?? (await ctx.store.get(blobKey(sha256)));
-            if (held) return held;
-            const oid = baseOid.get(sha256);
-            if (oid) return repo.readBlob(gitdir, oid);
-            throw new AppError(500, "internal", "A file of the last sync is missing from storage and the remote.");
-          };
-          const plan: PullPlan = await planPull({ base, ours, theirs: new Map([...theirs.files].map(([p, f]) => [p, f.sha256])), read });
-          if (plan.conflicts.length > 0) return { conflicts: plan.conflicts };
+          return withProjectLock(ctx.sql, row.projectId, async () => {
+            const latest = await latestVersion(ctx.sql, row.projectId);
+            const current = (await captureManifest(ctx, row.projectId, latest?.manifest)).files;
+            const ours = new Map(current.map((f) => [f.path, f.sha256!]));
+            const read = async (sha256: string) => {
+              const held = theirs.bytesBySha.get(sha256) ?? (await ctx.store.get(blobKey(sha256)));
+              if (held) return held;
+              const oid = baseOid.get(sha256);
+              if (oid) return repo.readBlob(gitdir, oid);
+              throw new AppError(500, "internal", "A file of the last sync is missing from storage and the remote.");
+            };
+            const plan: PullPlan = await planPull({ base, ours, theirs: new Map([...theirs.files].map(([p, f]) => [p, f.sha256])), read });
+            if (plan.conflicts.length > 0) return { conflicts: plan.conflicts };
 
-          // The result must fit the project's limits before anything is written.
-          const sizes = new Map(current.map((f) => [f.path, f.size]));
-          for (const c of plan.changes) {
-            if ("delete" in c) sizes.delete(c.path);
-            else sizes.set(c.path, c.bytes.length);
-          }
-          const largest = plan.changes.reduce<{ path: string; size: number } | null>(
-            (big, c) => ("bytes" in c && c.bytes.length > (big?.size ?? -1) ? { path: c.path, size: c.bytes.length } : big),
-            null,
-          );
-          checkLimits(
-            sizes.size,
-            [...sizes.values()].reduce((a, b) => a + b, 0),
-            largest,
-            importLimits(),
-          );
+            // The result must fit the project's limits before anything is written.
+            const sizes = new Map(current.map((f) => [f.path, f.size]));
+            for (const c of plan.changes) {
+              if ("delete" in c) sizes.delete(c.path);
+              else sizes.set(c.path, c.bytes.length);
+            }
+            const largest = plan.changes.reduce<{ path: string; size: number } | null>(
+              (big, c) => ("bytes" in c && c.bytes.length > (big?.size ?? -1) ? { path: c.path, size: c.bytes.length } : big),
+              null,
+            );
+            checkLimits(
+              sizes.size,
+              [...sizes.values()].reduce((a, b) => a + b, 0),
+              largest,
+              importLimits(),
+            );
 
-          const byPath = new Map(current.map((f) => [f.path, f]));
-          let written = 0;
-          let deleted = 0;
-          for (const c of plan.changes.filter((c) => "delete" in c)) {
-            const file = byPath.get(c.path);
-            if (!file) continue;
-            await deleteProjectFile(ctx, ownerId, file.id, { expectedKey: file.storageKey }).catch((error) => {
-              if (!(error instanceof AppError && error.status === 404)) throw error;
+            const byPath = new Map(current.map((f) => [f.path, f]));
+            let written = 0;
+            let deleted = 0;
+            for (const c of plan.changes.filter((c) => "delete" in c)) {
+              const file = byPath.get(c.path);
+              if (!file) continue;
+              await deleteProjectFile(ctx, ownerId, file.id, { expectedKey: file.storageKey }).catch((error) => {
+                if (!(error instanceof AppError && error.status === 404)) throw error;
+              });
+              deleted++;
+            }
+            await forEachLimit(
+              plan.changes.filter((c): c is { path: string; bytes: Uint8Array } => "bytes" in c),
+              4,
+              async (c) => {
+                await writeFileAtPath(ctx, ownerId, row.projectId, c.path, c.bytes, { expectedKey: byPath.get(c.path)?.storageKey ?? null });
+                written++;
+              },
+            );
+            const subject = commitInfo?.message.split("\n")[0] ?? "";
+            const taken = await takeVersionLocked(ctx, {
+              projectId: row.projectId,
+              source: "manual",
+              label: versionLabel(`Pulled ${head.slice(0, 7)}: ${subject}`),
             });
-            deleted++;
-          }
-          await forEachLimit(
-            plan.changes.filter((c): c is { path: string; bytes: Uint8Array } => "bytes" in c),
-            4,
-            async (c) => {
-              await writeFileAtPath(ctx, ownerId, row.projectId, c.path, c.bytes, { expectedKey: byPath.get(c.path)?.storageKey ?? null });
-              written++;
-            },
-          );
-          const subject = commitInfo?.message.split("\n")[0] ?? "";
-          const taken = await takeVersionLocked(ctx, {
-            projectId: row.projectId,
-            source: "manual",
-            label: versionLabel(`Pulled ${head.slice(0, 7)}: ${subject}`),
+            const synced: SyncedFiles = Object.fromEntries([...theirs.files].map(([path, f]) => [path, [f.sha256, f.oid]]));
+            await rows.recordSync(ctx.sql, row.projectId, { commit: head, files: synced, kind: "pull" });
+            return {
+              upToDate: false,
+              commit: head,
+              ...(taken.created ? { versionId: taken.version.id } : {}),
+              written,
+              deleted,
+              merged: plan.merged,
+              skipped: theirs.skipped,
+              lfsPointers: theirs.lfsPointers,
+            };
           });
-          const synced: SyncedFiles = Object.fromEntries([...theirs.files].map(([path, f]) => [path, [f.sha256, f.oid]]));
-          await rows.recordSync(ctx.sql, row.projectId, { commit: head, files: synced, kind: "pull" });
-          return {
-            upToDate: false,
-            commit: head,
-            ...(taken.created ? { versionId: taken.version.id } : {}),
-            written,
-            deleted,
-            merged: plan.merged,
-            skipped: theirs.skipped,
-            lfsPointers: theirs.lfsPointers,
-          };
-        });
-      }),
+        }),
+      ),
     );
     if (!("conflicts" in result) && !result.upToDate && (result.written > 0 || result.deleted > 0)) await restartApp(ownerId, row.projectId);
     return result;
@@ -359,18 +378,20 @@ export function createGitService(ctx: GitContext) {
       commits: [],
     };
     try {
-      await withRemote(credentials(row), async (remote) => {
-        const head = await repo.remoteHead(remote, row.branch);
-        if (!head) return;
-        const gitdir = await repo.openRepo(cacheDir(row.projectId));
-        if (head !== row.syncedCommit || !(await repo.hasObject(gitdir, head))) {
-          await repo.fetchBranch(gitdir, remote, row.branch, head === row.syncedCommit ? 10 : BEHIND_DEPTH);
-        }
-        const log = await repo.recentCommits(gitdir, head, BEHIND_DEPTH);
-        const at = log.findIndex((c) => c.oid === row.syncedCommit);
-        out.behind = at === -1 ? log.length : at;
-        out.commits = log.slice(0, 10);
-      });
+      await withCache(row.projectId, () =>
+        withRemote(credentials(row), async (remote) => {
+          const head = await repo.remoteHead(remote, row.branch);
+          if (!head) return;
+          const gitdir = await repo.openRepo(cacheDir(row.projectId));
+          if (head !== row.syncedCommit || !(await repo.hasObject(gitdir, head))) {
+            await repo.fetchBranch(gitdir, remote, row.branch, head === row.syncedCommit ? 10 : BEHIND_DEPTH);
+          }
+          const log = await repo.recentCommits(gitdir, head, BEHIND_DEPTH);
+          const at = log.findIndex((c) => c.oid === row.syncedCommit);
+          out.behind = at === -1 ? log.length : at;
+          out.commits = log.slice(0, 10);
+        }),
+      );
     } catch (error) {
       out.status = "unreachable";
       out.error = error instanceof Error ? error.message : String(error);
