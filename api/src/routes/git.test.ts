@@ -102,6 +102,8 @@ describe("git remote", () => {
     const versions = (await (await alice.request("GET", `/api/projects/${id}/versions`)).json()) as { id: string; label: string }[];
     expect(versions[0]).toMatchObject({ id: result.versionId, label: `Pulled ${remoteCommit.slice(0, 7)}: Add new.ts on the remote` });
 
+    const pulledStatus = (await (await alice.request("GET", `/api/projects/${id}/git`)).json()) as GitStatus;
+    expect(pulledStatus.commits.map((c) => c.message)).toEqual(["Add new.ts on the remote", "Edited in Files"]);
     const again = (await (await alice.request("POST", `/api/projects/${id}/git/pull`)).json()) as GitPullResult;
     expect(again.upToDate).toBe(true);
     expect((await alice.request("POST", `/api/projects/${id}/git/push`, {})).status).toBe(200);

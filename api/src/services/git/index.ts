@@ -59,6 +59,8 @@ export type GitContext = ServiceContext & {
 export const PULL_FIRST = "The remote has changes: pull first.";
 export const GIT_DURING_RUN = "The agent is working on this project. Wait for it to finish, or stop it, before pushing or pulling.";
 export const GIT_BUSY = "Another git operation is running on this project; try again when it has finished.";
+/** How deep a pull fetches: the panel's "last commits" come from the cache. */
+const RECENT_DEPTH = 10;
 /** Commits counted behind, at most (a status fetches no deeper). */
 const BEHIND_DEPTH = 50;
 
@@ -257,7 +259,8 @@ export function createGitService(ctx: GitContext) {
           const none = { written: 0, deleted: 0, merged: [], skipped: [] as SkippedGitFile[], lfsPointers: [] as string[] };
           if (head === row.syncedCommit) return { upToDate: true, commit: head, ...none };
           const gitdir = await repo.openRepo(cacheDir(row.projectId));
-          await repo.fetchBranch(gitdir, remote, row.branch, 1);
+          // A few commits deep, not one: the panel lists the last commits from this cache.
+          await repo.fetchBranch(gitdir, remote, row.branch, RECENT_DEPTH);
           const theirs = await remoteFiles(gitdir, head, row.syncedFiles);
           const [commitInfo] = await repo.recentCommits(gitdir, head, 1);
           const base = new Map(Object.entries(row.syncedFiles).map(([path, [sha256]]) => [path, sha256]));
