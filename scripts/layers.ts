@@ -67,6 +67,7 @@ export const VENDORS: Record<string, string> = {
   e2b: "api/src/sandbox/e2b.ts",
   "@aws-sdk/client-s3": "api/src/storage/s3.ts",
   postgres: "api/src/db/client.ts",
+  "isomorphic-git": "api/src/services/git/repo.ts",
   "@electric-sql/pglite": "api/src/db/embedded.ts",
   firebase: "web/src/features/auth/firebase.ts",
   "@firebase": "web/src/features/auth/firebase.ts",

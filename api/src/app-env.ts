@@ -11,6 +11,7 @@ import type { Metrics } from "./lib/metrics";
 import type { ImageSigner } from "./services/images";
 import type { ProjectSandboxesService } from "./services/sandboxes";
 import type { ProjectSecretsService } from "./services/secrets";
+import type { GitService } from "./services/git";
 import type { ServiceContext } from "./services/context";
 
 export type AppDeps = ServiceContext & {
@@ -21,6 +22,8 @@ export type AppDeps = ServiceContext & {
   sandboxes: ProjectSandboxesService;
   /** Each project's secrets (`/api/projects/{id}/secrets`), in its sandbox's environment. */
   secrets: ProjectSecretsService;
+  /** Each project's git remote (`/api/projects/{id}/git`, import by URL, the push after a run). */
+  git: GitService;
   /** The process's one set of agent runs, built at the composition root (`compose.ts`) so shutdown can stop them. */
   runs: RunManager;
   /** Where request counts and gauges go (GET /metrics); a fresh registry when absent. */

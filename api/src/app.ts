@@ -26,6 +26,7 @@ import { liveSiteRoutes, publishRoutes } from "./routes/publish";
 import { sandboxRoutes } from "./routes/sandbox";
 import { sandboxProcessRoutes } from "./routes/sandbox-processes";
 import { secretRoutes } from "./routes/secrets";
+import { gitRoutes } from "./routes/git";
 import { systemRoutes } from "./routes/system";
 import { uploadRoutes } from "./routes/uploads";
 import { projectImportRoutes, versionRoutes } from "./routes/versions";
@@ -106,6 +107,7 @@ function apiRoutes(deps: AppDeps) {
       .route("/usage", usageRoutes(deps))
       .route("/projects", publishRoutes(deps, limits.publish))
       .route("/projects", secretRoutes(deps))
+      .route("/projects", gitRoutes(deps))
       .route("/sites", liveSiteRoutes(deps))
       .route("/messages", messageRoutes(deps))
       .route("/messages", chatRoutes(deps))

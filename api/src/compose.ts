@@ -15,6 +15,7 @@ import { countTokens } from "./services/chat-runs/token-count";
 import type { ServiceContext } from "./services/context";
 import type { ImageSigner } from "./services/images";
 import { createTokenBudget } from "./services/token-budget";
+import type { GitService } from "./services/git";
 import { versionsAroundRun } from "./services/versions/hooks";
 
 export function createAgentRuns(
@@ -24,6 +25,8 @@ export function createAgentRuns(
     sandboxes: Parameters<typeof createChatRuns>[0]["sandboxes"];
     /** The project secrets: hidden from the model and the chat, asked for by request_secret. */
     secrets: Parameters<typeof createChatRuns>[0]["secrets"];
+    /** The project's git remote: pushed after a run that changed files, when auto-push is on. */
+    git?: Pick<GitService, "afterRun">;
     agent?: AgentOptions;
   },
 ): RunManager {
@@ -49,7 +52,17 @@ export function createAgentRuns(
     store: chatRuns,
     conversations: chatRuns,
     workspaces: chatRuns,
-    checkpoints: { aroundRun: (run) => versionsAroundRun(deps, run) },
+    checkpoints: {
+      aroundRun: async (run) => {
+        const versions = await versionsAroundRun(deps, run);
+        return {
+          after: async () => {
+            const changed = await versions.after();
+            return changed && deps.git ? { warning: (await deps.git.afterRun(run.ownerId, run.projectId)) ?? undefined } : {};
+          },
+        };
+      },
+    },
     model: model.configured ? { client: createModelClient(model), name: model.model, models: model.models } : null,
     usage: createTokenBudget(deps),
     prices: deps.config.modelPrices,

@@ -27,6 +27,7 @@ import { createSandboxProvider } from "./sandbox/index";
 import { createAppDatabases } from "./services/app-databases";
 import { createProjectSandboxes } from "./services/sandboxes";
 import { createProjectSecrets, secretBoxFor } from "./services/secrets";
+import { createGitService } from "./services/git";
 import { createTerminalSessions } from "./services/sandboxes/terminals";
 import { heartbeatFor, startAbandonedRunSweeper } from "./services/chat-runs";
 import { createImageSigner } from "./services/images";
@@ -134,7 +135,8 @@ export async function startParts(
     // Built here (not inside the app) so shutdown can save running answers before the database closes.
     const agent = { staleRunMs: config.runStaleMs, heartbeatMs: heartbeatFor(config.runStaleMs) };
     const secrets = createProjectSecrets({ ...services, box: secretBoxFor(config.secrets), env: sandboxes.env });
-    const runs = createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, secrets, agent });
+    const git = createGitService({ ...services, config, sandboxSync: sandboxes.sync, box: secretBoxFor(config.secrets), sandboxes });
+    const runs = createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, secrets, git, agent });
     closers.push(() => runs.shutdown());
     const deps: AppDeps = {
       config,
@@ -149,6 +151,7 @@ export async function startParts(
       sandboxSync: sandboxes.sync,
       appDatabases,
       secrets,
+      git,
       webDist,
       metrics,
       runs,

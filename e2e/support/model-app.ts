@@ -38,6 +38,8 @@ export async function startModelApp(o: {
   /** Warm the react template and wait until its cache is filled (for `reactProject`). */
   react?: boolean;
   viewport?: { width: number; height: number };
+  /** How long the app may take to answer its health check (startApp's default: 60 s). */
+  startTimeoutMs?: number;
   /** Called with the page before it signs in (to listen to its console, say). */
   onPage?(page: Page): void | Promise<void>;
 }): Promise<ModelApp> {
@@ -49,6 +51,7 @@ export async function startModelApp(o: {
     dataDir: appDataDir(`e2e-${o.name}-`, o.cleanups),
     emulatorHost: stack.emulatorHost,
     projectId: stack.projectId,
+    timeoutMs: o.startTimeoutMs,
     env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", ...(o.react ? { SANDBOX_WARM_TEMPLATES: "react" } : {}), ...o.env },
   });
   o.cleanups.push(() => app.stop());

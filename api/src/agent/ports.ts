@@ -160,10 +160,11 @@ export interface RunStore {
 
 /**
  * Checkpoints around a run: `aroundRun` notes the files as they are before it; `after()` records versions of
- * before and after when the run changed files, so the user can undo it. Never fails the run.
+ * before and after when the run changed files, so the user can undo it (and may push them to the project's git
+ * remote). Never fails the run: a `warning` (a failed automatic push) is shown in the chat.
  */
 export interface RunCheckpoints {
-  aroundRun(run: { projectId: string; label: string; messageId: string }): Promise<{ after(): Promise<void> }>;
+  aroundRun(run: { ownerId: string; projectId: string; label: string; messageId: string }): Promise<{ after(): Promise<{ warning?: string } | void> }>;
 }
 
 /** The project's AGENTS.md as the system prompt carries it: `content` is cut when the file (`size` bytes) was too long. */

@@ -249,7 +249,7 @@ async function executeRun(
   const content = secrets ? redactSecrets(message.content, secrets.current()) : message.content;
 
   let status: RunStatus;
-  const checkpoint = await deps.checkpoints?.aroundRun({ projectId, label: content, messageId });
+  const checkpoint = await deps.checkpoints?.aroundRun({ ownerId, projectId, label: content, messageId });
   try {
     if (!deps.model) {
       send({ type: "error", message: MODEL_NOT_CONFIGURED });
@@ -278,7 +278,8 @@ async function executeRun(
     redactor?.end().forEach(recorder.emit);
     secrets?.close();
   }
-  await checkpoint?.after();
+  const checked = await checkpoint?.after();
+  if (checked?.warning) recorder.emit({ type: "chunk", content: `\n\n${checked.warning}\n`, step: "warning" });
 
   const final = await recorder.finish(status, run.stopNote);
   if (final.usage?.totalTokens) {

@@ -8,7 +8,7 @@ export class AppError extends Error {
   /** Extra response headers (e.g. `Retry-After` on a 429). */
   readonly headers: Record<string, string>;
   constructor(
-    readonly status: 400 | 401 | 404 | 409 | 413 | 415 | 429 | 500 | 503,
+    readonly status: 400 | 401 | 404 | 409 | 413 | 415 | 429 | 500 | 502 | 503 | 504,
     readonly code: ErrorCode,
     message: string,
     options?: { cause?: unknown; headers?: Record<string, string> },

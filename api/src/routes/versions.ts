@@ -1,9 +1,11 @@
 /**
  * /api/projects/{id}/versions…: the project's history (list, manifest, a file at a version, diff), "Save
  * version", restore, and the version from before a chat message (for "Restore to before this message" and
- * "Undo this run"); and POST /api/projects/import, a new project from a .zip. Mounted under /projects; the
+ * "Undo this run"); and POST /api/projects/import, a new project from a .zip (or, as JSON, from a git
+ * repository's URL, connected to it). Mounted under /projects; the
  * import sub-app goes before the JSON body limit, as it takes a large multipart body.
  */
+import { importGitSchema } from "@shared/schemas/git";
 import { createVersionSchema, listVersionsQuerySchema } from "@shared/schemas/versions";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -54,6 +56,14 @@ export const projectImportRoutes = (deps: AppDeps, auth: ReturnType<typeof requi
     "/import",
     auth,
     rateLimit,
+    // JSON `{gitUrl, branch?, username?, token?, name?}`: a project from a git repository, connected to it.
+    async (c, next) => {
+      if (!c.req.header("content-type")?.includes("application/json")) return next();
+      const body = importGitSchema.safeParse(await c.req.json().catch(() => null));
+      if (!body.success)
+        throw badRequest(`Send {"gitUrl": "https://…"} (with branch, username, token or name if needed): ${body.error.issues[0]?.message ?? ""}`);
+      return c.json(await deps.git.importRepository(c.var.caller.uid, body.data), 201);
+    },
     bodyLimit({
       maxSize: limits.maxTotalBytes + 1024 * 1024,
       onError: () => {

@@ -21,13 +21,14 @@ import type { EventBus } from "../events/types";
 import { createTokenVerifier } from "../auth/verify-token";
 import { createAgentRuns } from "../compose";
 import { loadConfig } from "../lib/config";
-import { silentLogger } from "../lib/logger";
+import { type Logger, silentLogger } from "../lib/logger";
 import { toPublicConfig } from "../public-config";
 import { createSandboxProvider } from "../sandbox/index";
 import type { SandboxProvider } from "../sandbox/types";
 import type { AppDatabases } from "../services/app-databases";
 import { createProjectSandboxes } from "../services/sandboxes";
 import { createProjectSecrets, secretBoxFor } from "../services/secrets";
+import { createGitService } from "../services/git";
 import { createImageSigner } from "../services/images";
 import { guardStore } from "../storage/guard";
 import { createLocalStore } from "../storage/local";
@@ -53,6 +54,8 @@ export async function testApp(
     provider?: SandboxProvider;
     /** Project databases (test/app-databases.ts); without them the database routes answer "unavailable". */
     appDatabases?: AppDatabases;
+    /** Where the app logs (silent by default): a test that reads every line hands in its own. */
+    logger?: Logger;
   } = {},
 ) {
   const db = await testDb();
@@ -73,15 +76,18 @@ export async function testApp(
   const { appDatabases } = overrides;
   const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config, appDatabases });
   const secrets = createProjectSecrets({ sql: db.sql, store, logger: silentLogger, events, box: secretBoxFor(config.secrets), env: sandboxes.env });
+  const logger = overrides.logger ?? silentLogger;
+  const git = createGitService({ sql: db.sql, store, logger, events, config, sandboxSync: sandboxes.sync, box: secretBoxFor(config.secrets), sandboxes });
   const services = {
     config,
     sql: db.sql,
     store,
-    logger: silentLogger,
+    logger,
     events,
     sandboxes,
     sandboxSync: sandboxes.sync,
     secrets,
+    git,
     signer: createImageSigner("test-secret"),
     appDatabases,
   };

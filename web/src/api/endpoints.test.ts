@@ -104,7 +104,16 @@ test("a file at a version keeps its folders as path segments, and bytes that are
 });
 
 test("the versions list asks for a full page, and restore posts to the version", async () => {
-  const version = { id: "v1", createdAt: "2026-01-01T00:00:00.000Z", label: "Saved", source: "manual", filesChanged: 1, bytes: 10, data: "none", dataChanged: false };
+  const version = {
+    id: "v1",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    label: "Saved",
+    source: "manual",
+    filesChanged: 1,
+    bytes: 10,
+    data: "none",
+    dataChanged: false,
+  };
   let seen = stubFetch(() => json([version]));
   const list = await api.versions.list("p1");
   expect(list).toEqual([version as never]);

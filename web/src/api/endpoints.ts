@@ -12,6 +12,7 @@
  */
 import { parsePublicConfig } from "@shared/schemas/config";
 import type { StartProcess } from "@shared/schemas/processes";
+import type { ConnectGit, ImportGit, PushGit } from "@shared/schemas/git";
 import type { CreateProject } from "@shared/schemas/project";
 import type { SyncUser } from "@shared/schemas/user";
 import { type ClientResponse, hc, type InferRequestType } from "hono/client";
@@ -60,6 +61,12 @@ function encoded<T extends Record<string, string>>(param: T): T {
   return Object.fromEntries(Object.entries(param).map(([key, value]) => [key, encodeURIComponent(value)])) as T;
 }
 
+/**
+ * A JSON body for a route that reads (and checks) its body itself after the owner check, so its validator
+ * names none for the typed client: the git routes, and the import route's JSON form beside its multipart one.
+ */
+const jsonInit = (body: unknown) => ({ init: { body: JSON.stringify(body), headers: { "Content-Type": "application/json" } } });
+
 /** The answer's JSON parsed with its schema, which loads while the request is under way. */
 async function parsed<T>(ref: SchemaRef<T>, request: Promise<ClientResponse<unknown>>): Promise<T> {
   const [res, schema] = await Promise.all([request, typeof ref === "function" ? loadSchemas().then(ref) : ref]);
@@ -95,6 +102,8 @@ export const api = {
     /** A new project from a .zip (named `name`, else after the zip); a refused zip answers 400 or 413 with the reason. */
     import: (file: File, name?: string) =>
       parsed((s) => s.projectSchema, client.projects.import.$post({ form: name?.trim() ? { file, name: name.trim() } : { file } })),
+    /** The same route with a JSON body: a project from a git repository, connected to it. */
+    importGit: (body: ImportGit) => parsed((s) => s.gitImportedProjectSchema, client.projects.import.$post({ form: {} as never }, jsonInit(body))),
     /** The project's model and the choices. */
     model: (id: string, init: CallInit = {}) => parsed((s) => s.projectModelSchema, client.projects[":id"].model.$get({ param: encoded({ id }) }, { init })),
     /** Stores the model the project's runs use; a model the server does not offer answers 400. */
@@ -227,6 +236,20 @@ export const api = {
     /** Answers the agent's request_secret with no: the waiting run goes on without it. */
     decline: (projectId: string, name: string) =>
       parsed(ignored, client.projects[":id"].secrets[":name"].decline.$post({ param: encoded({ id: projectId, name }) })),
+  },
+  /**
+   * A project's git remote. The token goes in and never comes out; the server's reason (refused
+   * credentials, "pull first", a conflict's files) comes back as the ApiError's text.
+   */
+  git: {
+    status: (projectId: string, init: CallInit = {}) =>
+      parsed((s) => s.gitStatusOrNullSchema, client.projects[":id"].git.$get({ param: encoded({ id: projectId }) }, { init })),
+    connect: (projectId: string, body: ConnectGit) =>
+      parsed((s) => s.gitStatusSchema, client.projects[":id"].git.$put({ param: encoded({ id: projectId }) }, jsonInit(body))),
+    disconnect: (projectId: string) => parsed(ignored, client.projects[":id"].git.$delete({ param: encoded({ id: projectId }) })),
+    push: (projectId: string, body: PushGit) =>
+      parsed((s) => s.gitPushResultSchema, client.projects[":id"].git.push.$post({ param: encoded({ id: projectId }) }, jsonInit(body))),
+    pull: (projectId: string) => parsed((s) => s.gitPullResultSchema, client.projects[":id"].git.pull.$post({ param: encoded({ id: projectId }) })),
   },
   /** The sandbox's named processes; live output and status arrive over the WebSocket (api/project-events.ts). */
   processes: {

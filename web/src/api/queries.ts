@@ -55,5 +55,6 @@ export const queries = {
   database: (projectId: string) => queryOptions({ queryKey: databaseKeys.info(projectId), queryFn: ({ signal }) => api.database.info(projectId, { signal }) }),
   tableRows: (projectId: string, table: string, page: { limit: number; offset: number; order?: string }) =>
     queryOptions({ queryKey: databaseKeys.rows(projectId, table, page), queryFn: ({ signal }) => api.database.rows(projectId, table, page, { signal }) }),
+  git: (projectId: string) => queryOptions({ queryKey: projectKeys.git(projectId), queryFn: ({ signal }) => api.git.status(projectId, { signal }) }),
   secrets: (projectId: string) => queryOptions({ queryKey: projectKeys.secrets(projectId), queryFn: ({ signal }) => api.secrets.list(projectId, { signal }) }),
 };

@@ -12,6 +12,8 @@ export const projectKeys = {
   context: (id: string) => ["projects", id, "context"] as const,
   /** The project's secrets (names and times only). */
   secrets: (id: string) => ["projects", id, "secrets"] as const,
+  /** The project's git remote: its status, ahead and behind, the last commits. */
+  git: (id: string) => ["projects", id, "git"] as const,
 };
 
 /** The caller's tokens this month against the server's monthly budget. */

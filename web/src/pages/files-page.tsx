@@ -16,6 +16,7 @@ import { useDownloadFiles } from "../features/files/use-download-files";
 import { useFileEvents } from "../features/files/use-file-events";
 import { useFiles } from "../features/files/use-files";
 import { HistoryButton } from "../features/history/components/history-button";
+import { GitButton } from "../features/git/git-button";
 
 export function FilesPage({ projectId }: { projectId: string }) {
   const files = useFiles(projectId);
@@ -57,6 +58,7 @@ export function FilesPage({ projectId }: { projectId: string }) {
             </div>
             <div className="flex items-center gap-2">
               <HistoryButton projectId={projectId} className="h-10 px-4" />
+              <GitButton projectId={projectId} className="h-10 px-4" />
               {count > 0 && (
                 <Button variant="outline" onClick={() => download.mutate(files.data ?? [])} disabled={download.isPending}>
                   {download.isPending ? <Spinner className="size-4" /> : <DownloadIcon className="size-4" />}

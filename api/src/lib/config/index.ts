@@ -14,6 +14,7 @@ import { z } from "zod";
 import { agentConfig, agentEnv, type AgentConfig } from "./agent";
 import { appDatabasesConfig, appDatabasesEnv, type AppDatabasesSection } from "./app-databases";
 import { authConfig, authEnv, type AuthConfig } from "./auth";
+import { gitConfig, gitEnv, type GitConfig } from "./git";
 import { databaseConfig, databaseEnv, type DatabaseConfig } from "./database";
 import { limitsConfig, limitsEnv, type LimitsConfig } from "./limits";
 import { defaultModelOf, modelConfig, modelEnv, type ModelConfig } from "./model";
@@ -45,6 +46,7 @@ const envSchema = z.object({
   ...authEnv,
   ...appDatabasesEnv,
   ...secretsEnv,
+  ...gitEnv,
 });
 
 export type Config = ServerConfig &
@@ -52,7 +54,8 @@ export type Config = ServerConfig &
   ModelConfig &
   AgentConfig &
   LimitsConfig &
-  AppDatabasesSection & {
+  AppDatabasesSection &
+  GitConfig & {
     database: DatabaseConfig;
     storage: StorageConfig;
     preview: PreviewConfig;
@@ -90,5 +93,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...limitsConfig(e),
     ...appDatabasesConfig(e, database, server.dataDir),
     secrets,
+    ...gitConfig(e),
   };
 }

@@ -11,7 +11,7 @@ import * as blobs from "../../db/blobs";
 import * as versions from "../../db/versions";
 import type { ServiceContext } from "../context";
 import { withProjectLock } from "./project-lock";
-import { captureState, type ProjectState, recordVersion, sameState, stateOf, takeVersion } from "./snapshot";
+import { captureState, type ProjectState, recordVersion, sameManifest, sameState, stateOf, takeVersion } from "./snapshot";
 import { MAX_VERSION_LABEL_LENGTH } from "@shared/schemas/versions";
 
 export const USER_EDIT_LABEL = "Edited in Files";
@@ -24,12 +24,13 @@ export const versionLabel = (text: string) => {
 /**
  * Notes the files and data as they are before an agent run; `after()` then records, only if the run changed
  * files or data, a version of the state before it (unless the newest version already is that state) and one
- * after it, both labelled with the user's message and carrying the run's message id.
+ * after it, both labelled with the user's message and carrying the run's message id. It answers whether the
+ * run changed files (what git's auto-push follows; data alone is not in git).
  */
 export async function versionsAroundRun(
   ctx: ServiceContext,
   run: { projectId: string; label: string; messageId: string },
-): Promise<{ after(): Promise<void> }> {
+): Promise<{ after(): Promise<boolean> }> {
   const label = versionLabel(run.label);
   let before: ProjectState;
   try {
@@ -40,14 +41,14 @@ export async function versionsAroundRun(
     });
   } catch (error) {
     ctx.logger.warn("files before the agent run not captured", { projectId: run.projectId, error: String(error) });
-    return { after: async () => {} };
+    return { after: async () => false };
   }
   return {
     after: () =>
       withProjectLock(ctx.sql, run.projectId, async () => {
         const latest = await versions.latestVersion(ctx.sql, run.projectId);
         const after = await captureState(ctx, run.projectId, latest && stateOf(latest));
-        if (sameState(before, after)) return;
+        if (sameState(before, after)) return false;
         let parent = latest;
         if (!latest || !sameState(stateOf(latest), before)) {
           // The run may have outlasted the sweep's grace period: refresh the blobs only `before` names.
@@ -63,7 +64,11 @@ export async function versionsAroundRun(
           }
         }
         await recordVersion(ctx, { projectId: run.projectId, source: "agent", label, messageId: run.messageId }, after, parent);
-      }).catch((error) => ctx.logger.warn("version after the agent run not taken", { projectId: run.projectId, error: String(error) })),
+        return !sameManifest(before.manifest, after.manifest);
+      }).catch((error) => {
+        ctx.logger.warn("version after the agent run not taken", { projectId: run.projectId, error: String(error) });
+        return false;
+      }),
   };
 }
 

@@ -123,6 +123,14 @@ export const KeyIcon = icon(
     <path d="m21 2-9.6 9.6M15.5 7.5l3 3L22 7l-3-3" />
   </>,
 );
+export const GitBranchIcon = icon(
+  <>
+    <circle cx="6" cy="5" r="2" />
+    <circle cx="6" cy="19" r="2" />
+    <circle cx="18" cy="7" r="2" />
+    <path d="M6 7v10M18 9c0 5-12 3-12 8" />
+  </>,
+);
 export const ArrowRightIcon = icon(<path d="M5 12h14M12 5l7 7-7 7" />);
 export const CheckIcon = icon(<path d="M20 6 9 17l-5-5" />);
 export const ChevronRightIcon = icon(<path d="m9 18 6-6-6-6" />);

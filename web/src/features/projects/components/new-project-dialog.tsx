@@ -1,7 +1,8 @@
 /**
  * The New Project dialog: name and optional description, validated with the shared schema, then created
  * and opened in its chat view; or "Import from ZIP", which opens the imported project the same way (named
- * after the name field when it is filled) and shows a refused zip's reason in the dialog.
+ * after the name field when it is filled) and shows a refused zip's reason in the dialog; or "Import from
+ * Git", a project from a repository's URL, connected to it.
  */
 import { MAX_PROJECT_DESCRIPTION_LENGTH, MAX_PROJECT_NAME_LENGTH, createProjectSchema } from "@shared/schemas/project";
 import { type FormEvent, useState } from "react";
@@ -14,6 +15,7 @@ import { toast } from "../../../components/ui/use-toast";
 import { projectPath } from "../project-views";
 import { useCreateProject } from "../use-create-project";
 import { useImportProject } from "../use-import-project";
+import { ImportGitField } from "./import-git-field";
 import { ImportZipField } from "./import-zip-field";
 
 export function NewProjectDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -116,6 +118,16 @@ export function NewProjectDialog({ open, onClose }: { open: boolean; onClose: ()
           disabled={busy}
           error={importProject.isError ? describeError(importProject.error) : null}
           onPick={importZip}
+        />
+        <ImportGitField
+          name={name}
+          disabled={busy}
+          onImported={(project, note) => {
+            toast({ title: "Project imported", description: `${project.name} was created from its repository. ${note}` });
+            reset();
+            onClose();
+            navigate(projectPath(project.id, "chat"));
+          }}
         />
       </form>
     </Dialog>
