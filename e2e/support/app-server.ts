@@ -59,7 +59,8 @@ export async function startApp(options: {
   };
   const server: AppServer = { url, pid: child.pid, output: () => log, stop };
 
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  // 150 s: on these shared 2-core machines at load 12 a fresh app (PGlite initdb, migrations) took over 60 s.
+  const deadline = Date.now() + (options.timeoutMs ?? 150_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The app exited with code ${child.exitCode} before it was healthy:\n${log}`);
     const healthy = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1_000) }).then(
