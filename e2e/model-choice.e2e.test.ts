@@ -90,6 +90,7 @@ describe("model choice and cost", () => {
       expect(model.requests.at(-1)!.body.model).toBe("fake-model-large");
 
       // Tokens in/out and the cost (1,000 × $3 + 200 × $15 per 1M) under the answer.
+      await answer.getByTestId("usage-details").hover();
       const usage = answer.getByTestId("token-usage");
       await usage.filter({ hasText: "1,200 tokens" }).waitFor();
       expect(await usage.innerText()).toContain("1,000 in · 200 out");

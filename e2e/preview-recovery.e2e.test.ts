@@ -83,7 +83,7 @@ describe("preview recovery", () => {
       hostname: "127.0.0.1",
       fetch: () => new Response("<h1>The todo app is back</h1>", { headers: { "content-type": "text/html" } }),
     });
-    appPort = app.port ?? 0;
+    appPort = app.port ?? 1;
     const answeredAt = Date.now();
     await frame.getByText("The todo app is back").waitFor({ timeout: 10_000 });
     expect(Date.now() - answeredAt).toBeLessThan(10_000);

@@ -2,7 +2,8 @@
  * Start from a prompt (issue 27, item 1), end to end: real Chromium, the real app with the scripted model,
  * the real Auth emulator. A visitor, signed out, types a prompt on the landing page (a chip, then an image),
  * signs in, and lands in a project named from the prompt whose run got the prompt and the image.
- * Screenshots: e2e/artifacts/chat-start-landing.png, chat-start-login.png, chat-start-running.png.
+ * Signed in, the empty project list offers the same box. Screenshots: e2e/artifacts/chat-start-landing.png,
+ * chat-start-login.png, chat-start-running.png, chat-start-empty-projects.png.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
@@ -73,4 +74,22 @@ describe("start from a prompt", () => {
     });
     await page.context().close();
   }, 180_000);
+
+  test("signed in with no projects, the empty list's prompt box starts a project named from the prompt", async () => {
+    const page = chat.page;
+    await chat.withDiagnostics("start-empty", [page], async () => {
+      await chat.api("DELETE", `/api/projects/${chat.projectId}`);
+      model.reset();
+      model.enqueue(turn.text("Planning the coffee shop page."));
+      await page.goto(`${chat.app.url}/projects`);
+      const empty = page.getByTestId("projects-empty");
+      await empty.getByText("No projects yet").waitFor();
+      await empty.getByTestId("start-input").fill("Create a Vite landing page for a coffee shop");
+      await shot(page, "start-empty-projects");
+      await empty.getByTestId("start-button").click();
+      await page.waitForURL(/\/project\/[^/]+\/chat$/, { timeout: 30_000 });
+      await page.getByRole("navigation", { name: "Breadcrumb" }).getByText("Vite landing page").waitFor();
+      await assistant(page).last().getByText("Planning the coffee shop page.").waitFor({ timeout: 30_000 });
+    });
+  }, 120_000);
 });

@@ -11,6 +11,7 @@ import type { ChatMessage, ToolCallRequest } from "./chat-message";
 import { clipLines } from "./clip-lines";
 import type { RoundCall } from "./stuck";
 import { clip, type Tool, type ToolContext } from "./tools/define-tool";
+import { toolDetail } from "./tool-detail";
 import { executeToolCall, previewSummary } from "./tools/execute";
 
 const TOOL_RESULT_FOR_MODEL = 20_000;
@@ -32,7 +33,15 @@ export async function runToolRound(
     const tool = o.tools.find((t) => t.name === call.name);
     o.emit({ type: "tool_start", name: call.name, summary: previewSummary(tool, call.arguments) });
     const outcome = await executeToolCall(o.tools, call.name, call.arguments, o.context);
-    o.emit({ type: "tool_complete", name: call.name, summary: outcome.summary, result: clip(outcome.result, TOOL_RESULT_FOR_BADGE) });
+    // What the badge opens to for a person (a diff, the file, the command's output), when the call did its work.
+    const detail = outcome.ok ? toolDetail(call.name, call.arguments, outcome.result) : undefined;
+    o.emit({
+      type: "tool_complete",
+      name: call.name,
+      summary: outcome.summary,
+      result: clip(outcome.result, TOOL_RESULT_FOR_BADGE),
+      ...(detail ? { detail } : {}),
+    });
     o.messages.push({ role: "tool", toolCallId: call.id, content: clipLines(outcome.result, (t) => t.length <= TOOL_RESULT_FOR_MODEL, TOOL_RESULT_FOR_MODEL) });
     round.push({ name: call.name, arguments: call.arguments, ok: outcome.ok, result: outcome.result });
     if (outcome.endsRun) return { round, endsRun: outcome.endsRun };

@@ -34,7 +34,7 @@ export type RunFold = {
   content: string;
   thinking: string;
   toolCalls: ToolCall[];
-  /** Steps as streamed (in progress too); `actions_completed` replaces them with the run's completed ones. */
+  /** Steps as streamed (in progress too); `actions_completed` replaces the completed ones with the run's list. */
   actions: ActionStep[];
   /** 'streaming' until `done` (or an `error`, which makes it 'failed'). */
   status: "streaming" | RunStatus;
@@ -86,7 +86,8 @@ export function foldStreamEvent(fold: RunFold, event: StreamEvent): RunFold {
     case "action":
       return { ...fold, actions: [...fold.actions, event.action] };
     case "actions_completed":
-      return { ...fold, actions: event.actions };
+      // The in-progress steps stay: the live answer still shows their lines, as steps.
+      return { ...fold, actions: [...fold.actions.filter((a) => a.status !== "completed"), ...event.actions] };
     case "tool_start":
       return { ...fold, toolCalls: applyToolStart(fold.toolCalls, event) };
     case "tool_complete":
@@ -136,8 +137,14 @@ export function applyToolStart(calls: ToolCall[], event: { name: string; summary
  * the call's arguments as they streamed, is replaced by the finished one), or adds a completed one when
  * there is none.
  */
-export function applyToolComplete(calls: ToolCall[], event: { name: string; summary: string; result: string }): ToolCall[] {
-  const done: ToolCall = { name: event.name, summary: event.summary, status: "completed", result: event.result };
+export function applyToolComplete(calls: ToolCall[], event: { name: string; summary: string; result: string; detail?: ToolCall["detail"] }): ToolCall[] {
+  const done: ToolCall = {
+    name: event.name,
+    summary: event.summary,
+    status: "completed",
+    result: event.result,
+    ...(event.detail ? { detail: event.detail } : {}),
+  };
   const index = calls.findIndex((c) => c.name === event.name && c.status === "in_progress");
   if (index === -1) return [...calls, done];
   return calls.map((c, i) => (i === index ? done : c));

@@ -8,7 +8,7 @@
  * if (event.type === "chunk") appendText(event.content);
  */
 import { z } from "zod";
-import { IMAGE_ONLY_CONTENT, MAX_IMAGES_PER_MESSAGE } from "../constants";
+import { IMAGE_ONLY_CONTENT, MAX_IMAGES_PER_MESSAGE, MAX_MESSAGE_CHARS, tooLongMessage } from "../constants";
 
 export { IMAGE_ONLY_CONTENT, MAX_IMAGES_PER_MESSAGE };
 
@@ -34,6 +34,17 @@ export type TokenUsage = z.infer<typeof tokenUsageSchema>;
 export const runStatusSchema = z.enum(["complete", "stopped", "failed"]);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
+/**
+ * What a tool badge opens to: an edit's removed and added text, the file written (opened by a link), or a
+ * command with its output.
+ */
+export const toolDetailSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("diff"), path: z.string(), edits: z.array(z.object({ removed: z.string(), added: z.string() })) }),
+  z.object({ kind: z.literal("file"), path: z.string() }),
+  z.object({ kind: z.literal("command"), command: z.string(), output: z.string() }),
+]);
+export type ToolDetail = z.infer<typeof toolDetailSchema>;
+
 export const streamEventSchema = z.discriminatedUnion("type", [
   /**
    * Text to append to the answer. Step lines are
@@ -45,7 +56,8 @@ export const streamEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("action"), action: actionStepSchema }),
   z.object({ type: z.literal("actions_completed"), actions: z.array(actionStepSchema) }),
   z.object({ type: z.literal("tool_start"), name: z.string(), summary: z.string() }),
-  z.object({ type: z.literal("tool_complete"), name: z.string(), summary: z.string(), result: z.string() }),
+  /** `detail`: what the badge opens to for a person (toolDetailSchema); `result` is what the model read. */
+  z.object({ type: z.literal("tool_complete"), name: z.string(), summary: z.string(), result: z.string(), detail: toolDetailSchema.optional() }),
   z.object({ type: z.literal("error"), message: z.string() }),
   /**
    * The agent asks the owner for a secret (request_secret) and waits: the chat shows a form with the name,
@@ -72,7 +84,12 @@ export type ChatMode = z.infer<typeof chatModeSchema>;
 export const sendMessageSchema = z
   .object({
     projectId: z.string().min(1),
-    content: z.string().max(100_000).default(""),
+    content: z
+      .string()
+      .default("")
+      .superRefine((text, ctx) => {
+        if (text.length > MAX_MESSAGE_CHARS) ctx.addIssue({ code: "custom", message: tooLongMessage(text.length) });
+      }),
     attachments: z.array(z.string().min(1).max(2048)).max(MAX_IMAGES_PER_MESSAGE, `At most ${MAX_IMAGES_PER_MESSAGE} images per message`).optional(),
     enableReasoning: z.boolean().optional(),
     mode: chatModeSchema.optional(),

@@ -27,11 +27,18 @@ export type Project = z.infer<typeof projectSchema>;
 export const projectListSchema = z.array(projectSchema);
 
 const stepStatusSchema = z.enum(["in_progress", "completed"]);
+/** See `toolDetailSchema` (events/stream.ts): what a tool badge opens to. */
+const toolDetailSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("diff"), path: z.string(), edits: z.array(z.object({ removed: z.string(), added: z.string() })) }),
+  z.object({ kind: z.literal("file"), path: z.string() }),
+  z.object({ kind: z.literal("command"), command: z.string(), output: z.string() }),
+]);
 export const toolCallSchema = z.object({
   name: z.string(),
   summary: z.string(),
   status: stepStatusSchema,
   result: z.optional(z.string()),
+  detail: z.optional(toolDetailSchema),
 });
 export type ToolCall = z.infer<typeof toolCallSchema>;
 export const actionStepSchema = z.object({ description: z.string(), status: stepStatusSchema });

@@ -132,6 +132,9 @@ export const api = {
       parsed((s) => s.projectFileListSchema, client.files[":projectId"].$get({ param: encoded({ projectId }) }, { init })),
     content: (projectId: string, fileId: string, init: CallInit = {}) =>
       parsed((s) => s.fileContentSchema, client.files[":projectId"][":fileId"].$get({ param: encoded({ projectId, fileId }) }, { init })),
+    /** Creates the file at `path`, or replaces its content when it exists. */
+    write: (projectId: string, path: string, content: string) =>
+      parsed((s) => s.projectFileSchema, client.files[":projectId"].$post({ param: encoded({ projectId }), json: { path, content } })),
     save: (fileId: string, content: string) =>
       parsed((s) => s.projectFileSchema, client.files[":fileId"].content.$patch({ param: encoded({ fileId }), json: { content } })),
     rename: (fileId: string, newPath: string) =>

@@ -1,9 +1,11 @@
 /**
  * /project/{id}/files: the project's files, kept current by a 5 s poll and by WebSocket
- * file events, with search, download as ZIP, and the editor, rename and delete overlays.
+ * file events, with search, download as ZIP, and the editor, rename and delete overlays. `?open=<path>`
+ * opens that file in the editor (a chat tool badge links here).
  */
 import type { ProjectFile } from "@shared/schemas/file";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useSearch } from "wouter";
 import { describeError } from "../api/api-error";
 import { Button } from "../components/ui/button";
 import { Spinner } from "../components/ui/spinner";
@@ -26,6 +28,14 @@ export function FilesPage({ projectId }: { projectId: string }) {
   const [renaming, setRenaming] = useState<ProjectFile | null>(null);
   const [deleting, setDeleting] = useState<ProjectFile | null>(null);
   const closeEditor = useCallback(() => setEditing(null), []);
+  const open = new URLSearchParams(useSearch()).get("open");
+  const opened = useRef<string | null>(null);
+  useEffect(() => {
+    const file = open && opened.current !== open ? files.data?.find((f) => f.path === open) : undefined;
+    if (!file) return;
+    opened.current = open;
+    setEditing(file);
+  }, [open, files.data]);
 
   if (files.isPending) {
     return (

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { classifyStepLine, isStepActive, splitSteps } from "./step-lines";
+import { classifyStepLine, commandLinesShownByBadges, isStepActive, type RunSteps, splitSteps } from "./step-lines";
+
+/** The run took these steps (as its `action` events say). */
+const ran = (...lines: string[]): RunSteps => ({
+  actions: lines.map((description) => ({ description, status: classifyStepLine(description) === "in_progress" ? "in_progress" : "completed" })),
+});
 
 describe("classifyStepLine", () => {
   test("in-progress prefixes", () => {
@@ -42,7 +47,12 @@ describe("classifyStepLine", () => {
 
 describe("splitSteps", () => {
   test("cuts text and step lines apart", () => {
-    expect(splitSteps("Sure, building it.\nCreating React app\nCreated React app (12 files)\n\nAll **done**.")).toEqual([
+    expect(
+      splitSteps(
+        "Sure, building it.\nCreating React app\nCreated React app (12 files)\n\nAll **done**.",
+        ran("Creating React app", "Created React app (12 files)"),
+      ),
+    ).toEqual([
       { kind: "text", text: "Sure, building it." },
       { kind: "step", text: "Creating React app", status: "in_progress" },
       { kind: "step", text: "Created React app (12 files)", status: "completed" },
@@ -52,29 +62,57 @@ describe("splitSteps", () => {
 
   test("leaves lines inside fenced code alone", () => {
     const content = "Output:\n```\nCreated file.txt\nStarted: x\n```\nEdited a.ts";
-    expect(splitSteps(content)).toEqual([
+    expect(splitSteps(content, ran("Created file.txt", "Started: x", "Edited a.ts"))).toEqual([
       { kind: "text", text: "Output:\n```\nCreated file.txt\nStarted: x\n```" },
       { kind: "step", text: "Edited a.ts", status: "completed" },
     ]);
   });
 
   test("an unclosed fence (still streaming) keeps the rest as code", () => {
-    expect(splitSteps("```sh\nInstalling deps")).toEqual([{ kind: "text", text: "```sh\nInstalling deps" }]);
+    expect(splitSteps("```sh\nInstalling deps", ran("Installing deps"))).toEqual([{ kind: "text", text: "```sh\nInstalling deps" }]);
   });
 
   test("an in-progress step spins only while streaming and until a later step arrives", () => {
-    const segments = splitSteps("Creating app\nhello");
+    const segments = splitSteps("Creating app\nhello", ran("Creating app"));
     expect(isStepActive(segments, 0, true)).toBe(true);
     expect(isStepActive(segments, 0, false)).toBe(false);
-    const later = splitSteps("Creating app\nCreated app");
+    const later = splitSteps("Creating app\nCreated app", ran("Creating app", "Created app"));
     expect(isStepActive(later, 0, true)).toBe(false);
   });
 });
 
 test("run_sql's destructive statements are warning steps", () => {
-  expect(splitSteps("Applying.\nDestructive SQL ran: DROP TABLE todos\nDone.")).toEqual([
+  expect(splitSteps("Applying.\nDestructive SQL ran: DROP TABLE todos\nDone.", ran("Destructive SQL ran: DROP TABLE todos"))).toEqual([
     { kind: "text", text: "Applying." },
     { kind: "step", text: "Destructive SQL ran: DROP TABLE todos", status: "warning" },
     { kind: "text", text: "Done." },
   ]);
+});
+
+describe("steps come only from the run's actions", () => {
+  test("a sentence of the model's that reads like a step stays text", () => {
+    const content = "Creating the layout now, then the list.\nCreated src/App.tsx\nStarting with the header…";
+    expect(splitSteps(content, ran("Created src/App.tsx"))).toEqual([
+      { kind: "text", text: "Creating the layout now, then the list." },
+      { kind: "step", text: "Created src/App.tsx", status: "completed" },
+      { kind: "text", text: "Starting with the header…" },
+    ]);
+  });
+
+  test("a step the run left unfinished (saved with its mark) is still a step", () => {
+    expect(splitSteps("Installing zod (not finished)", { actions: [] })).toEqual([
+      { kind: "step", text: "Installing zod (not finished)", status: "in_progress" },
+    ]);
+  });
+
+  test("a command is shown once: its step line gives way to its badge", () => {
+    const hidden = commandLinesShownByBadges([
+      { name: "run_shell", summary: "npm test", status: "completed" },
+      { name: "run_shell", summary: "Started: npm run dev", status: "completed" },
+    ]);
+    const steps = { ...ran("Ran shell: npm test (failed)", "Started: npm run dev", "Installed zod"), hidden };
+    expect(splitSteps("Ran shell: npm test (failed)\nStarted: npm run dev\nInstalled zod", steps)).toEqual([
+      { kind: "step", text: "Installed zod", status: "completed" },
+    ]);
+  });
 });

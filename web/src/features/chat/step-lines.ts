@@ -1,5 +1,8 @@
 /**
- * Step lines in the assistant's text: lines beginning 'Creating', 'Installing', 'Starting' or 'Checking the
+ * Step lines in the assistant's text. Only a line the run itself wrote as a step is one: its text is among
+ * the message's actions (the run's `action` events; saved, its completed ones), or it is an in-progress step
+ * the run left unfinished (saved with " (not finished)"). A sentence of the model's that merely reads like a
+ * step ("Creating the layout now…") stays text. How a step looks follows its words: lines beginning 'Creating', 'Installing', 'Starting' or 'Checking the
  * app' are in-progress steps; 'Created', 'Edited', 'Installed', 'Configured', 'Ran shell:', 'Started:' and the
  * app check's results ('App runs without errors', 'Found 2 problems, fixing (1/3)') completed ones; 'Destructive SQL ran:'
  * a warning. splitSteps cuts a message into Markdown runs and step lines, leaving fenced code alone.
@@ -9,6 +12,9 @@
  * // [{ kind: "text", text: "Sure!" }, { kind: "step", text: "Created src/App.tsx", status: "completed" },
  * //  { kind: "text", text: "Done." }]
  */
+import { UNFINISHED_STEP } from "@shared/events/fold-stream-event";
+import type { ActionStep, ToolCall } from "@shared/schemas/message";
+
 export type StepStatus = "in_progress" | "completed" | "warning";
 
 /** Done, but the person should notice: run_sql's destructive statements ('Destructive SQL ran: DROP TABLE todos'). */
@@ -46,7 +52,32 @@ export type ContentSegment = { kind: "text"; text: string } | { kind: "step"; te
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
-export function splitSteps(content: string): ContentSegment[] {
+/** What the run did: its step lines (`actions`), and lines to leave out (`hidden`: shown elsewhere, by a badge). */
+export type RunSteps = { actions: readonly ActionStep[]; hidden?: ReadonlySet<string> };
+
+function stepStatus(line: string, steps: RunSteps): StepStatus | null {
+  const text = line.trim();
+  const action = steps.actions.find((a) => a.description.trim() === text);
+  if (action) return classifyStepLine(text) ?? action.status;
+  if (text.endsWith(UNFINISHED_STEP.trim()) && classifyStepLine(text) === "in_progress") return "in_progress";
+  return null;
+}
+
+/**
+ * The step lines that say again what a command badge shows ('Ran shell: npm test' beside the badge
+ * 'npm test', 'Started: npm run dev'): the command is shown once, by its badge, which opens to its output.
+ */
+export function commandLinesShownByBadges(toolCalls: readonly ToolCall[]): Set<string> {
+  const lines = new Set<string>();
+  for (const call of toolCalls) {
+    if (call.name !== "run_shell") continue;
+    const command = call.summary.startsWith("Started: ") ? call.summary.slice("Started: ".length) : call.summary;
+    lines.add(`Ran shell: ${command}`).add(`Ran shell: ${command} (failed)`).add(`Started: ${command}`);
+  }
+  return lines;
+}
+
+export function splitSteps(content: string, steps: RunSteps): ContentSegment[] {
   const segments: ContentSegment[] = [];
   let text: string[] = [];
   let fence: string | null = null;
@@ -68,8 +99,9 @@ export function splitSteps(content: string): ContentSegment[] {
       text.push(line);
       continue;
     }
-    const status = classifyStepLine(line);
-    if (status) {
+    const status = stepStatus(line, steps);
+    if (status && steps.hidden?.has(line.trim())) flush();
+    else if (status) {
       flush();
       segments.push({ kind: "step", text: line.trim(), status });
     } else text.push(line);

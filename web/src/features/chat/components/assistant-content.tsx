@@ -1,12 +1,12 @@
-/** An assistant answer: Markdown runs, with its step lines (../step-lines.ts) drawn as in-progress, completed or warning steps. */
+/** An assistant answer: Markdown runs, with the run's step lines (../step-lines.ts) drawn as in-progress, completed or warning steps. */
 import { memo } from "react";
 import { Spinner } from "../../../components/ui/spinner";
 import { Markdown } from "../markdown/markdown";
-import { isStepActive, splitSteps } from "../step-lines";
+import { isStepActive, type RunSteps, splitSteps } from "../step-lines";
 import { CheckCircleIcon, CircleIcon, WarningIcon } from "./icons";
 
-export const AssistantContent = memo(function AssistantContent({ content, streaming }: { content: string; streaming: boolean }) {
-  const segments = splitSteps(content);
+export const AssistantContent = memo(function AssistantContent({ content, steps, streaming }: { content: string; steps: RunSteps; streaming: boolean }) {
+  const segments = splitSteps(content, steps);
   return (
     <div className="space-y-2">
       {segments.map((segment, i) =>

@@ -39,6 +39,8 @@ export type ChatComposerProps = {
   sending: boolean;
   stopping: boolean;
   canSend: boolean;
+  /** The draft is over the length limit: this says so (and Send is off). */
+  tooLong?: string | null;
   onSend: () => void;
   onStop: () => void;
 };
@@ -114,7 +116,7 @@ export function ChatComposer(props: ChatComposerProps) {
             Uploading images...
           </span>
         )}
-        <div className="ml-auto">
+        <div className="ml-auto flex items-center gap-2">
           {sending ? (
             <button
               type="button"
@@ -129,12 +131,14 @@ export function ChatComposer(props: ChatComposerProps) {
               {stopping ? <Spinner className="size-3 border-[1.5px]" /> : <StopIcon className="size-3" />}
               {stopping ? "Stopping..." : "Stop"}
             </button>
-          ) : (
+          ) : null}
+          {(!sending || canSend) && (
             <button
               type="submit"
               disabled={!canSend}
-              aria-label="Send message"
-              data-testid="send-button"
+              aria-label={sending ? "Queue message" : "Send message"}
+              title={sending ? "Queue: sent when the agent finishes" : undefined}
+              data-testid={sending ? "queue-button" : "send-button"}
               className={cn(
                 "inline-flex size-8 items-center justify-center rounded-full bg-primary text-primary-foreground transition-colors",
                 "hover:bg-primary/90 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background",
@@ -146,6 +150,11 @@ export function ChatComposer(props: ChatComposerProps) {
           )}
         </div>
       </div>
+      {props.tooLong && (
+        <p role="alert" data-testid="too-long" className="mx-3 mb-3 rounded-md bg-destructive/10 px-2.5 py-1.5 text-xs text-destructive">
+          {props.tooLong}
+        </p>
+      )}
     </form>
   );
 }

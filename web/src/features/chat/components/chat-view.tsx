@@ -3,6 +3,7 @@
  * while the reader is there, and the composer pinned to the bottom of the viewport (above the mobile bar).
  */
 import type { Message } from "@shared/schemas/message";
+import { MAX_MESSAGE_CHARS, tooLongMessage } from "@shared/constants";
 import type { ChatMode } from "@shared/events/stream";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
@@ -16,6 +17,7 @@ import { buildRequest, markPlanAnswer, usePlanAnswers } from "../plan-answers";
 import { useChatOutbox } from "../use-chat-outbox";
 import { useChatSession } from "../use-chat-session";
 import { useImageAttachments } from "../use-image-attachments";
+import { type QueuedMessage, useQueuedMessages } from "../use-queued-messages";
 import { useMessages } from "../use-messages";
 import { useModelChoice } from "../use-model-choice";
 import { useTokenMeters } from "../use-token-meters";
@@ -24,6 +26,7 @@ import { useVersions } from "../../history/use-versions";
 import { requestPreviewReload } from "../../preview/preview-reload";
 import { ChatComposer } from "./chat-composer";
 import { ChatEmptyState } from "./chat-empty-state";
+import { QueuedMessages } from "./queued-messages";
 import { ContextMeter } from "./context-meter";
 import { MessageItem } from "./message-item";
 import { SecretRequestForm } from "./secret-request-form";
@@ -75,17 +78,31 @@ export function ChatView({ projectId }: { projectId: string }) {
 
   const { messages, showPendingUser } = useMemo(() => visibleHistory(history.data ?? [], chat.pending), [history.data, chat.pending]);
   const live = chat.pending ? liveMessage(projectId, chat.pending.run) : null;
-  const canSend = !chat.sending && !images.uploading && messageContent(draft, images.uploadedUrls.length) !== null;
+  const tooLong = draft.length > MAX_MESSAGE_CHARS;
+  // While a run goes, a message is queued (shown above the composer) and sent when the run ends.
+  const canSend = !images.uploading && !tooLong && messageContent(draft, images.uploadedUrls.length) !== null;
+  const putBack = useCallback(
+    (m: QueuedMessage) => {
+      setDraft((current) => current || m.text);
+      images.restore(m.attachments);
+    },
+    [images],
+  );
+  const queued = useQueuedMessages(chat, putBack);
 
   const submit = useCallback(async () => {
-    // One turn at a time: a new send waits until the last one is sent and every image is uploaded.
-    if (chat.sending || images.uploading) return;
+    // A send waits until every image is uploaded; during a run it is queued, one turn at a time.
+    if (images.uploading || tooLong) return;
     const text = draft;
     const urls = images.uploadedUrls;
     if (messageContent(text, urls.length) === null) return;
     setDraft("");
     images.clear();
     stuckToEnd.current = true;
+    if (chat.sending) {
+      queued.add({ text, attachments: urls, enableReasoning: reasoning, mode });
+      return;
+    }
     const outcome = await chat.send({ text, attachments: urls, enableReasoning: reasoning, mode });
     if (outcome === "refused") {
       setDraft((current) => current || text);
@@ -96,7 +113,7 @@ export function ChatView({ projectId }: { projectId: string }) {
       const answer = queryClient.getQueryData<Message[]>(messageKeys.list(projectId))?.findLast((m) => m.role === "assistant");
       if (answer) markPlanAnswer(projectId, answer.id);
     }
-  }, [chat, images, draft, reasoning, mode, queryClient, projectId]);
+  }, [chat, images, draft, reasoning, mode, queryClient, projectId, tooLong, queued]);
 
   /** "Build this": the plan goes to Build mode as the next message. */
   const buildPlan = useCallback(
@@ -162,6 +179,7 @@ export function ChatView({ projectId }: { projectId: string }) {
       </div>
       <div className="sticky bottom-[calc(4rem+env(safe-area-inset-bottom))] z-10 bg-gradient-to-t from-background from-70% to-transparent pt-4 pb-3 md:bottom-0 md:pb-4">
         <div className="mx-auto w-full max-w-3xl px-3 md:px-6">
+          <QueuedMessages queue={queued.queue} onCancel={queued.cancel} />
           <ChatComposer
             draft={draft}
             onDraftChange={setDraft}
@@ -181,6 +199,7 @@ export function ChatView({ projectId }: { projectId: string }) {
             sending={chat.sending}
             stopping={chat.stopping}
             canSend={canSend}
+            tooLong={tooLong ? tooLongMessage(draft.length) : null}
             onSend={submit}
             onStop={chat.stop}
           />

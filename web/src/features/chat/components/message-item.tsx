@@ -3,16 +3,17 @@
  * section, the answer as Markdown with its steps, the tool badges, a copy button and the token usage.
  */
 import type { Message } from "@shared/schemas/message";
-import { memo } from "react";
+import { memo, useMemo } from "react";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
 import { MessageRestoreAction } from "../../history/components/message-restore-action";
 import { AssistantContent } from "./assistant-content";
 import { CopyButton } from "./copy-button";
-import { BotIcon, UserIcon } from "./icons";
+import { BotIcon, InfoIcon, UserIcon } from "./icons";
 import { ThinkingSection } from "./thinking-section";
 import { ToolBadges } from "./tool-badges";
+import { commandLinesShownByBadges } from "../step-lines";
 import { usageLine } from "../usage-format";
 
 const STATUS_LABEL: Partial<Record<NonNullable<Message["status"]>, string>> = {
@@ -64,6 +65,7 @@ function UserMessage({ message, projectId }: { message: Message; projectId?: str
 
 function AssistantMessage({ message, live, undoIn, onBuildPlan }: { message: Message; live: boolean; undoIn?: string; onBuildPlan?: (plan: string) => void }) {
   const streaming = live && message.status === "running";
+  const steps = useMemo(() => ({ actions: message.actions, hidden: commandLinesShownByBadges(message.toolCalls) }), [message.actions, message.toolCalls]);
   const statusLabel = message.status && !streaming ? STATUS_LABEL[message.status] : undefined;
   return (
     <article data-testid="message" data-role="assistant" data-status={message.status ?? "complete"} aria-label="Agent" className="group flex flex-col gap-2">
@@ -83,14 +85,14 @@ function AssistantMessage({ message, live, undoIn, onBuildPlan }: { message: Mes
       </div>
       <div className="min-w-0 space-y-3 pl-8">
         {message.thinking && <ThinkingSection thinking={message.thinking} live={streaming && !message.content} />}
-        {message.content && <AssistantContent content={message.content} streaming={streaming} />}
+        {message.content && <AssistantContent content={message.content} steps={steps} streaming={streaming} />}
         {streaming && !message.content && (
           <div className="flex items-center gap-2 text-sm text-muted-foreground" data-testid="ai-thinking">
             <Spinner className="size-4" />
             AI is thinking...
           </div>
         )}
-        <ToolBadges calls={message.toolCalls} />
+        <ToolBadges calls={message.toolCalls} projectId={message.projectId || undefined} />
         {onBuildPlan && message.content && !streaming && (
           <Button size="sm" data-testid="build-plan" onClick={() => onBuildPlan(message.content)}>
             Build this
@@ -99,7 +101,7 @@ function AssistantMessage({ message, live, undoIn, onBuildPlan }: { message: Mes
         {!streaming && (message.content || message.usage || undoIn) && (
           <div className="flex items-center gap-2 text-xs text-muted-foreground">
             {message.content && <CopyButton text={message.content} label="Copy message" />}
-            {message.usage && <TokenUsage usage={message.usage} />}
+            {message.usage && <UsageDetails usage={message.usage} />}
             {undoIn && <MessageRestoreAction projectId={undoIn} messageId={message.id} kind="run" />}
           </div>
         )}
@@ -130,6 +132,28 @@ function Attachments({ urls }: { urls: string[] }) {
         </a>
       ))}
     </div>
+  );
+}
+
+/** The run's tokens (and cost) behind a details button: shown on hover or focus, out of the reading's way. */
+function UsageDetails({ usage }: { usage: NonNullable<Message["usage"]> }) {
+  return (
+    <span className="group/usage relative inline-flex">
+      <button
+        type="button"
+        aria-label="Details"
+        data-testid="usage-details"
+        className="inline-flex size-6 items-center justify-center rounded-md hover:bg-muted hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      >
+        <InfoIcon className="size-3.5" />
+      </button>
+      <span
+        role="tooltip"
+        className="invisible absolute bottom-full left-0 z-20 mb-1 rounded-md border bg-card px-2.5 py-1.5 whitespace-nowrap text-foreground shadow-md group-focus-within/usage:visible group-hover/usage:visible"
+      >
+        <TokenUsage usage={usage} />
+      </span>
+    </span>
   );
 }
 

@@ -6,6 +6,7 @@ import type { ToolCall } from "@shared/schemas/message";
 import { type ComponentType, type SVGProps, useState } from "react";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
+import { ToolDetailView } from "./tool-detail-view";
 import { displayedToolStatus, type ToolKind, toolKind } from "../tool-calls";
 import { BoilerplateIcon, CheckCircleIcon, ChevronDownIcon, FileEditIcon, FilePlusIcon, PlayIcon, ShellIcon, WrenchIcon, XIcon } from "./icons";
 
@@ -18,26 +19,27 @@ const TOOL_ICONS: Record<ToolKind, ComponentType<SVGProps<SVGSVGElement>>> = {
   default: WrenchIcon,
 };
 
-export function ToolBadges({ calls }: { calls: ToolCall[] }) {
+/** `projectId`: for the link a written file's badge opens to (absent: no link). */
+export function ToolBadges({ calls, projectId }: { calls: ToolCall[]; projectId?: string }) {
   if (!calls.length) return null;
   return (
     <ul className="space-y-1.5" aria-label="Tools used">
       {calls.map((call, i) => (
-        <ToolBadge key={i} call={call} />
+        <ToolBadge key={i} call={call} projectId={projectId} />
       ))}
     </ul>
   );
 }
 
-function ToolBadge({ call }: { call: ToolCall }) {
+function ToolBadge({ call, projectId }: { call: ToolCall; projectId?: string }) {
   const [open, setOpen] = useState(false);
   const status = displayedToolStatus(call);
   const kind = toolKind(call.name);
   const Icon = TOOL_ICONS[kind];
-  const result = call.result?.trim();
+  const result = call.detail ? "detail" : call.result?.trim();
   const label = call.summary || call.name;
   // The tools' results start so when nothing was done (a refusal, a failure): the badge must not show a check.
-  const failed = status === "completed" && Boolean(result?.startsWith("Error:"));
+  const failed = status === "completed" && Boolean(call.result?.trim().startsWith("Error:"));
 
   const head = (
     <>
@@ -72,10 +74,15 @@ function ToolBadge({ call }: { call: ToolCall }) {
       ) : (
         <div className="flex items-center gap-2 px-2 py-1.5">{head}</div>
       )}
-      {open && result && (
-        <pre className="max-h-64 overflow-auto border-t px-3 py-2 font-mono text-[11px] leading-relaxed whitespace-pre-wrap text-muted-foreground">
-          {result}
-        </pre>
+      {open && call.detail ? (
+        <ToolDetailView detail={call.detail} projectId={projectId} />
+      ) : (
+        open &&
+        result && (
+          <pre className="max-h-64 overflow-auto border-t px-3 py-2 font-mono text-[11px] leading-relaxed whitespace-pre-wrap text-muted-foreground">
+            {result}
+          </pre>
+        )
       )}
     </li>
   );

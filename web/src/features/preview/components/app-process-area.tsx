@@ -31,7 +31,7 @@ export function AppProcessArea({ projectId, children }: { projectId: string; chi
         onRestart={() => restart.mutate()}
       />
       {app?.name === APP_PROCESS && app.status === "crashed" ? (
-        <CrashedApp app={app} lines={lines} restarting={restart.isPending} onRestart={() => restart.mutate()} />
+        <CrashedApp projectId={projectId} app={app} lines={lines} restarting={restart.isPending} onRestart={() => restart.mutate()} />
       ) : (
         <Fragment key={comeUps}>{children}</Fragment>
       )}

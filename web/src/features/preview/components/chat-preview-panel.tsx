@@ -1,7 +1,8 @@
 /**
  * The live preview beside the Agent Chat (wide screens): the project's app in the same frame the Preview
  * screen uses, so a person watches it change while chatting. "Setting up sandbox..." until the project has
- * a sandbox. It loads the page again when asked (after a restore, after an agent run) and on Refresh.
+ * a sandbox. It loads the page again when asked (after a restore, after an agent run) and on Refresh. A phone
+ * switch shows the app at 390 px (the device width the Preview screen keeps; tablet is wider than the panel).
  */
 import { useState } from "react";
 import { Link } from "wouter";
@@ -11,7 +12,8 @@ import { SandboxGate, type ProjectWithSandbox } from "../../projects/components/
 import { withRefreshParam } from "../preview-url";
 import { usePreviewReloads } from "../preview-reload";
 import { useSandboxUrl } from "../use-sandbox-url";
-import { ExternalLinkIcon, RefreshIcon } from "./icons";
+import { usePreviewDevice } from "../use-preview-device";
+import { ExternalLinkIcon, PhoneIcon, RefreshIcon } from "./icons";
 import { PreviewFrame } from "./preview-frame";
 import { SettingUpSandbox } from "./setting-up-sandbox";
 
@@ -34,6 +36,8 @@ function PanelBody({ projectId, project, onCollapse }: { projectId: string; proj
   const [refreshes, setRefreshes] = useState(0);
   const [stopped, setStopped] = useState(false);
   const [mountedAt] = useState(() => Date.now());
+  const { device, setDevice } = usePreviewDevice();
+  const phone = device === "phone";
   const reloads = usePreviewReloads(projectId);
   const url = useSandboxUrl(projectId, project?.sandboxId).data?.url ?? project?.sandboxUrl ?? null;
   const frameUrl = url ? withRefreshParam(url, `${mountedAt}-${reloads}-${refreshes}`) : null;
@@ -44,6 +48,18 @@ function PanelBody({ projectId, project, onCollapse }: { projectId: string; proj
     <>
       <header className="flex shrink-0 items-center gap-1">
         <h2 className="mr-auto text-sm font-semibold">Preview</h2>
+        <Tooltip content={phone ? "Full width" : "Phone width (390 px)"} side="bottom">
+          <button
+            type="button"
+            aria-label="Phone width (390 px)"
+            aria-pressed={phone}
+            data-testid="chat-preview-phone"
+            className={`${iconButton} ${phone ? "bg-muted text-foreground" : ""}`}
+            onClick={() => setDevice(phone ? "desktop" : "phone")}
+          >
+            <PhoneIcon className="size-4" />
+          </button>
+        </Tooltip>
         <Tooltip content="Refresh" side="bottom">
           <button
             type="button"
@@ -76,6 +92,7 @@ function PanelBody({ projectId, project, onCollapse }: { projectId: string; proj
           title={`Preview of ${project.name}`}
           fullscreen={false}
           expired={stopped}
+          device={phone ? "phone" : "desktop"}
           // The Preview screen offers Recreate for a stopped sandbox; here it is only noted on the frame.
           onStatus={(status) => setStopped(status === "stopped")}
         />
