@@ -4,9 +4,10 @@
  * already scoped to the project that notes the run's first change, and the app check run before it ends.
  *
  * @example
- * const input = await prepareRun(deps, { ownerId, projectId, excludeIds, message, signal, limits, setup });
+ * const input = await prepareRun(deps, { access, excludeIds, message, signal, limits, setup });
  * await runAgent({ ...input, emit });
  */
+import type { ProjectAccess } from "../lib/project-access";
 import type { AgentLimits } from "./agent-limits";
 import type { ChatImage } from "./chat-message";
 import { startingConversation } from "./chat-summary";
@@ -17,8 +18,8 @@ import { availableTools } from "./tools/registry";
 import { createVerifier, trackChanges } from "./verify";
 
 export type RunRequest = {
-  ownerId: string;
-  projectId: string;
+  /** The sender's checked access to the project (edit). */
+  access: ProjectAccess;
   /** The run's own messages (the user's and the answer's), left out of the history. */
   excludeIds: string[];
   message: { content: string; images: ChatImage[]; enableReasoning: boolean };
@@ -31,7 +32,7 @@ export type RunRequest = {
 export async function prepareRun(deps: RunDeps, r: RunRequest): Promise<Omit<AgentRunInput, "emit">> {
   const options = deps.agent ?? {};
   const tools = availableTools(deps);
-  const loaded = await deps.conversations.load(r.ownerId, r.projectId);
+  const loaded = await deps.conversations.load(r.access);
   const model = chooseModel(r.setup, loaded.project.model);
   const limits = {
     ...r.limits,
@@ -48,12 +49,12 @@ export async function prepareRun(deps: RunDeps, r: RunRequest): Promise<Omit<Age
     countTokens: deps.countTokens,
     model,
     saveSummary: deps.conversations.saveSummary?.bind(deps.conversations),
-    projectId: r.projectId,
+    projectId: r.access.projectId,
     signal: r.signal,
     logger: deps.logger,
   });
   // The run notes when it first changes a file: only then is the app checked before the run ends.
-  const tracked = trackChanges(deps.workspaces.forProject(r.ownerId, r.projectId));
+  const tracked = trackChanges(deps.workspaces.forProject(r.access));
   const app = tracked.workspace.app;
   const beforeFinish = app
     ? createVerifier({

@@ -26,6 +26,21 @@ export async function findProject(sql: Sql, ownerId: string, id: string): Promis
   return row ? toProject(row) : null;
 }
 
+/** The project by id alone, for work already holding a checked access value (services/access.ts). */
+export async function findProjectById(sql: Sql, id: string): Promise<Project | null> {
+  const [row] = await sql<ProjectRow[]>`select ${columns(sql)} from projects where id = ${id}`;
+  return row ? toProject(row) : null;
+}
+
+/** The project and the user's role in it (owner only, for now), or null when they have none. */
+export async function findProjectWithRole(sql: Sql, userId: string, id: string): Promise<{ project: Project; ownerId: string; role: "owner" } | null> {
+  const [row] = await sql<(ProjectRow & { ownerId: string })[]>`
+    select ${columns(sql)}, owner_id as "ownerId" from projects where id = ${id} and owner_id = ${userId}`;
+  if (!row) return null;
+  const { ownerId, ...project } = row;
+  return { project: toProject(project), ownerId, role: "owner" };
+}
+
 export async function insertProject(sql: Sql, p: { id: string; ownerId: string; name: string; description: string | null }): Promise<Project> {
   const [row] = await sql<ProjectRow[]>`
     insert into projects (id, owner_id, name, description)
@@ -72,7 +87,8 @@ export async function findProjectModel(sql: Sql, id: string): Promise<string | n
   return row?.model ?? null;
 }
 
-export async function setProjectModel(sql: Sql, ownerId: string, id: string, model: string): Promise<boolean> {
-  const rows = await sql`update projects set model = ${model} where id = ${id} and owner_id = ${ownerId} returning id`;
+/** Not scoped by owner: callers hold a checked access (services/access.ts). */
+export async function setProjectModel(sql: Sql, id: string, model: string): Promise<boolean> {
+  const rows = await sql`update projects set model = ${model} where id = ${id} returning id`;
   return rows.length > 0;
 }

@@ -1,7 +1,7 @@
 /**
  * The interactive terminal's WebSocket at GET /api/sandbox/{projectId}/pty: authenticated like the file-event
- * hub (the ID token in the subprotocol list, never the URL), owner-checked before the upgrade (404 for
- * anyone else's project), then bridged to a terminal session in binary frames (shared/events/pty-frames.ts).
+ * hub (the ID token in the subprotocol list, never the URL), access-checked for `edit` before the upgrade (404
+ * for a stranger, 403 for a viewer), then bridged to a terminal session in binary frames (shared/events/pty-frames.ts).
  *
  * The socket outlives the token it was opened with only while the browser sends fresh ones (a TOKEN frame):
  * a shell must not end every hour with the ID token, nor stay open for a signed-out user.
@@ -25,7 +25,7 @@ import type { Identity, TokenVerifier } from "../auth/types";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ServiceContext } from "../services/context";
-import { getOwnedProject } from "../services/projects";
+import { type ProjectAccess, projectAccess } from "../services/access";
 import type { OpenTerminal, TerminalEnd, TerminalSessions } from "../services/sandboxes/terminals";
 import { TOKEN_EXPIRED_CLOSE } from "./ws-hub";
 
@@ -38,6 +38,8 @@ export type PtySocketData = {
   kind: "pty";
   caller: Identity;
   projectId: string;
+  /** The caller's checked access, as of the upgrade. */
+  access: ProjectAccess;
   cols: number;
   rows: number;
   session?: OpenTerminal;
@@ -111,8 +113,9 @@ export function createPtySocket(deps: ServiceContext & { verifyToken: TokenVerif
       } catch (error) {
         return fail(401, "unauthorized", error instanceof AppError ? error.message : "Sign in again.");
       }
+      let access: ProjectAccess;
       try {
-        await getOwnedProject(deps, caller.uid, projectId);
+        access = await projectAccess(deps, caller.uid, projectId, "edit");
       } catch (error) {
         if (error instanceof AppError) return fail(error.status, error.code, error.message);
         throw error;
@@ -122,6 +125,7 @@ export function createPtySocket(deps: ServiceContext & { verifyToken: TokenVerif
         kind: "pty",
         caller,
         projectId,
+        access,
         cols: clampTerminalSize(Number(url.searchParams.get("cols") ?? 80)),
         rows: clampTerminalSize(Number(url.searchParams.get("rows") ?? 24)),
         early: [],
@@ -135,9 +139,9 @@ export function createPtySocket(deps: ServiceContext & { verifyToken: TokenVerif
         all.add(ws);
         armExpiry(ws);
         if (ws.data.closed) return;
-        const { caller, projectId, cols, rows } = ws.data;
+        const { access, projectId, cols, rows } = ws.data;
         try {
-          const session = await deps.terminals.open(caller.uid, projectId, {
+          const session = await deps.terminals.open(access, {
             cols,
             rows,
             onData: (bytes) => void ws.send(encodePtyFrame(PTY_OUTPUT, bytes)),

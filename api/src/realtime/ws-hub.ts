@@ -1,8 +1,8 @@
 /**
  * The file-event WebSocket at GET /api/ws. A browser cannot set headers on a WebSocket, so the Firebase
  * ID token travels in the subprotocol list (`[WS_PROTOCOL, token]`), never in the URL (which gets logged).
- * A socket subscribes to projects it owns; bus events (file changes, build progress) are forwarded only to
- * sockets of the project's owner.
+ * A socket subscribes to projects it may view (services/access.ts); bus events (file changes, build progress)
+ * are forwarded to the sockets subscribed to the project, which only a checked subscription can be.
  */
 import { deploymentEventSchema } from "@shared/events/deployment-events";
 import { clientSocketMessageSchema, WS_PROTOCOL, type ServerSocketMessage } from "@shared/events/project-events";
@@ -12,7 +12,7 @@ import type { EventBus } from "../events/types";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ServiceContext } from "../services/context";
-import { getOwnedProject } from "../services/projects";
+import { projectAccess } from "../services/access";
 
 export type HubSocketData = { kind: "hub"; caller: Identity; projects: Set<string>; expiry?: ReturnType<typeof setTimeout> };
 
@@ -108,7 +108,7 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
         const { type, projectId } = parsed.data;
         if (type === "unsubscribe") return leave(ws, projectId);
         try {
-          await getOwnedProject(deps, ws.data.caller.uid, projectId);
+          await projectAccess(deps, ws.data.caller.uid, projectId, "view");
         } catch {
           return send(ws, { type: "error", message: "Project not found" });
         }
