@@ -32,13 +32,21 @@ export async function findProjectById(sql: Sql, id: string): Promise<Project | n
   return row ? toProject(row) : null;
 }
 
-/** The project and the user's role in it (owner only, for now), or null when they have none. */
-export async function findProjectWithRole(sql: Sql, userId: string, id: string): Promise<{ project: Project; ownerId: string; role: "owner" } | null> {
-  const [row] = await sql<(ProjectRow & { ownerId: string })[]>`
-    select ${columns(sql)}, owner_id as "ownerId" from projects where id = ${id} and owner_id = ${userId}`;
+/** The project and the user's role in it (its owner, or an active member's role), or null when they have none. */
+export async function findProjectWithRole(
+  sql: Sql,
+  userId: string,
+  id: string,
+): Promise<{ project: Project; ownerId: string; role: "owner" | "editor" | "viewer" } | null> {
+  const [row] = await sql<(ProjectRow & { ownerId: string; role: "owner" | "editor" | "viewer" })[]>`
+    select p.id, p.name, p.description, p.sandbox_id as "sandboxId", p.sandbox_url as "sandboxUrl",
+      p.workflow_command as "workflowCommand", p.created_at as "createdAt", p.updated_at as "updatedAt",
+      p.owner_id as "ownerId", case when p.owner_id = ${userId} then 'owner' else m.role end as role
+    from projects p left join project_members m on m.project_id = p.id and m.user_id = ${userId}
+    where p.id = ${id} and (p.owner_id = ${userId} or m.user_id is not null)`;
   if (!row) return null;
-  const { ownerId, ...project } = row;
-  return { project: toProject(project), ownerId, role: "owner" };
+  const { ownerId, role, ...project } = row;
+  return { project: toProject(project), ownerId, role };
 }
 
 export async function insertProject(sql: Sql, p: { id: string; ownerId: string; name: string; description: string | null }): Promise<Project> {

@@ -4,7 +4,9 @@
  * for a stranger, 403 for a viewer), then bridged to a terminal session in binary frames (shared/events/pty-frames.ts).
  *
  * The socket outlives the token it was opened with only while the browser sends fresh ones (a TOKEN frame):
- * a shell must not end every hour with the ID token, nor stay open for a signed-out user.
+ * a shell must not end every hour with the ID token, nor stay open for a signed-out user. Nor does it outlive
+ * the person's right to it: when their place in the project changes (`project.access.changed`, from any
+ * instance), it is checked again and the terminal closes once they may no longer edit.
  */
 import {
   decodePtyFrame,
@@ -77,6 +79,20 @@ export function createPtySocket(deps: ServiceContext & { verifyToken: TokenVerif
     if (wait <= 0) return closeNow();
     ws.data.expiry = setTimeout(closeNow, Math.min(wait, MAX_TIMER_MS));
   };
+
+  const unsubscribe = deps.events.subscribe((event) => {
+    if (event.type !== "project.access.changed") return;
+    const theirs = [...all].filter((ws) => ws.data.projectId === event.projectId && ws.data.caller.uid === event.userId && !ws.data.closed);
+    if (!theirs.length) return;
+    void projectAccess(deps, event.userId, event.projectId, "edit").then(
+      () => {},
+      (error: unknown) => {
+        if (!(error instanceof AppError)) return; // the check could not run: the next change decides
+        const code = error.status === 403 ? PTY_CLOSE.forbidden : PTY_CLOSE.notFound;
+        for (const ws of theirs) closeSocket(ws, code, error.message);
+      },
+    );
+  });
 
   const apply = (ws: ServerWebSocket<PtySocketData>, kind: number, payload: Uint8Array) => {
     const session = ws.data.session!;
@@ -189,6 +205,7 @@ export function createPtySocket(deps: ServiceContext & { verifyToken: TokenVerif
     },
     clientCount: () => all.size,
     close() {
+      unsubscribe();
       for (const ws of all) closeSocket(ws, 1001, "server shutting down");
     },
   };

@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
 import { projectAccess } from "../services/access";
+import { recordActivity } from "../services/activity";
 import { runEventStream } from "./chat-sse";
 
 export const chatRoutes = (deps: AppDeps) => {
@@ -15,7 +16,9 @@ export const chatRoutes = (deps: AppDeps) => {
   return new Hono<AppEnv>()
     .post("/stream", validate("json", sendMessageSchema), async (c) => {
       const message = c.req.valid("json");
-      const run = await runs.start(await projectAccess(deps, c.var.caller.uid, message.projectId, "edit"), message);
+      const access = await projectAccess(deps, c.var.caller.uid, message.projectId, "edit");
+      const run = await runs.start(access, message);
+      await recordActivity(deps, access, "message.sent", { messageId: run.userMessageId });
       return runEventStream(run, c.req.raw.signal);
     })
     .get("/:projectId/active", async (c) => {

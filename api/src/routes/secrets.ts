@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
 import { jsonBody } from "../lib/validate";
 import { projectAccess } from "../services/access";
+import { recordActivity } from "../services/activity";
 import { declineSecret } from "../services/secrets/secret-requests";
 
 export const secretRoutes = (deps: AppDeps) =>
@@ -20,10 +21,14 @@ export const secretRoutes = (deps: AppDeps) =>
       const body = putSecretSchema.safeParse(await c.req.json().catch(() => null));
       const saved = await deps.secrets.set(access, c.req.param("name"), body.success ? body.data.value : null);
       const { created, ...secret } = saved;
+      // The name only: a value is never written anywhere but its sealed row.
+      await recordActivity(deps, access, "secret.set", { name: secret.name });
       return c.json(secret, created ? 201 : 200);
     })
     .delete("/:id/secrets/:name", async (c) => {
-      await deps.secrets.remove(await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "own"), c.req.param("name"));
+      const access = await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "own");
+      await deps.secrets.remove(access, c.req.param("name"));
+      await recordActivity(deps, access, "secret.removed", { name: c.req.param("name") });
       return c.body(null, 204);
     })
     .post("/:id/secrets/:name/decline", async (c) => {

@@ -13,6 +13,7 @@ import type { RateLimits } from "../middleware/rate-limit";
 import { badRequest, tooLarge } from "../lib/errors";
 import { formFields, validate } from "../lib/validate";
 import { projectAccess } from "../services/access";
+import { recordActivity } from "../services/activity";
 import { asText } from "../services/file-content";
 import * as versions from "../services/versions/index";
 import { importLimitsFrom } from "../services/versions/import-zip";
@@ -55,9 +56,12 @@ export const versionRoutes = (deps: AppDeps) =>
         }),
       );
     })
-    .post("/:id/versions/:versionId/restore", async (c) =>
-      c.json(await versions.restoreVersion(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit"), c.req.param("versionId"))),
-    );
+    .post("/:id/versions/:versionId/restore", async (c) => {
+      const access = await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit");
+      const restored = await versions.restoreVersion(deps, access, c.req.param("versionId"));
+      await recordActivity(deps, access, "version.restored", { versionId: c.req.param("versionId") });
+      return c.json(restored);
+    });
 
 /** POST /import, with its own sign-in check and a body limit sized for a whole project. */
 export const projectImportRoutes = (deps: AppDeps, auth: ReturnType<typeof requireAuth>, rateLimit: RateLimits["projects"]) => {
