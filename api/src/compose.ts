@@ -34,9 +34,10 @@ export function createAgentRuns(
     // MODEL_VISION applies to every model; unset, each project's model is judged by its name.
     vision: settings.visionSetting ?? ((name: string) => isKnownVisionModel(name)),
     contextTokensConfigured: settings.contextTokens !== undefined,
+    maxOutputTokensConfigured: settings.maxOutputTokens !== undefined,
     ...deps.agent,
     limits: {
-      maxOutputTokens: settings.maxOutputTokens,
+      ...(settings.maxOutputTokens ? { maxOutputTokens: settings.maxOutputTokens } : {}),
       idleTimeoutMs: settings.idleTimeoutMs,
       maxRunMs: settings.maxRunMs,
       repairRounds: settings.repairRounds,

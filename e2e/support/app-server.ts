@@ -31,6 +31,8 @@ export async function startApp(options: {
     ...(options.emulatorHost ? { FIREBASE_AUTH_EMULATOR_HOST: options.emulatorHost, FIREBASE_PROJECT_ID: options.projectId ?? "" } : {}),
     // Browser tests that do not apply templates must not pay for an npm install at start; those that do say so.
     SANDBOX_WARM_TEMPLATES: "none",
+    // Likewise no spare project database kept started (a PGlite start each app would pay for nothing).
+    APP_DATABASE_SPARE: "0",
     SANDBOX_TEMPLATE_CACHE_DIR: sharedTemplateCacheDir(),
     ...options.env,
   });
@@ -59,7 +61,8 @@ export async function startApp(options: {
   };
   const server: AppServer = { url, pid: child.pid, output: () => log, stop };
 
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  // A wait, not a timing: a fresh embedded database on a busy 2-core machine has taken over a minute.
+  const deadline = Date.now() + (options.timeoutMs ?? 150_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The app exited with code ${child.exitCode} before it was healthy:\n${log}`);
     const healthy = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1_000) }).then(

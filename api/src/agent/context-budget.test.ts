@@ -87,3 +87,36 @@ describe("context budget", () => {
     expect(b.tokensTaken({ ...turnWith(1), usage: null }, estimate, messages, tools)).toBeNull();
   });
 });
+
+describe("the newest result", () => {
+  const numbered = Array.from({ length: 400 }, (_, i) => `${String(i + 1).padStart(3)}\tconst line${i + 1} = ${i + 1};`).join("\n");
+  const output = Array.from({ length: 400 }, (_, i) => `build output line ${i + 1}`).join("\n");
+  const conversation = (content: string): ChatMessage[] => [
+    { role: "system", content: "sys" },
+    { role: "user", content: "go" },
+    { role: "assistant", content: "", toolCalls: [{ id: "1", name: "read_file", arguments: '{"path":"a"}' }] },
+    { role: "tool", toolCallId: "1", content },
+  ];
+
+  test("a result larger than the room left is clipped at a line end, with the line to read on from", () => {
+    const b = budget();
+    const messages = conversation(numbered);
+    expect(b.clipNewest(messages, 3_000)).toBe(true);
+    const text = messages[3]!.content;
+    expect(b.meter.messages(messages)).toBeLessThanOrEqual(3_000);
+    const lines = text.split("\n");
+    const lastKept = Number(/^\s*(\d+)\t/.exec(lines.at(-2)!)![1]);
+    expect(lines.at(-2)).toBe(`${String(lastKept).padStart(3)}\tconst line${lastKept} = ${lastKept};`);
+    expect(lines.at(-1)).toBe(`… (${400 - lastKept} more lines left out to fit the model's context window; read on with startLine: ${lastKept + 1})`);
+  });
+
+  test("other output is clipped the same way, with a hint to narrow it; a result that fits is left alone", () => {
+    const b = budget();
+    const messages = conversation(output);
+    b.clipNewest(messages, 2_000);
+    expect(messages[3]!.content.split("\n").at(-1)).toContain("narrow the output");
+    const small = conversation("ok");
+    expect(b.clipNewest(small, 2_000)).toBe(false);
+    expect(small[3]!.content).toBe("ok");
+  });
+});

@@ -8,6 +8,7 @@
  * await budget.fit(messages, budget.room(), 3, summarise);
  */
 import type { ChatMessage } from "./chat-message";
+import { clipLines } from "./clip-lines";
 import { looksCut, shortenOldSteps, summariseOlderSteps, TokenMeter, type CountTokens, type Summarise } from "./context-window";
 import type { ModelTurn } from "./model";
 
@@ -15,6 +16,12 @@ import type { ModelTurn } from "./model";
 const FRAMING_TOKENS = 64;
 /** Never less than this is offered to the conversation, however small the window. */
 const MIN_ROOM = 1_000;
+/** When old steps must be shortened, they are shortened until the conversation takes this share of the room. */
+const TRIM_TO = 0.6;
+/** Room kept beside a clipped result for its framing and hint. */
+const PER_RESULT_MARGIN = 32;
+/** The most a single result is offered, whatever the room. */
+const MAX_RESULT_CHARS = 16_000;
 
 export class ContextBudget {
   readonly meter: TokenMeter;
@@ -49,12 +56,40 @@ export class ContextBudget {
   async fit(messages: ChatMessage[], room: number, keepLast: number, summarise: Summarise): Promise<boolean> {
     const meter = this.meter;
     if (meter.messages(messages) <= room) return false;
-    shortenOldSteps(messages, room, keepLast, meter);
+    // Trimmed well below the room, in one batch: the next few requests then only add to the conversation,
+    // so its prefix stays the same and a server's prompt cache keeps working.
+    shortenOldSteps(messages, Math.floor(room * TRIM_TO), keepLast, meter);
     if (meter.messages(messages) <= room) return false;
     const summarised = await summariseOlderSteps(messages, keepLast, summarise, Math.max(2_000, room * 2));
     // Still too large (one huge recent step): shorten everything but the newest message.
     if (meter.messages(messages) > room) shortenOldSteps(messages, room, 1, meter);
     return summarised;
+  }
+
+  /**
+   * Clips the newest tool results (at the end of `messages`), newest first, by lines to the room left, when
+   * the conversation is still over `room` after fitting: older steps can give no more. True when it did.
+   */
+  clipNewest(messages: ChatMessage[], room: number): boolean {
+    const meter = this.meter;
+    let over = meter.messages(messages) - room;
+    let clipped = false;
+    for (let i = messages.length - 1; i >= 0 && over > 0; i--) {
+      const m = messages[i]!;
+      if (m.role !== "tool") break;
+      const before = meter.message(m);
+      const allowed = Math.max(0, before - over - PER_RESULT_MARGIN);
+      m.content = clipLines(m.content, (text) => meter.text(text) <= allowed, Math.max(200, allowed * 2));
+      over -= before - meter.message(m);
+      clipped = true;
+    }
+    return clipped;
+  }
+
+  /** Characters a new tool result may take now, by a cautious 2.5 characters a token. */
+  resultChars(messages: ChatMessage[]): number {
+    const left = this.room() - this.meter.messages(messages) - PER_RESULT_MARGIN;
+    return Math.max(1_000, Math.min(MAX_RESULT_CHARS, Math.floor(left * 2.5)));
   }
 
   /** After a context-length error: the endpoint counts more than we do, or its window is smaller than configured. */

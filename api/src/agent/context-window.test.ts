@@ -19,9 +19,11 @@ describe("context window", () => {
     const meter = new TokenMeter((t) => t.length);
     expect(meter.text("abcd")).toBe(4);
     meter.calibrate(100, 200);
-    expect(meter.text("abcd")).toBe(6); // halfway to the reported ratio of 2
+    expect(meter.text("abcd")).toBe(8); // a higher count is taken at once (the safe side)
+    meter.calibrate(200, 150);
+    expect(meter.text("abcd")).toBe(7); // a lower one halfway: ratio 2 → 1.75
     meter.calibrate(100, 400);
-    expect(meter.text("abcd")).toBeGreaterThan(6);
+    expect(meter.text("abcd")).toBeGreaterThan(8);
     const low = new TokenMeter((t) => t.length);
     low.calibrate(100, 10);
     expect(low.text("abcd")).toBe(4);

@@ -63,12 +63,13 @@ export class TokenMeter {
   /**
    * Learns from the endpoint's own count of a prompt we estimated at `estimated` tokens. Never below our own
    * count: a lower report more often means the endpoint dropped part of the prompt (`looksCut`) than that
-   * its tokenizer is thriftier, and trusting it would make every later prompt too long.
+   * its tokenizer is thriftier, and trusting it would make every later prompt too long. A higher count is
+   * taken at once (counting low sends a prompt over a small window), a lower one halfway.
    */
   calibrate(estimated: number, reported: number): void {
     if (estimated <= 0 || reported <= 0) return;
     const seen = (reported / estimated) * this.ratio;
-    this.ratio = Math.min(4, Math.max(1, this.ratio * 0.5 + seen * 0.5));
+    this.ratio = Math.min(4, Math.max(1, seen >= this.ratio ? seen : this.ratio * 0.5 + seen * 0.5));
   }
 
   /** After the endpoint said the prompt was too long: count more pessimistically from now on. */
@@ -124,7 +125,7 @@ export function shortenOldSteps(messages: ChatMessage[], budget: number, keepLas
 }
 
 /** A write_file call's arguments with the content replaced by its size: the path stays valid JSON. */
-function shortenWrite(args: string): string {
+export function shortenWrite(args: string): string {
   try {
     const parsed = JSON.parse(args) as { path?: unknown; content?: unknown };
     if (typeof parsed.content !== "string" || parsed.content.length <= KEEP_CHARS) return args;

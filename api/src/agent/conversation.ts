@@ -33,7 +33,8 @@ export function buildConversation(o: {
   const count = o.countTokens ?? roughTokens;
   const images = o.vision ? o.images : [];
   const toolsSize = count(JSON.stringify(toToolSpecs(o.tools)));
-  const fixed = count(systemPrompt(o.project, o.tools)) + toolsSize + count(o.content) + images.length * IMAGE_TOKENS;
+  const fixed =
+    count(systemPrompt(o.project, o.tools, [], { maxOutputTokens: o.maxOutputTokens })) + toolsSize + count(o.content) + images.length * IMAGE_TOKENS;
   // When the run's own steps later need the room, the loop shortens and summarises (history included).
   const budget = Math.max(0, o.contextTokens - o.maxOutputTokens - fixed - 200);
 
@@ -63,7 +64,7 @@ export function buildConversation(o: {
   const last = history.messages.at(-1);
   if (last?.role === "user") history.messages.push({ role: "assistant", content: "(no answer was saved for this message)" });
   return {
-    messages: [{ role: "system", content: systemPrompt(o.project, o.tools, notes) }, ...history.messages, user],
+    messages: [{ role: "system", content: systemPrompt(o.project, o.tools, notes, { maxOutputTokens: o.maxOutputTokens }) }, ...history.messages, user],
     // Only a history cut for room is worth a summary (a leading answer dropped for role order is not).
     omitted: history.omittedForRoom > 0 ? previous.slice(0, history.omittedMessages) : [],
   };

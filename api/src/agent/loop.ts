@@ -15,12 +15,14 @@ import type { Logger } from "../lib/logger";
 import type { AgentLimits } from "./agent-limits";
 import type { ChatMessage } from "./chat-message";
 import { ContextBudget } from "./context-budget";
+import { EMPTY_AGAIN, IDLE_NUDGE, idleReply, isPlainQuestion } from "./idle-nudge";
 import type { CountTokens } from "./context-window";
 import type { ModelClient } from "./model";
 import { ModelTurnError } from "./model-stream";
 import { createModelTurns, type ModelTurns } from "./model-turns";
 import { RunUsage } from "./run-usage";
 import { createStepWriter, type StepWriter } from "./step-writer";
+import { stubStaleContents } from "./stale-content";
 import { StuckDetector } from "./stuck";
 import { runToolRound } from "./tool-round";
 import type { RunToolContext, Tool, ToolContext } from "./tools/define-tool";
@@ -60,7 +62,9 @@ class BudgetExceeded extends Error {}
 
 export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
   const { limits, emit } = input;
-  const toolSpecs = toToolSpecs(input.tools);
+  // Hidden tools (plan mode's refusals) are not offered, but a call to one written as text is still read, to refuse it.
+  const toolSpecs = toToolSpecs(input.tools.filter((t) => !t.hidden));
+  const textCallSpecs = toToolSpecs(input.tools);
   const budget = new ContextBudget({
     contextTokens: limits.contextTokens,
     maxOutputTokens: limits.maxOutputTokens,
@@ -80,7 +84,7 @@ export async function runAgent(input: AgentRunInput): Promise<AgentRunResult> {
 
   let result: AgentRunResult;
   try {
-    const turns = createModelTurns({ input, signal, writer, budget, usage, toolSpecs });
+    const turns = createModelTurns({ input, signal, writer, budget, usage, toolSpecs, textCallSpecs });
     result = await runTurns({ input, signal, writer, turns, usage, fail });
   } catch (error) {
     if (input.signal.aborted) result = { status: "stopped", usage: usage.usage };
@@ -116,10 +120,14 @@ type TurnParts = {
 /** Model turn after model turn, each reply's tools run, until the model answers without tools (and the finish check agrees) or a limit ends the run. */
 async function runTurns({ input, signal, writer, turns, usage, fail }: TurnParts): Promise<AgentRunResult> {
   const { limits, messages } = input;
-  const toolContext: ToolContext = { ...input.toolContext, signal, step: writer.step };
+  const toolContext: ToolContext = { ...input.toolContext, signal, step: writer.step, resultChars: turns.resultChars };
   let lastStepMessages = 1;
   const stuck = new StuckDetector();
   let lengthCuts = 0;
+  // The request this run answers: a plain question is answered in words; anything else is work to do.
+  const request = messages.findLast((m) => m.role === "user");
+  const buildRequest = !request || !isPlainQuestion(request.content);
+  let nudged = false;
   for (let stepNo = 1; ; stepNo++) {
     if (usage.spent >= limits.maxRunTokens) {
       return fail(
@@ -146,6 +154,15 @@ async function runTurns({ input, signal, writer, turns, usage, fail }: TurnParts
     lengthCuts = 0;
 
     if (turn.toolCalls.length === 0) {
+      const idle = idleReply(turn.text, buildRequest);
+      if (idle && !nudged) {
+        nudged = true;
+        messages.push({ role: "assistant", content: turn.text || "(no answer)" }, { role: "user", content: IDLE_NUDGE[idle].toModel });
+        writer.step(IDLE_NUDGE[idle].step, "completed");
+        lastStepMessages = 2;
+        continue;
+      }
+      if (idle === "empty") return fail(EMPTY_AGAIN);
       if (turn.finishReason === "length") writer.notice("_(The model reached its output limit, so this answer may be incomplete.)_");
       const followUp = input.beforeFinish ? await input.beforeFinish({ step: writer.step, signal }) : null;
       if (followUp === null) return { status: "complete", usage: usage.usage };
@@ -159,9 +176,16 @@ async function runTurns({ input, signal, writer, turns, usage, fail }: TurnParts
     const { round, endsRun } = await runToolRound(turn.toolCalls, { tools: input.tools, context: toolContext, emit: input.emit, messages });
     if (endsRun) return fail(endsRun);
     lastStepMessages = 1 + turn.toolCalls.length;
+    stubStaleContents(messages);
 
-    const stuckOn = stuck.round(round);
-    if (stuckOn) return fail(stuckOn);
+    const verdict = stuck.round(round);
+    if (verdict && "stop" in verdict) return fail(verdict.stop);
+    if (verdict) {
+      // Told beside the newest result (a message of its own after tool results confuses some templates).
+      const last = messages.at(-1);
+      if (last?.role === "tool") last.content += `\n\n${verdict.nudge}`;
+      writer.step("The model was repeating the same calls; told it to move on", "completed");
+    }
     if (stepNo >= limits.maxSteps) {
       return fail(
         `Stopped after ${limits.maxSteps} steps: the agent was still working. What was done so far is saved; send a message (for example "continue") to carry on.`,

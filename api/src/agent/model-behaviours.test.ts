@@ -5,17 +5,10 @@
  * model that repeats a failing call.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type { StreamEvent } from "@shared/events/stream";
-import { silentLogger, type Logger } from "../lib/logger";
-import { memoryWorkspace } from "../test/memory-workspace";
+import { silentLogger } from "../lib/logger";
 import { fakePromptTokens, startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
+import { scriptedAgent } from "../test/scripted-agent";
 import type { ChatMessage } from "./chat-message";
-import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
-import { createModelClient } from "./model-client";
-import type { RunToolContext, Tool } from "./tools/define-tool";
-import { editFileTool } from "./tools/edit-file";
-import { readFileTool } from "./tools/read-file";
-import { writeFileTool } from "./tools/write-file";
 
 let model: FakeModelServer;
 beforeAll(async () => {
@@ -24,33 +17,7 @@ beforeAll(async () => {
 afterAll(() => model.close());
 beforeEach(() => model.reset());
 
-const tools = [writeFileTool, readFileTool, editFileTool] as Tool[];
-
-async function run(
-  o: { limits?: Partial<AgentLimits>; enableReasoning?: boolean; messages?: ChatMessage[]; files?: Record<string, string>; logger?: Logger } = {},
-) {
-  const workspace = memoryWorkspace(o.files ?? {});
-  const events: StreamEvent[] = [];
-  const result = await runAgent({
-    client: createModelClient({ baseUrl: model.baseUrl, apiKey: "test" }),
-    model: "fake-model",
-    messages: o.messages ?? [
-      { role: "system", content: "You are a test." },
-      { role: "user", content: "Build it" },
-    ],
-    tools,
-    toolContext: { ...workspace, search: { kind: "none" }, fetch } as RunToolContext,
-    enableReasoning: o.enableReasoning ?? false,
-    signal: new AbortController().signal,
-    limits: { ...DEFAULT_AGENT_LIMITS, backoffBaseMs: 5, idleTimeoutMs: 3_000, ...o.limits },
-    emit: (e) => events.push(e),
-    logger: o.logger ?? silentLogger,
-  });
-  const text = events.flatMap((e) => (e.type === "chunk" && !e.step ? [e.content] : [])).join("");
-  const thinking = events.flatMap((e) => (e.type === "thinking" ? [e.content] : [])).join("");
-  const errors = events.flatMap((e) => (e.type === "error" ? [e.message] : []));
-  return { result, events, text, thinking, errors, files: workspace.fileMap };
-}
+const { run } = scriptedAgent(() => model);
 
 describe("tool calls written as text", () => {
   const formats: [string, string][] = [
@@ -109,7 +76,8 @@ describe("reasoning", () => {
       const r = await run({ enableReasoning });
       expect(r.errors).toEqual([]);
       expect(r.result.status).toBe("complete");
-      expect(model.requests[1]!.body.messages.find((m) => m.role === "assistant")).toMatchObject({ reasoning_content: "I should write the file." });
+      // The first follow-up is refused without it; the second carries it.
+      expect(model.requests.at(-1)!.body.messages.find((m) => m.role === "assistant")).toMatchObject({ reasoning_content: "I should write the file." });
     }
   });
 

@@ -32,16 +32,19 @@ describe("model client", () => {
     expect(describeWait(3_600_000)).toBe("60 min");
   });
 
-  test("the agent's messages and tool specs become OpenAI's wire format; reasoning goes back only with a tool-call turn", () => {
+  test("the agent's messages and tool specs become OpenAI's wire format; reasoning goes back only with a tool-call turn, when asked for", () => {
     expect<unknown>(
-      toOpenAiMessages([
-        { role: "system", content: "sys" },
-        { role: "user", content: "plain" },
-        { role: "user", content: "look", images: [{ mime: "image/png", base64: "iVBO" }] },
-        { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"a"}' }], reasoning: "thought" },
-        { role: "tool", toolCallId: "c1", content: "file text" },
-        { role: "assistant", content: "Done.", reasoning: "thought" },
-      ]),
+      toOpenAiMessages(
+        [
+          { role: "system", content: "sys" },
+          { role: "user", content: "plain" },
+          { role: "user", content: "look", images: [{ mime: "image/png", base64: "iVBO" }] },
+          { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"a"}' }], reasoning: "thought" },
+          { role: "tool", toolCallId: "c1", content: "file text" },
+          { role: "assistant", content: "Done.", reasoning: "thought" },
+        ],
+        { reasoning: true },
+      ),
     ).toEqual([
       { role: "system", content: "sys" },
       { role: "user", content: "plain" },
@@ -61,6 +64,8 @@ describe("model client", () => {
       { role: "tool", tool_call_id: "c1", content: "file text" },
       { role: "assistant", content: "Done." },
     ]);
+    const turn = { role: "assistant" as const, content: "", toolCalls: [{ id: "c1", name: "read_file", arguments: "{}" }], reasoning: "thought" };
+    expect(toOpenAiMessages([turn])[0]).not.toHaveProperty("reasoning_content");
     const parameters = { type: "object", properties: { path: { type: "string" } } };
     expect(toOpenAiTools([{ name: "read_file", description: "Read", parameters }])).toEqual([
       { type: "function", function: { name: "read_file", description: "Read", parameters } },

@@ -13,6 +13,7 @@ import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionFunctionTool, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ChatMessage, ToolCallRequest, ToolSpec } from "./chat-message";
 import type { ModelClient, ModelFailure, ModelRequest, ModelTurn } from "./model";
+import { refusesTools, withToolsInPrompt } from "./prompt-tools";
 
 /** Where the model is served (the configured endpoint; `baseUrl` absent means OpenAI's own API). */
 export type ModelEndpoint = { apiKey: string; baseUrl?: string };
@@ -30,6 +31,12 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
   // cannot be turned off) is not asked to stop thinking again. That is per model: one client serves them all.
   let refusesStreamOptions = false;
   const refusesReasoningEffort = new Set<string>();
+  // Models the server wants their reasoning back for (DeepSeek's reasoner refuses a tool-call turn without it):
+  // found from its refusal, or known by the endpoint; others are not sent it, as it only costs tokens.
+  const sendsReasoning = new Set<string>();
+  const reasoningEndpoint = /deepseek/i.test(endpoint.baseUrl ?? "");
+  // Models the server takes no `tools` for: they get the tools described in the prompt from then on.
+  const toolsInPrompt = new Set<string>();
   const metadata = endpointMetadata(endpoint, fetchImpl);
   return {
     classify: classifyModelError,
@@ -41,14 +48,19 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
         const thinkingOff =
           !request.enableReasoning && !refusesReasoningEffort.has(request.model) && !isOpenAiReasoningModel(request.model) && (await metadata.isOllama());
         try {
-          return await streamOnce(sdk, request, { withUsage: !refusesStreamOptions, thinkingOff }, signal, on);
+          const inPrompt = request.tools.length > 0 && toolsInPrompt.has(request.model);
+          const reasoning = reasoningEndpoint || sendsReasoning.has(request.model);
+          return await streamOnce(sdk, request, { withUsage: !refusesStreamOptions, thinkingOff, inPrompt, reasoning }, signal, on);
         } catch (error) {
           if (signal.aborted) throw error;
           const failure = classifyModelError(error);
           if (failure.kind !== "client") throw error;
           if (!refusesStreamOptions && /stream_options|include_usage/i.test(failure.message)) refusesStreamOptions = true;
+          else if (!sendsReasoning.has(request.model) && /reasoning_content/i.test(failure.message)) sendsReasoning.add(request.model);
           else if (thinkingOff && /reasoning|think/i.test(failure.message)) refusesReasoningEffort.add(request.model);
-          else throw error;
+          else if (request.tools.length && !toolsInPrompt.has(request.model) && refusesTools(`${failure.message} ${rawBody(error)}`)) {
+            toolsInPrompt.add(request.model);
+          } else throw error;
         }
       }
     },
@@ -57,11 +69,11 @@ export function createModelClient(endpoint: ModelEndpoint, fetchImpl: typeof fet
 }
 
 /**
- * The agent's messages as OpenAI chat messages. Images travel as data URLs. Reasoning that came with a
- * tool-call turn goes back as `reasoning_content`: DeepSeek-style servers reject the next request without
- * it, and others ignore the field.
+ * The agent's messages as OpenAI chat messages. Images travel as data URLs. With `reasoning`, reasoning that
+ * came with a tool-call turn goes back as `reasoning_content`: DeepSeek-style servers reject the next
+ * request without it; to others it is only tokens, so they are not sent it.
  */
-export function toOpenAiMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
+export function toOpenAiMessages(messages: ChatMessage[], o: { reasoning?: boolean } = {}): ChatCompletionMessageParam[] {
   return messages.map((m): ChatCompletionMessageParam => {
     switch (m.role) {
       case "system":
@@ -82,7 +94,7 @@ export function toOpenAiMessages(messages: ChatMessage[]): ChatCompletionMessage
               role: "assistant",
               content: m.content || null,
               tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
-              ...(m.reasoning ? { reasoning_content: m.reasoning } : {}),
+              ...(o.reasoning && m.reasoning ? { reasoning_content: m.reasoning } : {}),
             }
           : { role: "assistant", content: m.content };
       case "tool":
@@ -97,18 +109,22 @@ export const toOpenAiTools = (tools: ToolSpec[]): ChatCompletionFunctionTool[] =
 async function streamOnce(
   sdk: OpenAI,
   request: ModelRequest,
-  { withUsage, thinkingOff }: { withUsage: boolean; thinkingOff: boolean },
+  { withUsage, thinkingOff, inPrompt, reasoning }: { withUsage: boolean; thinkingOff: boolean; inPrompt: boolean; reasoning: boolean },
   signal: AbortSignal,
   on: Parameters<ModelClient["stream"]>[2],
 ): Promise<ModelTurn> {
   const params: ChatCompletionCreateParamsStreaming = {
     model: request.model,
-    messages: toOpenAiMessages(request.messages),
+    messages: toOpenAiMessages(inPrompt ? withToolsInPrompt(request.messages, request.tools) : request.messages, { reasoning }),
     stream: true,
-    ...(request.tools.length ? { tools: toOpenAiTools(request.tools) } : {}),
+    ...(request.tools.length && !inPrompt ? { tools: toOpenAiTools(request.tools) } : {}),
     ...(withUsage ? { stream_options: { include_usage: true } } : {}),
     ...(isOpenAiReasoningModel(request.model)
-      ? { reasoning_effort: request.enableReasoning ? "high" : "low", max_completion_tokens: request.maxOutputTokens }
+      ? {
+          reasoning_effort: request.enableReasoning ? "high" : "low",
+          // Their reasoning counts against this limit: with reasoning on, less leaves no room for the answer.
+          max_completion_tokens: request.enableReasoning ? Math.max(request.maxOutputTokens, OPENAI_REASONING_MIN_OUTPUT) : request.maxOutputTokens,
+        }
       : { max_tokens: request.maxOutputTokens }),
     ...(thinkingOff ? { reasoning_effort: "none" } : {}),
     // No window is sent: Ollama's OpenAI-compatible endpoint has no `options` (num_ctx) and ignores it; the
@@ -173,6 +189,11 @@ async function streamOnce(
     finishReason,
     usage,
   };
+}
+
+/** An API error's body as sent (vLLM puts its message at the top level, where the SDK does not look). */
+function rawBody(error: unknown): string {
+  return error instanceof OpenAI.APIError ? JSON.stringify(error.error ?? "") : "";
 }
 
 /** Arguments so far plus the next piece, unless both are complete JSON: then the piece is the whole again. */
@@ -277,6 +298,9 @@ function windowOf(entry: Record<string, unknown> | undefined): number | null {
   }
   return null;
 }
+
+/** The least output an OpenAI reasoning model is given with reasoning on (OpenAI suggests 25k for hard problems). */
+const OPENAI_REASONING_MIN_OUTPUT = 16_384;
 
 /** OpenAI's reasoning families (o1, o3, o4, gpt-5): they take `reasoning_effort`, and nothing else does. */
 export function isOpenAiReasoningModel(model: string): boolean {

@@ -4,16 +4,8 @@
  * applied, lazy rewrites, and tool calls sent the way real servers stream them.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type { StreamEvent } from "@shared/events/stream";
-import { silentLogger } from "../lib/logger";
-import { memoryWorkspace } from "../test/memory-workspace";
-import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
-import { DEFAULT_AGENT_LIMITS, runAgent } from "./loop";
-import { createModelClient } from "./model-client";
-import type { RunToolContext, Tool } from "./tools/define-tool";
-import { editFileTool } from "./tools/edit-file";
-import { readFileTool } from "./tools/read-file";
-import { writeFileTool } from "./tools/write-file";
+import { startFakeModelServer, textToolCalls, turn, type FakeModelServer, type TextCallForm } from "../test/fake-model-server";
+import { scriptedAgent } from "../test/scripted-agent";
 
 let model: FakeModelServer;
 beforeAll(async () => {
@@ -22,37 +14,7 @@ beforeAll(async () => {
 afterAll(() => model.close());
 beforeEach(() => model.reset());
 
-const tools = [writeFileTool, readFileTool, editFileTool] as Tool[];
-
-async function run(o: { files?: Record<string, string>; enableReasoning?: boolean; model?: string } = {}) {
-  const workspace = memoryWorkspace(o.files ?? {});
-  const events: StreamEvent[] = [];
-  const result = await runAgent({
-    client: createModelClient({ baseUrl: model.baseUrl, apiKey: "test" }),
-    model: o.model ?? "fake-model",
-    messages: [
-      { role: "system", content: "You are a test." },
-      { role: "user", content: "Build it" },
-    ],
-    tools,
-    toolContext: { ...workspace, search: { kind: "none" }, fetch } as RunToolContext,
-    enableReasoning: o.enableReasoning ?? false,
-    signal: new AbortController().signal,
-    limits: { ...DEFAULT_AGENT_LIMITS, backoffBaseMs: 5, idleTimeoutMs: 3_000 },
-    emit: (e) => events.push(e),
-    logger: silentLogger,
-  });
-  const text = events.flatMap((e) => (e.type === "chunk" && !e.step ? [e.content] : [])).join("");
-  const thinking = events.flatMap((e) => (e.type === "thinking" ? [e.content] : [])).join("");
-  const errors = events.flatMap((e) => (e.type === "error" ? [e.message] : []));
-  return { result, events, text, thinking, errors, files: workspace.fileMap };
-}
-
-/** The tool results the model read, in order, across all its requests. */
-const toolResults = () => {
-  const last = model.requests.at(-1)!.body.messages;
-  return last.filter((m) => m.role === "tool").map((m) => String(m.content));
-};
+const { run, toolResults, client } = scriptedAgent(() => model);
 
 describe("edits that land", () => {
   const edit = (path: string, search: string, replace: string) => turn.toolCalls([{ name: "edit_file", arguments: { path, search, replace } }]);
@@ -197,16 +159,116 @@ describe("the wire as real servers send it", () => {
     expect(off.text).toBe("Hello there!");
   });
 
+  const forms: TextCallForm[] = ["mistral", "mistral-args", "json-array", "deepseek", "deepseek-v31", "pythonic", "python-tag"];
+  for (const form of forms) {
+    test(`tool calls written in the ${form} text form are run, not shown, and sent back as structured calls`, async () => {
+      const calls = [
+        { name: "write_file", arguments: { path: "a.txt", content: 'say "hi"\nbye' } },
+        { name: "write_file", arguments: { path: "b.txt", content: "b", append: false } },
+      ];
+      model.enqueue(turn.steps({ text: `On it.\n${textToolCalls(form, calls)}`, chunkSize: 3 }), turn.text("Done."));
+      const r = await run();
+      expect(r.result.status).toBe("complete");
+      expect(r.files.get("a.txt")).toBe('say "hi"\nbye');
+      expect(r.files.get("b.txt")).toBe("b");
+      expect(r.text.replace(/\s+/g, " ")).toBe("On it. Done.");
+      const second = model.requests[1]!.body.messages;
+      expect(second.find((m) => m.role === "assistant")).toMatchObject({
+        tool_calls: [{ function: { name: "write_file" } }, { function: { name: "write_file" } }],
+      });
+      expect(toolResults()).toHaveLength(2);
+    });
+  }
+
+  test("a text-form call naming a tool that was not offered, or mixed with one, stays text", async () => {
+    for (const form of forms) {
+      model.reset();
+      const reply = textToolCalls(form, [
+        { name: "write_file", arguments: { path: "a.txt", content: "x" } },
+        { name: "delete_everything", arguments: {} },
+      ]);
+      model.enqueue(turn.steps({ text: reply, chunkSize: 4 }));
+      const r = await run();
+      expect([form, r.text]).toEqual([form, reply]);
+      expect(r.files.has("a.txt")).toBe(false);
+    }
+  });
+
+  for (const server of ["ollama", "vllm"] as const) {
+    test(`a server that refuses tools (${server}) gets them described in the prompt once, calls read from text, remembered for the model`, async () => {
+      model.mode({ refusesTools: server });
+      const shared = client();
+      model.enqueue(turn.text('<tool_call>\n{"name": "write_file", "arguments": {"path": "a.txt", "content": "hello"}}\n</tool_call>'), turn.text("Done."));
+      const r = await run({ client: shared });
+      expect(r.errors).toEqual([]);
+      expect(r.result.status).toBe("complete");
+      expect(r.files.get("a.txt")).toBe("hello");
+      expect(model.requests[0]!.body.tools?.length).toBeGreaterThan(0);
+      const fallback = model.requests.slice(1).map((q) => q.body);
+      expect(fallback.every((b) => b.tools === undefined)).toBe(true);
+      const system = String(fallback[0]!.messages[0]!.content);
+      expect(system).toContain("write_file");
+      expect(system).toContain("<tool_call>");
+      // The call and its result go back as text the template can show: no tool roles, no tool_calls.
+      const third = fallback[1]!.messages;
+      expect(third.some((m) => m.role === "tool" || m.tool_calls)).toBe(false);
+      expect(String(third.at(-2)!.content)).toContain('"name":"write_file"');
+      expect(String(third.at(-1)!.content)).toContain("Created a.txt");
+
+      model.requests.length = 0;
+      model.enqueue(turn.text("Hi again."));
+      await run({ client: shared });
+      expect(model.requests).toHaveLength(1);
+      expect(model.requests[0]!.body.tools).toBeUndefined();
+    });
+  }
+
+  test("reasoning that uses the whole output budget is asked again with more room, and its answer stands", async () => {
+    model.enqueue(turn.thinksToTheLimit(), turn.text("Hello there!"));
+    const r = await run({ enableReasoning: true, limits: { maxOutputTokens: 2_000, contextTokens: 32_768 } });
+    expect(r.result.status).toBe("complete");
+    expect(r.text.trim()).toBe("Hello there!");
+    expect(model.requests[0]!.body.max_tokens).toBe(2_000);
+    expect(model.requests[1]!.body.max_tokens).toBeGreaterThanOrEqual(4_000);
+    expect(r.steps.join("\n")).toContain("more room");
+  });
+
+  test("reasoning that uses the whole budget again, or with no room to grow, fails naming MODEL_MAX_OUTPUT_TOKENS and never completes empty", async () => {
+    model.enqueue(turn.thinksToTheLimit(), turn.thinksToTheLimit());
+    const twice = await run({ limits: { maxOutputTokens: 2_000 } });
+    expect(twice.result.status).toBe("failed");
+    expect(twice.errors[0]).toContain("MODEL_MAX_OUTPUT_TOKENS");
+    expect(model.requests).toHaveLength(2);
+
+    model.reset();
+    model.enqueue(turn.thinksToTheLimit());
+    const full = await run({ limits: { maxOutputTokens: 4_000, contextTokens: 4_500 } });
+    expect(full.result.status).toBe("failed");
+    expect(full.errors[0]).toContain("MODEL_MAX_OUTPUT_TOKENS");
+    expect(model.requests).toHaveLength(1);
+  });
+
+  test("OpenAI reasoning models get at least 16,384 output tokens with reasoning on, the setting with it off", async () => {
+    model.enqueue(turn.text("a"), turn.text("b"));
+    await run({ model: "o4-mini", enableReasoning: true, limits: { maxOutputTokens: 4_096 } });
+    await run({ model: "o4-mini", enableReasoning: false, limits: { maxOutputTokens: 4_096 } });
+    expect(model.requests.map((q) => q.body.max_completion_tokens)).toEqual([16_384, 4_096]);
+  });
+
   const plain = [
     "[1, 2, 3]",
     '[{"name": "Ada", "age": 36}]',
     "[note(that)] is how footnotes look",
     '[TOOL_CALLS][{"name": "delete_everything", "arguments": {}}]',
     "[see the docs](https://example.com)",
+    "[read_file](docs/tools.md) is the tool that reads",
+    'Call it as read_file(path="a.ts") when you need it.',
+    "[write_file(path) and read_file(path)] are the two you need",
+    '[{"name": "write_file", "role": "tool"}]',
   ];
   for (const reply of plain) {
     test(`plain text that only looks like data stays text: ${reply}`, async () => {
-      model.enqueue(turn.text(reply));
+      model.enqueue(turn.steps({ text: reply, chunkSize: 3 }));
       const r = await run();
       expect(r.text).toBe(reply);
       expect(model.requests).toHaveLength(1);

@@ -14,6 +14,8 @@ export type ModelTurnOptions = {
   model: string;
   messages: ChatMessage[];
   tools: ToolSpec[];
+  /** The tools whose calls written as text are read; the offered ones when absent. */
+  textCallTools?: ToolSpec[];
   enableReasoning: boolean;
   /** Sent as the request's output limit, always (some servers default to a few hundred tokens). */
   maxOutputTokens: number;
@@ -150,7 +152,10 @@ async function streamOnce(o: ModelTurnOptions, markShown: () => void): Promise<M
     markShown();
     o.onThinking(delta);
   };
-  const guard = new TextToolCallGuard(showText);
+  const guard = new TextToolCallGuard(
+    showText,
+    o.tools.map((t) => t.name),
+  );
   const splitter = new InlineThinkingSplitter(
     {
       text: (t) => guard.push(t),
@@ -174,7 +179,7 @@ async function streamOnce(o: ModelTurnOptions, markShown: () => void): Promise<M
     let toolCalls = turn.toolCalls;
     let rest = held;
     if (held && toolCalls.length === 0) {
-      const parsed = parseTextToolCalls(held, o.tools);
+      const parsed = parseTextToolCalls(held, o.textCallTools ?? o.tools);
       toolCalls = parsed.calls;
       rest = parsed.text;
     }

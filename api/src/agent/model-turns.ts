@@ -19,6 +19,8 @@ import type { StepWriter } from "./step-writer";
 export type ModelTurns = {
   /** One model turn at the conversation as it stands, keeping its last `keepLast` messages whole. */
   ask(keepLast: number): Promise<ModelTurn>;
+  /** Characters the next tool result may take to fit the window (read_file pages by it). */
+  resultChars(): number;
 };
 
 type Parts = {
@@ -28,12 +30,14 @@ type Parts = {
   budget: ContextBudget;
   usage: RunUsage;
   toolSpecs: ToolSpec[];
+  /** The tools whose calls written as text are read (default: those offered). */
+  textCallSpecs?: ToolSpec[];
 };
 
 const CUT_NOTICE = "_(The model's server cut the start of this conversation to fit its context window; asking again with a shorter one.)_\n\n";
 const RESTART_NOTICE = "_(The connection to the model dropped; asking again.)_\n\n";
 
-export function createModelTurns({ input, signal, writer, budget, usage, toolSpecs }: Parts): ModelTurns {
+export function createModelTurns({ input, signal, writer, budget, usage, toolSpecs, textCallSpecs }: Parts): ModelTurns {
   const { limits, messages } = input;
   let warnedCut = false;
 
@@ -43,6 +47,7 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
       model: input.model,
       messages: list,
       tools: toolSpecs,
+      textCallTools: textCallSpecs,
       enableReasoning: input.enableReasoning,
       maxOutputTokens: limits.maxOutputTokens,
       signal,
@@ -64,6 +69,7 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
     const turn = await runModelTurn({
       ...options(request),
       tools: [],
+      textCallTools: [],
       enableReasoning: false,
       maxOutputTokens: Math.min(limits.maxOutputTokens, 1_024),
       onText: () => {},
@@ -75,9 +81,32 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
 
   async function fit(room: number, keepLast: number): Promise<void> {
     if (await budget.fit(messages, room, keepLast, summarise)) writer.step("Summarised earlier steps to fit the context window", "completed");
+    // Still over: the newest results themselves are too large for the window; they are clipped by lines.
+    budget.clipNewest(messages, room);
   }
 
   async function ask(keepLast: number): Promise<ModelTurn> {
+    const turn = await askOnce(keepLast, limits.maxOutputTokens);
+    if (!spentOnThinking(turn)) return turn;
+    // A reasoning model spent the whole output limit thinking and wrote nothing: asked once more with more
+    // room (as much as the window leaves, up to twice the limit); an empty answer is never a finished run.
+    const prompt = budget.meter.messages(messages) + budget.toolTokens();
+    const more = Math.min(limits.maxOutputTokens * 2, budget.contextTokens - prompt - 64);
+    if (more >= limits.maxOutputTokens * 1.25) {
+      writer.step(
+        `The model used its whole output limit (${limits.maxOutputTokens.toLocaleString("en")} tokens) thinking; asking again with more room`,
+        "completed",
+      );
+      const again = await askOnce(keepLast, more);
+      if (!spentOnThinking(again)) return again;
+    }
+    const message =
+      `The model used its whole output limit (${limits.maxOutputTokens.toLocaleString("en")} tokens${more > limits.maxOutputTokens * 1.25 ? `, then ${more.toLocaleString("en")}` : ""}) on reasoning and wrote no answer. ` +
+      "Raise MODEL_MAX_OUTPUT_TOKENS (and the model's context window, MODEL_CONTEXT_TOKENS, to make room for it), or turn reasoning off.";
+    throw new ModelTurnError(message, { kind: "client", message, retryable: false });
+  }
+
+  async function askOnce(keepLast: number, maxOutputTokens: number): Promise<ModelTurn> {
     await fit(budget.room(), keepLast);
     for (let retried = false; ; retried = true) {
       // Counted once per request: the tool schemas are large, and the meter's scale changes only between requests.
@@ -85,7 +114,7 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
       const estimate = budget.meter.messages(messages) + tools;
       let turn: ModelTurn;
       try {
-        turn = await runModelTurn({ ...options(messages), onRestart: () => writer.notice(RESTART_NOTICE) });
+        turn = await runModelTurn({ ...options(messages), maxOutputTokens, onRestart: () => writer.notice(RESTART_NOTICE) });
       } catch (error) {
         if (retried || !(error instanceof ModelTurnError) || error.failure.kind !== "context_length") throw error;
         input.logger?.warn("context length exceeded; trimming harder", { estimate, contextTokens: budget.contextTokens });
@@ -114,5 +143,8 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
     }
   }
 
-  return { ask };
+  return { ask, resultChars: () => budget.resultChars(messages) };
 }
+
+/** A reply cut by the output limit with nothing in it but reasoning (shown or hidden). */
+const spentOnThinking = (turn: ModelTurn) => turn.finishReason === "length" && turn.toolCalls.length === 0 && !turn.textCallCut && !turn.text.trim();

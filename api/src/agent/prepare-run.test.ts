@@ -18,7 +18,7 @@ afterAll(() => model.close());
 beforeEach(() => model.reset());
 
 // A run's preparation on the in-memory ports, the project choosing "fake-model" from the models the server offers.
-async function prepare(o: { withApp?: boolean; contextTokensConfigured?: boolean } = {}) {
+async function prepare(o: { withApp?: boolean; contextTokensConfigured?: boolean; maxOutputTokensConfigured?: boolean } = {}) {
   const runs = memoryRunStore({ p1: { ownerId: "alice", name: "Todo" } });
   await runs.store.claim({ projectId: "p1", userMessageId: "u1", assistantMessageId: "m1", content: "Build it", attachments: [] });
   const workspace = memoryWorkspace({ "src/App.tsx": "export {}" });
@@ -38,7 +38,7 @@ async function prepare(o: { withApp?: boolean; contextTokensConfigured?: boolean
     model: setup,
     search: { kind: "none" },
     logger: silentLogger,
-    agent: { contextTokensConfigured: o.contextTokensConfigured },
+    agent: { contextTokensConfigured: o.contextTokensConfigured, maxOutputTokensConfigured: o.maxOutputTokensConfigured },
   };
   return prepareRun(deps, {
     access: grantedAccess("alice", "p1"),
@@ -66,6 +66,17 @@ describe("prepareRun", () => {
   test("a configured window is kept as it is", async () => {
     model.mode({ contextWindow: 50_000 });
     expect((await prepare({ contextTokensConfigured: true })).limits.contextTokens).toBe(DEFAULT_AGENT_LIMITS.contextTokens);
+  });
+
+  test("with MODEL_MAX_OUTPUT_TOKENS unset the output limit is about a quarter of a small window, at least 1,024; set, it is kept", async () => {
+    model.mode({ contextWindow: 8_192 });
+    expect((await prepare()).limits.maxOutputTokens).toBe(2_048);
+    model.mode({ contextWindow: 2_048 });
+    expect((await prepare()).limits.maxOutputTokens).toBe(1_024);
+    model.mode({ contextWindow: 200_000 });
+    expect((await prepare()).limits.maxOutputTokens).toBe(DEFAULT_AGENT_LIMITS.maxOutputTokens);
+    model.mode({ contextWindow: 8_192 });
+    expect((await prepare({ maxOutputTokensConfigured: true })).limits.maxOutputTokens).toBe(DEFAULT_AGENT_LIMITS.maxOutputTokens);
   });
 
   test("the app is checked before the run ends only when the project has an app", async () => {

@@ -29,6 +29,14 @@ export async function contextWindowOf(model: ChosenModel, o: { configured: boole
   }
 }
 
+/**
+ * The output limit a run asks for when MODEL_MAX_OUTPUT_TOKENS is not set: the default, but no more than
+ * about a quarter of the window (at least 1,024), so a small local model keeps room for its prompt.
+ */
+export function outputTokensFor(contextTokens: number, fallback: number): number {
+  return Math.min(fallback, Math.max(1_024, Math.floor(contextTokens / 4)));
+}
+
 /** MODEL_VISION as configured (a flag, or a guess from the model's name); on when unset. */
 export function seesImages(vision: boolean | ((model: string) => boolean) | undefined, model: string): boolean {
   return typeof vision === "function" ? vision(model) : (vision ?? true);

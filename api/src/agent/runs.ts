@@ -15,7 +15,7 @@
  * const unsubscribe = run.subscribe((event) => send(event));
  */
 import type { ProjectAccess } from "../lib/project-access";
-import type { RunStatus, SendMessage, StreamEvent } from "@shared/events/stream";
+import type { ChatMode, RunStatus, SendMessage, StreamEvent } from "@shared/events/stream";
 import { IMAGE_ONLY_CONTENT } from "@shared/events/stream";
 import type { ContextUsage } from "@shared/schemas/model";
 import { AppError, conflict } from "../lib/errors";
@@ -29,7 +29,7 @@ import type { ConversationSource, RunCheckpoints, RunStore, SecretRedaction, Usa
 import { prepareRun } from "./prepare-run";
 import { createRunChannel } from "./run-channel";
 import { createRunRecorder } from "./run-recorder";
-import { chooseModel, contextWindowOf, seesImages, type ModelSetup } from "./run-model";
+import { chooseModel, contextWindowOf, outputTokensFor, seesImages, type ModelSetup } from "./run-model";
 import { redactSecrets } from "../lib/secret-redactor";
 import { createEventRedactor } from "./redacted-events";
 import type { SearchBackend } from "./tools/define-tool";
@@ -56,6 +56,8 @@ export type AgentOptions = {
    * (`limits.contextTokens`).
    */
   contextTokensConfigured?: boolean;
+  /** Set when MODEL_MAX_OUTPUT_TOKENS was; otherwise a run asks for at most about a quarter of its window. */
+  maxOutputTokensConfigured?: boolean;
 };
 
 export type RunDeps = {
@@ -162,7 +164,14 @@ export function createRunManager(deps: RunDeps): RunManager {
       throw error;
     }
 
-    void executeRun(deps, limits, access, run, { content, images, enableReasoning: message.enableReasoning ?? false }, channel.publish)
+    void executeRun(
+      deps,
+      limits,
+      access,
+      run,
+      { content, images, enableReasoning: message.enableReasoning ?? false, mode: message.mode ?? "build" },
+      channel.publish,
+    )
       .then(resolveFinished, (error) => {
         deps.logger.error("agent run not finished cleanly", { projectId, error: String(error) });
         resolveFinished("failed");
@@ -196,7 +205,7 @@ export function createRunManager(deps: RunDeps): RunManager {
         loaded,
         tools: availableTools(deps),
         contextTokens,
-        maxOutputTokens: limits.maxOutputTokens,
+        maxOutputTokens: options.maxOutputTokensConfigured ? limits.maxOutputTokens : outputTokensFor(contextTokens, limits.maxOutputTokens),
         vision: seesImages(options.vision, model.name),
         countTokens: deps.countTokens,
       });
@@ -220,7 +229,7 @@ async function executeRun(
   limits: AgentLimits,
   access: ProjectAccess,
   run: LiveRun,
-  message: { content: string; images: ChatImage[]; enableReasoning: boolean },
+  message: { content: string; images: ChatImage[]; enableReasoning: boolean; mode: ChatMode },
   publish: (event: StreamEvent) => void,
 ): Promise<RunStatus> {
   const { projectId, messageId } = run;

@@ -68,3 +68,32 @@ describe("tool calls written as text", () => {
     expect(g3.end()).toEqual({ held: "", callLike: false });
   });
 });
+
+describe("more text forms", () => {
+  test("pythonic lists take Python literals: quotes of both kinds, triple quotes, escapes, True/None, lists and dicts", () => {
+    expect(parsed(`[run_shell(command='echo "a"\\tb', background=True), write_file(path="x", content="""line 1\nline 2""")]`)).toEqual({
+      text: "",
+      calls: [
+        ["run_shell", { command: 'echo "a"\tb', background: true }],
+        ["write_file", { path: "x", content: "line 1\nline 2" }],
+      ],
+    });
+    expect(parsed(`[write_file(path="p", content={"k": [1, None, 'v']})]`).calls).toEqual([["write_file", { path: "p", content: { k: [1, null, "v"] } }]]);
+  });
+
+  test("a pythonic-looking list with a positional argument or an expression stays text", () => {
+    for (const text of ["[write_file(path)]", '[write_file(path="a" + b)]', "[write_file(path='a'), 3]", "[write_file(path='a')"]) {
+      expect(parseTextToolCalls(text, specs)).toEqual({ calls: [], text });
+    }
+  });
+
+  test("the guard holds `[` + a prefix of an offered tool's name, and lets a markdown link through at once", () => {
+    const shown: string[] = [];
+    const guard = new TextToolCallGuard((t) => shown.push(t), ["write_file"]);
+    guard.push("[write_f");
+    expect(shown).toEqual([]);
+    guard.push("ile] is a tool\n[see](x)");
+    expect(shown.join("")).toBe("[write_file] is a tool\n[see](x)");
+    expect(guard.end()).toEqual({ held: "", callLike: false });
+  });
+});

@@ -8,6 +8,7 @@
  */
 import type { StreamEvent } from "@shared/events/stream";
 import type { ChatMessage, ToolCallRequest } from "./chat-message";
+import { clipLines } from "./clip-lines";
 import type { RoundCall } from "./stuck";
 import { clip, type Tool, type ToolContext } from "./tools/define-tool";
 import { executeToolCall, previewSummary } from "./tools/execute";
@@ -32,7 +33,7 @@ export async function runToolRound(
     o.emit({ type: "tool_start", name: call.name, summary: previewSummary(tool, call.arguments) });
     const outcome = await executeToolCall(o.tools, call.name, call.arguments, o.context);
     o.emit({ type: "tool_complete", name: call.name, summary: outcome.summary, result: clip(outcome.result, TOOL_RESULT_FOR_BADGE) });
-    o.messages.push({ role: "tool", toolCallId: call.id, content: clip(outcome.result, TOOL_RESULT_FOR_MODEL) });
+    o.messages.push({ role: "tool", toolCallId: call.id, content: clipLines(outcome.result, (t) => t.length <= TOOL_RESULT_FOR_MODEL, TOOL_RESULT_FOR_MODEL) });
     round.push({ name: call.name, arguments: call.arguments, ok: outcome.ok, result: outcome.result });
     if (outcome.endsRun) return { round, endsRun: outcome.endsRun };
   }

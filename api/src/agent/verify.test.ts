@@ -100,6 +100,8 @@ describe("verify, then repair", () => {
     const repair = userMessages(2).at(-1)!;
     expect(repair).toContain("repair round 1 of 3");
     expect(repair).toContain('[build] src/App.tsx:1 — Failed to resolve import "./missing" from "src/App.tsx"');
+    // The list is current: the model need not ask get_problems for it again (a tool call's worth of tokens).
+    expect(repair).toContain("This list is current");
     expect(model.requests[2]!.body.messages.at(-2)).toEqual({ role: "assistant", content: "Your app is ready." });
     expect(r.steps).toEqual([
       "completed: Created src/App.tsx",
@@ -131,10 +133,71 @@ describe("verify, then repair", () => {
     expect(error).not.toContain("?.");
     expect(r.steps.filter((s) => s.startsWith("completed: Found") || s.startsWith("completed: App"))).toEqual([
       "completed: Found 1 problem, fixing (1/2)",
-      "completed: Found 1 problem, fixing (2/2)",
+      "completed: Found 1 problem (0 fixed, 1 left), fixing (2/2)",
       "completed: App still has 1 problem after 2 repair rounds",
     ]);
     expect(runs.saved.get(r.run.messageId)).toMatchObject({ status: "failed", content: expect.stringContaining("**Error:** The app still has problems") });
+  });
+
+  test("each repair round says which problems were fixed and which remain", async () => {
+    const twoMissing =
+      'import { Header } from "./missing";\nimport { Footer } from "./footer";\nexport default function App() {\n  return <><Header /><Footer /></>;\n}\n';
+    const { manager } = setup();
+    model.enqueue(
+      turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "src/App.tsx", content: twoMissing } }]),
+      turn.text("Done."),
+      turn.toolCalls([{ id: "w2", name: "write_file", arguments: { path: "src/missing.tsx", content: "export const Header = () => <h1>Hi</h1>;\n" } }]),
+      turn.text("Fixed one."),
+      turn.toolCalls([{ id: "w3", name: "write_file", arguments: { path: "src/footer.tsx", content: "export const Footer = () => <p>Bye</p>;\n" } }]),
+      turn.text("Fixed both."),
+    );
+    const r = await runToEnd(manager, "Build a page");
+    expect(r.events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+    const second = userMessages(4).at(-1)!;
+    expect(second).toContain("repair round 2 of 3");
+    expect(second).toMatch(/Fixed since the last round:\n- .*"\.\/missing"/);
+    expect(second).toMatch(/Still there:\n1\. .*"\.\/footer"/);
+    expect(r.steps.filter((s) => s.startsWith("completed: Found") || s.startsWith("completed: App"))).toEqual([
+      "completed: Found 2 problems, fixing (1/3)",
+      "completed: Found 1 problem (1 fixed, 1 left), fixing (2/3)",
+      "completed: App runs without errors",
+    ]);
+  });
+
+  describe("console warnings", () => {
+    const keyWarning: AppProblem = {
+      source: "browser",
+      message: 'Each child in a list should have a unique "key" prop. Check the render method of `List`.',
+      file: "src/List.tsx",
+      line: 4,
+    };
+    const withWarning = (runtime: AppRuntime): AppRuntime => ({
+      ...runtime,
+      problemsSince: async (since) => [...(await runtime.problemsSince(since)), keyWarning],
+    });
+
+    test("a React key warning alone starts no repair round: the run ends, the step names the warning", async () => {
+      const { manager } = setup({ app: withWarning });
+      model.enqueue(turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "src/App.tsx", content: FIXED_APP } }]), turn.text("Done."));
+      const r = await runToEnd(manager, "Build a list");
+      expect(r.events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+      expect(model.requests).toHaveLength(2);
+      expect(r.steps.at(-1)).toBe("completed: App runs without errors (1 warning)");
+    });
+
+    test("beside an error it is listed, labelled a warning, and not counted as a problem", async () => {
+      const { manager } = setup({ app: withWarning });
+      model.enqueue(
+        turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "src/App.tsx", content: BROKEN_APP } }]),
+        turn.text("Done."),
+        turn.toolCalls([{ id: "w2", name: "write_file", arguments: { path: "src/App.tsx", content: FIXED_APP } }]),
+        turn.text("Fixed."),
+      );
+      const r = await runToEnd(manager, "Build a list");
+      expect(r.events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+      expect(r.steps).toContain("completed: Found 1 problem, fixing (1/3)");
+      expect(userMessages(2).at(-1)).toContain("[browser warning] src/List.tsx:4 — Each child in a list");
+    });
   });
 
   test("files changed only by commands (run_shell, run_code) are checked too: the break is found and repaired", async () => {
@@ -387,6 +450,13 @@ describe("problems as the model reads them", () => {
       { source: "browser", message: "Uncaught TypeError: x is undefined" },
     ]);
     expect(problems.map((p) => p.source)).toEqual(["build", "browser"]);
+    // A type error where the dev server already reported one is the same cause; one elsewhere is not.
+    const typed = dedupeProblems([
+      { source: "build", file: "src/App.tsx", line: 2, message: 'Failed to resolve import "./x" from "src/App.tsx".' },
+      { source: "build", file: "src/App.tsx", line: 2, message: "TS2307: Cannot find module './x' or its corresponding type declarations." },
+      { source: "build", file: "src/App.tsx", line: 9, message: "TS2322: Type 'string' is not assignable to type 'number'." },
+    ]);
+    expect(typed.map((p) => p.line)).toEqual([2, 9]);
     const long = formatProblem({ source: "server", message: "e".repeat(2_000) });
     expect(long.length).toBeLessThan(800);
     expect(long).toEndWith("… [cut]");

@@ -99,15 +99,20 @@ export function trackChanges(workspace: Workspace): { workspace: Workspace; chan
 
 export function createVerifier(o: VerifyOptions): (ctx: FinishContext) => Promise<FinishCheck> {
   let round = 0;
+  // The problems the last repair round sent, to say in the next which were fixed and which remain.
+  let previous: AppProblem[] = [];
   return async ({ step, signal }) => {
     const since = o.changedSince();
     if (since === null || o.rounds <= 0) return null;
     // A project without an app (no workflow command) is checked silently: only its type-check can speak.
     const hasApp = (await o.app.status()).status !== "not_configured";
     if (hasApp) step("Checking the app…", "in_progress");
-    const problems = await checkApp(o, since, signal);
-    if (problems === null || problems.length === 0) {
-      if (hasApp) step("App runs without errors", "completed");
+    const found = await checkApp(o, since, signal);
+    // Console warnings (React's key warning…) are shown beside real problems, but start no round of their own.
+    const problems = (found ?? []).filter((p) => !isWarning(p));
+    const warnings = (found ?? []).length - problems.length;
+    if (problems.length === 0) {
+      if (hasApp) step(`App runs without errors${warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : ""}`, "completed");
       return null;
     }
     const count = `${problems.length} problem${problems.length === 1 ? "" : "s"}`;
@@ -116,8 +121,16 @@ export function createVerifier(o: VerifyOptions): (ctx: FinishContext) => Promis
       return { fail: giveUpMessage(problems, o.rounds) };
     }
     round++;
-    step(`Found ${count}, fixing (${round}/${o.rounds})`, "completed");
-    return repairRequest(problems, round, o.rounds);
+    const keys = new Set(problems.map(problemKey));
+    const fixed = previous.filter((p) => !keys.has(problemKey(p)));
+    const before = new Set(previous.map(problemKey));
+    const left = problems.filter((p) => before.has(problemKey(p))).length;
+    const fresh = problems.length - left;
+    previous = problems;
+    const progress =
+      round > 1 ? `Found ${count} (${[`${fixed.length} fixed`, `${left} left`, ...(fresh ? [`${fresh} new`] : [])].join(", ")})` : `Found ${count}`;
+    step(`${progress}, fixing (${round}/${o.rounds})`, "completed");
+    return repairRequest(found ?? problems, round, o.rounds, round > 1 ? { fixed, before } : null);
   };
 }
 
@@ -222,14 +235,21 @@ async function logLines(app: AppRuntime): Promise<string> {
   return tail ? `\nLast lines of its log:\n${tail}` : "";
 }
 
-/** The same problem reported twice (by the page and by the log, or on every reload) counts once. */
+/**
+ * The same problem reported twice (by the page and by the log, or on every reload) counts once; so does a
+ * type error at a line where the dev server already reported one (a missing import is both a build error
+ * and TS2307: one cause, one repair).
+ */
 export function dedupeProblems(problems: AppProblem[]): AppProblem[] {
   const seen = new Set<string>();
+  const places = new Set<string>();
   const out: AppProblem[] = [];
   for (const p of problems) {
     const key = problemKey(p);
-    if (seen.has(key)) continue;
+    const place = p.file && p.line ? `${p.file}:${p.line}` : null;
+    if (seen.has(key) || (place && places.has(place) && /^TS\d+:/.test(p.message))) continue;
     seen.add(key);
+    if (place) places.add(place);
     out.push(p);
   }
   return out;
@@ -246,12 +266,22 @@ function problemKey(p: AppProblem): string {
   return first;
 }
 
-/** One problem as the model reads it: `[build] src/App.tsx:2 — message`. */
+/**
+ * What a page logs with console.error to warn, not because it broke: React's development warnings (a missing
+ * `key`, invalid DOM nesting, deprecations) and its DevTools hint. The app runs; they are worth fixing, not
+ * a repair round on their own.
+ */
+const WARNING =
+  /^(Warning:|Each child in a list should have a unique "key" prop|Encountered two children with the same key|validateDOMNesting|In HTML, .+ cannot be a (child|descendant) of|Download the React DevTools|React does not recognize the `|Received `(true|false)` for a non-boolean attribute|.+ is deprecated\b)/;
+
+const isWarning = (p: AppProblem) => p.source === "browser" && WARNING.test(p.message.trim());
+
+/** One problem as the model reads it: `[build] src/App.tsx:2 — message` (`[browser warning]` for a warning). */
 export function formatProblem(p: AppProblem, max = MAX_PROBLEM_CHARS): string {
   const where = p.file ? ` ${p.file}${p.line ? `:${p.line}` : ""}` : "";
   const message = p.message.replace(/\x1b\[[0-9;]*m/g, "").trim();
   const clipped = message.length > max ? `${message.slice(0, max)}… [cut]` : message;
-  return `[${p.source}]${where} — ${clipped}`;
+  return `[${p.source}${isWarning(p) ? " warning" : ""}]${where} — ${clipped}`;
 }
 
 function list(problems: AppProblem[]): string {
@@ -260,11 +290,24 @@ function list(problems: AppProblem[]): string {
   return shown.join("\n");
 }
 
-function repairRequest(problems: AppProblem[], round: number, rounds: number): string {
+function repairRequest(problems: AppProblem[], round: number, rounds: number, since: { fixed: AppProblem[]; before: Set<string> } | null): string {
+  let found = `Problems found:\n\n${list(problems)}`;
+  if (since) {
+    const left = problems.filter((p) => since.before.has(problemKey(p)));
+    const fresh = problems.filter((p) => !since.before.has(problemKey(p)));
+    found = [
+      since.fixed.length
+        ? `Fixed since the last round:\n${since.fixed.map((p) => `- ${formatProblem(p, 240).split("\n")[0]}`).join("\n")}`
+        : "Nothing from the last round was fixed.",
+      left.length ? `Still there:\n${list(left)}` : null,
+      fresh.length ? `New since the last round:\n${list(fresh)}` : null,
+    ]
+      .filter(Boolean)
+      .join("\n\n");
+  }
   return (
-    `I checked the app after your changes and it is not working yet (repair round ${round} of ${rounds}). Problems found:\n\n` +
-    `${list(problems)}\n\n` +
-    "Fix these problems now (read_logs shows the app's log, get_problems lists the current problems, restart_app restarts it), then finish your reply."
+    `I checked the app after your changes and it is not working yet (repair round ${round} of ${rounds}). ${found}\n\n` +
+    "This list is current: there is no need to call get_problems for it. Fix these problems now (read_logs shows the app's log, restart_app restarts it), then finish your reply."
   );
 }
 

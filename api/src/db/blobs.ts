@@ -47,6 +47,9 @@ export async function claimUnusedBlobs(tx: Sql, graceSeconds: number, limit: num
       union
       select e.value ->> 0 from versions v cross join lateral jsonb_each(v.delta) e where jsonb_typeof(e.value) = 'array'
       union
+      -- A version's database dump (services/versions/data-state.ts).
+      select data_sha256 from versions where data_sha256 is not null
+      union
       -- Published sites' files are the same blobs (services/publish).
       select e.value ->> 0 from deployments d cross join lateral jsonb_each(d.files) e
       union

@@ -12,10 +12,25 @@ export type ManifestEntry = [sha256: string, size: number, mode: number];
 /** What a version changes in its full manifest: a new entry, or null for a removed path. */
 export type Delta = Record<string, ManifestEntry | null>;
 
-export type VersionRow = VersionSummary & { projectId: string; parentId: string | null; baseManifestId: string; coalesceUntil: Date | null };
+/** The project's database as a version holds it: see services/versions/data-state.ts. */
+export type DataState = { status: "none" | "included" | "too_large"; sha256?: string };
+
+export type VersionRow = VersionSummary & {
+  projectId: string;
+  parentId: string | null;
+  baseManifestId: string;
+  coalesceUntil: Date | null;
+  dataState: DataState;
+};
 export type VersionWithManifest = VersionRow & { manifest: Manifest };
 
-type RawRow = Omit<VersionRow, "createdAt" | "messageId" | "bytes"> & { createdAt: Date; messageId: string | null; bytes: number | string };
+type RawRow = Omit<VersionRow, "createdAt" | "messageId" | "bytes" | "dataState" | "data"> & {
+  createdAt: Date;
+  messageId: string | null;
+  bytes: number | string;
+  dataStatus: DataState["status"];
+  dataSha256: string | null;
+};
 
 /** A full manifest is shared until a version's delta would hold more than this share of its entries. */
 const DELTA_SHARE = 0.1;
@@ -25,11 +40,13 @@ const CACHED_MANIFESTS = 64;
 const columns = (sql: Sql) => sql`
   id, project_id as "projectId", parent_id as "parentId", base_manifest_id as "baseManifestId", source, label,
   message_id as "messageId", files_changed as "filesChanged", bytes::float8 as bytes, coalesce_until as "coalesceUntil",
-  created_at as "createdAt"`;
+  created_at as "createdAt", data_status as "dataStatus", data_sha256 as "dataSha256", data_changed as "dataChanged"`;
 
-const toRow = ({ messageId, createdAt, bytes, ...r }: RawRow): VersionRow => ({
+const toRow = ({ messageId, createdAt, bytes, dataStatus, dataSha256, ...r }: RawRow): VersionRow => ({
   ...r,
   bytes: Number(bytes),
+  data: dataStatus,
+  dataState: dataSha256 ? { status: dataStatus, sha256: dataSha256 } : { status: dataStatus },
   createdAt: createdAt.toISOString(),
   ...(messageId ? { messageId } : {}),
 });
@@ -42,6 +59,8 @@ export const toSummary = (v: VersionRow): VersionSummary => ({
   ...(v.messageId ? { messageId: v.messageId } : {}),
   filesChanged: v.filesChanged,
   bytes: v.bytes,
+  data: v.data,
+  dataChanged: v.dataChanged,
 });
 
 // Least recently used first (a Map keeps insertion order).
@@ -121,6 +140,9 @@ export type NewVersion = {
   filesChanged: number;
   bytes: number;
   coalesceUntil: Date | null;
+  data: DataState;
+  /** The data differs from the parent version's (History marks it). */
+  dataChanged: boolean;
 };
 
 /**
@@ -138,17 +160,19 @@ export async function insertVersion(sql: Sql, v: NewVersion, options: { baseMani
   const insert = (q: Sql) =>
     reuse
       ? q<RawRow[]>`
-          insert into versions (id, project_id, parent_id, base_manifest_id, delta, source, label, message_id, files_changed, bytes, coalesce_until)
+          insert into versions (id, project_id, parent_id, base_manifest_id, delta, source, label, message_id, files_changed, bytes, coalesce_until,
+                                data_status, data_sha256, data_changed)
           values (${v.id}, ${v.projectId}, ${v.parentId}, ${base!.id}, ${q.json(delta as never)}, ${v.source}, ${v.label}, ${v.messageId},
-                  ${v.filesChanged}, ${v.bytes}, ${v.coalesceUntil})
+                  ${v.filesChanged}, ${v.bytes}, ${v.coalesceUntil}, ${v.data.status}, ${v.data.sha256 ?? null}, ${v.dataChanged})
           returning ${columns(q)}`
       : q<RawRow[]>`
           with manifest as (
             insert into manifests (id, project_id, entries) values (${newBaseId}, ${v.projectId}, ${q.json(v.manifest as never)}) returning id
           )
-          insert into versions (id, project_id, parent_id, base_manifest_id, delta, source, label, message_id, files_changed, bytes, coalesce_until)
+          insert into versions (id, project_id, parent_id, base_manifest_id, delta, source, label, message_id, files_changed, bytes, coalesce_until,
+                                data_status, data_sha256, data_changed)
           select ${v.id}, ${v.projectId}, ${v.parentId}, manifest.id, '{}'::jsonb, ${v.source}, ${v.label}, ${v.messageId},
-                 ${v.filesChanged}, ${v.bytes}, ${v.coalesceUntil}
+                 ${v.filesChanged}, ${v.bytes}, ${v.coalesceUntil}, ${v.data.status}, ${v.data.sha256 ?? null}, ${v.dataChanged}
           from manifest
           returning ${columns(q)}`;
 

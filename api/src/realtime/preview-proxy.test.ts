@@ -104,7 +104,9 @@ describe("preview proxy", () => {
       if (!script) throw new Error(`no script in ${html}`);
       const messages: Array<{ data: unknown; origin: string }> = [];
       const parent = { postMessage: (data: unknown, origin: string) => messages.push({ data, origin }) };
-      new Function("parent", "window", script)(parent, {});
+      // The "not answering" page also polls for the app (setInterval): noted, not run, so no timer outlives the test.
+      const polls: unknown[] = [];
+      new Function("parent", "window", "setInterval", script)(parent, {}, (fn: unknown) => polls.push(fn));
       return messages;
     };
     const gone = await posted(`5173-zzzzzzzz99999999.localhost:${front.port}`);

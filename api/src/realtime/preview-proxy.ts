@@ -37,11 +37,20 @@ const HOP_HEADERS = ["connection", "keep-alive", "transfer-encoding", "upgrade",
  * The proxy's own error page. Its script tells the Preview screen framing it what happened (the message of
  * @shared/events/preview-status); it names no secret, so any parent may read it.
  */
-const page = (previewStatus: PreviewStatus, title: string, text: string, status = 502) =>
+const page = (previewStatus: PreviewStatus, title: string, text: string, status = 502, script = "") =>
   new Response(
-    `<!doctype html><meta charset="utf-8"><title>${title}</title><script>parent!==window&&parent.postMessage(${JSON.stringify({ type: PREVIEW_STATUS_TYPE, status: previewStatus } satisfies PreviewStatusMessage)},"*")</script><body style="font-family:system-ui;background:#0b0b0f;color:#e5e7eb;display:grid;place-items:center;height:100vh;margin:0"><div style="max-width:32rem;text-align:center"><h1 style="font-size:1.25rem">${title}</h1><p style="color:#9ca3af">${text}</p></div>`,
-    { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } },
+    `<!doctype html><meta charset="utf-8"><title>${title}</title><script>parent!==window&&parent.postMessage(${JSON.stringify({ type: PREVIEW_STATUS_TYPE, status: previewStatus } satisfies PreviewStatusMessage)},"*")${script}</script><body style="font-family:system-ui;background:#0b0b0f;color:#e5e7eb;display:grid;place-items:center;height:100vh;margin:0"><div style="max-width:32rem;text-align:center"><h1 style="font-size:1.25rem">${title}</h1><p style="color:#9ca3af">${text}</p></div>`,
+    { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", [OWN_PAGE_HEADER]: previewStatus } },
   );
+
+/** Marks the proxy's own pages, so the waiting page can tell them from the app's answer. */
+const OWN_PAGE_HEADER = "x-appbuilder-preview";
+
+/**
+ * The waiting page asks again every second and loads the app as soon as it answers (after a first build, a
+ * restore, an undo, a restart or a crash), so a preview never waits on the reader to press refresh.
+ */
+const RELOAD_WHEN_ANSWERING = `;(function(){var t=setInterval(function(){fetch(location.href,{cache:"no-store",credentials:"omit"}).then(function(r){if(!r.headers.get("${OWN_PAGE_HEADER}")){clearInterval(t);location.reload()}},function(){})},1000)})()`;
 
 /**
  * A preview is someone's code on a host under the app's domain, so a `Set-Cookie` with a `Domain` attribute
@@ -68,7 +77,9 @@ const nothingAnswering = (port: number) =>
   page(
     "not-answering",
     `Nothing is answering on port ${port} yet`,
-    "The app in the sandbox may still be starting. Refresh in a moment; if it stays like this, run the workflow again from the Preview toolbar.",
+    "The app in the sandbox is starting or restarting. This page loads it by itself as soon as it answers; if it stays like this, run the workflow again from the Preview toolbar.",
+    502,
+    RELOAD_WHEN_ANSWERING,
   );
 
 const noSuchPreview = () => page("stopped", "There is no such preview", "Its project was deleted, or its sandbox was replaced by a new one.", 404);
@@ -158,6 +169,7 @@ export function createPreviewProxy(deps: {
       });
       const out = new Headers(res.headers);
       for (const h of HOP_HEADERS) out.delete(h);
+      out.delete(OWN_PAGE_HEADER); // only the proxy's own pages say they are
       out.delete("content-encoding");
       out.delete("content-length");
       keepCookiesOnHost(out, host);

@@ -149,7 +149,9 @@ describe("runs outlive the request", () => {
 
 describe("history", () => {
   test("a long chat is trimmed to the context budget (oldest tool results first, then oldest messages) instead of failing", async () => {
-    const small = await chatTestApp({ model, agent: { limits: { contextTokens: 9_000 } } });
+    // A window that leaves about 1k tokens for the history beside the system prompt, the tool schemas and a
+    // configured 4,096-token output limit.
+    const small = await chatTestApp({ model, agent: { maxOutputTokensConfigured: true, limits: { contextTokens: 8_200, maxOutputTokens: 4_096 } } });
     try {
       const nora = small.user("nora");
       const projectId = await nora.project();
@@ -192,7 +194,7 @@ describe("history", () => {
       expect(history.at(-1)).toStartWith("later 19");
       expect(String(sent[0]!.content)).toContain("Summary of the earlier part of this chat (those messages are not shown):\nNOTE: the user built a todo app");
       expect(sent.at(-1)).toEqual({ role: "user", content: "newest" });
-      expect(JSON.stringify(sent).length / 4).toBeLessThan(9_000 - 4_096);
+      expect(JSON.stringify(sent).length / 4).toBeLessThan(8_200 - 4_096);
       const stored = await small.deps.store.get(`projects/${projectId}/agent/conversation-summary.json`);
       expect(JSON.parse(new TextDecoder().decode(stored!))).toMatchObject({ content: "NOTE: the user built a todo app; files f1-f11 were read." });
 

@@ -19,17 +19,18 @@ import { testDb } from "./test-db";
 
 const CACHED_TEMPLATE = join(tmpdir(), "app-databases-test-template-pglite-0.5");
 
-export async function appDatabasesContext(o: { maxBytes?: number; idleMs?: number } = {}) {
+export async function appDatabasesContext(o: { maxBytes?: number; versionMaxBytes?: number; idleMs?: number; spare?: boolean } = {}) {
   const ctx = await serviceContext();
   const db = await testDb();
-  const common = { maxBytes: o.maxBytes ?? 256 * 1024 * 1024, idleMs: o.idleMs ?? 60_000 };
+  const common = { maxBytes: o.maxBytes ?? 256 * 1024 * 1024, versionMaxBytes: o.versionMaxBytes ?? 50 * 1024 * 1024, idleMs: o.idleMs ?? 60_000 };
   let dir: string | null = null;
   let config: AppDatabasesConfig;
   if (db.kind === "postgres") config = { kind: "postgres", adminUrl: process.env.TEST_DATABASE_URL!, ...common };
   else {
     dir = mkdtempSync(join(tmpdir(), "app-databases-test-"));
     if (existsSync(CACHED_TEMPLATE)) cpSync(CACHED_TEMPLATE, join(dir, ".template"), { recursive: true });
-    config = { kind: "embedded", dir, ...common };
+    // No spare unless asked for: a test process would pay a PGlite start for a project it never makes.
+    config = { kind: "embedded", dir, spare: o.spare ?? false, ...common };
   }
   const appDatabases = createAppDatabases({ config, sql: ctx.sql, logger: silentLogger });
   return {

@@ -54,6 +54,59 @@ export type ChatRequestBody = {
   [key: string]: unknown;
 };
 
+/**
+ * The text forms models without a server-side tool parser write tool calls in: Mistral's `[TOOL_CALLS]`
+ * (a JSON list, or v11's `name[ARGS]{…}`), a bare JSON list of calls, DeepSeek's tool-call tokens (V3/R1
+ * with a fenced json block, V3.1 with the arguments inline), Llama 3.2+/4 pythonic calls and Llama 3.1's
+ * `<|python_tag|>` JSON.
+ */
+export type TextCallForm = "mistral" | "mistral-args" | "json-array" | "deepseek" | "deepseek-v31" | "pythonic" | "python-tag";
+
+export function textToolCalls(form: TextCallForm, calls: { name: string; arguments: Record<string, unknown> }[]): string {
+  const json = (c: (typeof calls)[number]) => JSON.stringify({ name: c.name, arguments: c.arguments });
+  const py = (v: unknown): string =>
+    typeof v === "string"
+      ? `"${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n")}"`
+      : typeof v === "boolean"
+        ? v
+          ? "True"
+          : "False"
+        : v === null
+          ? "None"
+          : JSON.stringify(v);
+  const dsk = (s: string) => s.replaceAll("|", "\uFF5C").replaceAll("_", "\u2581");
+  switch (form) {
+    case "mistral":
+      return `[TOOL_CALLS][${calls.map(json).join(", ")}]`;
+    case "mistral-args":
+      return calls.map((c) => `[TOOL_CALLS]${c.name}[ARGS]${JSON.stringify(c.arguments)}`).join("");
+    case "json-array":
+      return `[${calls.map(json).join(",\n ")}]`;
+    case "deepseek":
+      return `${dsk("<|tool_calls_begin|>")}${calls
+        .map(
+          (c) =>
+            `${dsk("<|tool_call_begin|>")}function${dsk("<|tool_sep|>")}${c.name}\n\`\`\`json\n${JSON.stringify(c.arguments)}\n\`\`\`${dsk("<|tool_call_end|>")}`,
+        )
+        .join("\n")}${dsk("<|tool_calls_end|>")}`;
+    case "deepseek-v31":
+      return `${dsk("<|tool_calls_begin|>")}${calls
+        .map((c) => `${dsk("<|tool_call_begin|>")}${c.name}${dsk("<|tool_sep|>")}${JSON.stringify(c.arguments)}${dsk("<|tool_call_end|>")}`)
+        .join("")}${dsk("<|tool_calls_end|>")}`;
+    case "pythonic":
+      return `[${calls
+        .map(
+          (c) =>
+            `${c.name}(${Object.entries(c.arguments)
+              .map(([k, v]) => `${k}=${py(v)}`)
+              .join(", ")})`,
+        )
+        .join(", ")}]`;
+    case "python-tag":
+      return calls.map((c) => `<|python_tag|>${JSON.stringify({ name: c.name, parameters: c.arguments })}`).join("\n");
+  }
+}
+
 /** Builders for the common turns. */
 export const turn = {
   text: (text: string, extra: FakeStep[] = []): FakeTurn => ({ kind: "stream", steps: [{ text }, ...extra] }),
@@ -64,6 +117,12 @@ export const turn = {
   }),
   /** Reasoning written inline in the answer's text, as DeepSeek-R1 and Qwen3 on Ollama or vLLM send it. */
   inlineThink: (thinking: string, answer: string): FakeTurn => ({ kind: "stream", steps: [{ text: `<think>\n${thinking}</think>\n${answer}`, chunkSize: 4 }] }),
+  /** A reasoning model that spends its whole output budget thinking: reasoning, no answer, cut by the length limit. */
+  thinksToTheLimit: (reasoning = "Let me think about this carefully. ".repeat(20)): FakeTurn => ({
+    kind: "stream",
+    steps: [{ reasoning }],
+    finishReason: "length",
+  }),
   http: (status: number, body?: unknown, headers?: Record<string, string>): FakeTurn => ({ kind: "http", status, body, headers }),
   rateLimited: (retryAfterSeconds: number): FakeTurn => ({
     kind: "http",
@@ -90,8 +149,11 @@ export const turn = {
  * - `repeatToolName` / `repeatToolArguments`: servers (some vLLM parsers, llama.cpp builds, proxies) that
  *   send a tool call's name in every chunk, or its complete arguments in every chunk, instead of once / as
  *   fragments.
+ * - `refusesTools`: a server that answers any request with `tools` with a 400, as Ollama does for a model
+ *   without tool support ("does not support tools") and vLLM started without `--enable-auto-tool-choice`.
  */
 export type FakeServerMode = {
+  refusesTools?: "ollama" | "vllm";
   repeatToolName?: boolean;
   repeatToolArguments?: boolean;
   requireReasoningContent?: boolean;
@@ -233,6 +295,18 @@ export async function startFakeModelServer(options: { port?: number; hostname?: 
 
 /** The 400 body a real server sends for a request it refuses in the given mode, or null. */
 function refuse(body: ChatRequestBody, mode: FakeServerMode): unknown {
+  if (mode.refusesTools === "ollama" && body.tools?.length) {
+    return { error: { message: `registry.ollama.ai/library/${body.model} does not support tools`, type: "api_error", param: null, code: null } };
+  }
+  if (mode.refusesTools === "vllm" && body.tools?.length) {
+    return {
+      object: "error",
+      message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+      type: "BadRequestError",
+      param: null,
+      code: 400,
+    };
+  }
   if (mode.ollama?.noReasoningEffort && body.reasoning_effort !== undefined) {
     return { error: { message: `invalid reasoning value: '${body.reasoning_effort}'`, type: "invalid_request_error" } };
   }

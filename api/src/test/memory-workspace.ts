@@ -46,7 +46,7 @@ export function memoryWorkspace(initial: Record<string, string> = {}, sandbox: P
 }
 
 /** A tool context on a workspace, recording the step lines the tool streams. */
-export function toolContext(workspace: Workspace, o: { signal?: AbortSignal } = {}) {
+export function toolContext(workspace: Workspace, o: { signal?: AbortSignal; resultChars?: () => number } = {}) {
   const steps: { line: string; status: StepStatus }[] = [];
   const ctx: ToolContext = {
     ...workspace,
@@ -54,6 +54,7 @@ export function toolContext(workspace: Workspace, o: { signal?: AbortSignal } = 
     fetch,
     signal: o.signal ?? new AbortController().signal,
     step: (line, status) => steps.push({ line, status }),
+    ...(o.resultChars ? { resultChars: o.resultChars } : {}),
   };
   return Object.assign(ctx, {
     steps,

@@ -64,6 +64,10 @@ export const streamEventSchema = z.discriminatedUnion("type", [
 export type StreamEvent = z.infer<typeof streamEventSchema>;
 export type StreamEventType = StreamEvent["type"];
 
+/** `plan`: the agent only reads and answers with a plan; `build` (the default) changes the project. */
+export const chatModeSchema = z.enum(["plan", "build"]);
+export type ChatMode = z.infer<typeof chatModeSchema>;
+
 /** The body of `POST /api/messages/stream`. */
 export const sendMessageSchema = z
   .object({
@@ -71,6 +75,7 @@ export const sendMessageSchema = z
     content: z.string().max(100_000).default(""),
     attachments: z.array(z.string().min(1).max(2048)).max(MAX_IMAGES_PER_MESSAGE, `At most ${MAX_IMAGES_PER_MESSAGE} images per message`).optional(),
     enableReasoning: z.boolean().optional(),
+    mode: chatModeSchema.optional(),
   })
   .refine((b) => b.content.trim().length > 0 || (b.attachments?.length ?? 0) > 0, {
     message: "Type a message or attach an image",

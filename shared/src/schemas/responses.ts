@@ -211,6 +211,13 @@ export const versionSummarySchema = z.object({
   /** Files added, removed or changed against the version before it. */
   filesChanged: z.number(),
   bytes: z.number(),
+  /**
+   * The project's database in this version: "none" (no tables), "included" (restoring puts it back), or
+   * "too_large" (over APP_DATABASE_VERSION_MAX_MB: data not included).
+   */
+  data: z.enum(["none", "included", "too_large"]),
+  /** The data differs from the version before (History marks it). */
+  dataChanged: z.boolean(),
 });
 export type VersionSummary = z.infer<typeof versionSummarySchema>;
 export const versionListSchema = z.array(versionSummarySchema);
@@ -238,6 +245,8 @@ export const restoreResultSchema = z.object({
   version: versionSummarySchema,
   written: z.number(),
   deleted: z.number(),
+  /** What happened to the project's database: put back as the version had it, already so, or left alone (not included). */
+  data: z.enum(["restored", "unchanged", "not_included"]),
 });
 export type RestoreResult = z.infer<typeof restoreResultSchema>;
 

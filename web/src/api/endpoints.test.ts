@@ -104,12 +104,21 @@ test("a file at a version keeps its folders as path segments, and bytes that are
 });
 
 test("the versions list asks for a full page, and restore posts to the version", async () => {
-  const version = { id: "v1", createdAt: "2026-01-01T00:00:00.000Z", label: "Saved", source: "manual", filesChanged: 1, bytes: 10 };
+  const version = {
+    id: "v1",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    label: "Saved",
+    source: "manual",
+    filesChanged: 1,
+    bytes: 10,
+    data: "none",
+    dataChanged: false,
+  };
   let seen = stubFetch(() => json([version]));
   const list = await api.versions.list("p1");
   expect(list).toEqual([version as never]);
   expect(seen[0]!.url).toBe("/api/projects/p1/versions?limit=200");
-  seen = stubFetch(() => json({ version, written: 1, deleted: 0 }));
+  seen = stubFetch(() => json({ version, written: 1, deleted: 0, data: "unchanged" }));
   expect((await api.versions.restore("p1", "v1")).written).toBe(1);
   expect(seen[0]).toMatchObject({ url: "/api/projects/p1/versions/v1/restore", method: "POST" });
 });

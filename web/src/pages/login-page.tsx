@@ -1,6 +1,6 @@
 /** /login: one card, one button, Google sign-in through a popup. */
 import { useState } from "react";
-import { Link } from "wouter";
+import { Link, useSearch } from "wouter";
 import { Button } from "../components/ui/button";
 import { BrandMark } from "../components/ui/icons";
 import { toast } from "../components/ui/use-toast";
@@ -11,6 +11,8 @@ import { useAuth } from "../features/auth/use-auth";
 export function LoginPage() {
   const { signInWithGoogle } = useAuth();
   const [signingIn, setSigningIn] = useState(false);
+  // Sent here from the landing page's prompt box: the prompt waits in the browser (features/start).
+  const startsAfter = new URLSearchParams(useSearch()).get("then") === "start";
 
   const signIn = async () => {
     setSigningIn(true);
@@ -34,7 +36,9 @@ export function LoginPage() {
       <div className="w-full max-w-sm rounded-xl border bg-card p-8 shadow-sm">
         <div className="mb-6 text-center">
           <h1 className="text-2xl font-bold">Welcome</h1>
-          <p className="mt-1 text-sm text-muted-foreground">Sign in to build apps with your AI agent</p>
+          <p className="mt-1 text-sm text-muted-foreground">
+            {startsAfter ? "Sign in and your app starts building from your prompt" : "Sign in to build apps with your AI agent"}
+          </p>
         </div>
         <Button variant="outline" size="lg" className="w-full" onClick={signIn} disabled={signingIn}>
           <GoogleIcon />

@@ -9,11 +9,15 @@ import { NewProjectDialog } from "../features/projects/components/new-project-di
 import { ProjectGrid, ProjectGridSkeleton } from "../features/projects/components/project-grid";
 import { ProjectsEmptyState } from "../features/projects/components/projects-empty-state";
 import { useProjects } from "../features/projects/use-projects";
+import { useStartProject } from "../features/start/use-start-project";
+import { Spinner } from "../components/ui/spinner";
 
 export function ProjectsPage() {
   const projects = useProjects();
   const { signOut } = useAuth();
   const [dialogOpen, setDialogOpen] = useState(false);
+  // A prompt typed on the landing page before sign-in starts its project now.
+  const starter = useStartProject({ resumePending: true });
   // null: the API answered 401, it does not accept this session (revoked, or from another deployment).
   const sessionRefused = projects.data === null;
   useEffect(() => {
@@ -37,7 +41,17 @@ export function ProjectsPage() {
           </Button>
         </div>
 
-        {projects.isPending || sessionRefused ? (
+        {starter.resumed ? (
+          <div
+            role="status"
+            data-testid="starting-project"
+            className="flex flex-col items-center justify-center gap-3 rounded-lg border px-6 py-16 text-center"
+          >
+            <Spinner className="size-6" />
+            <p className="font-medium">Starting your project...</p>
+            <p className="max-w-lg truncate text-sm text-muted-foreground">{starter.resumed.prompt}</p>
+          </div>
+        ) : projects.isPending || sessionRefused ? (
           <ProjectGridSkeleton />
         ) : projects.isError ? (
           <div role="alert" className="rounded-lg border border-destructive/50 p-6 text-sm">
@@ -48,7 +62,7 @@ export function ProjectsPage() {
             </Button>
           </div>
         ) : projects.data?.length === 0 ? (
-          <ProjectsEmptyState onCreate={openDialog} />
+          <ProjectsEmptyState onCreate={openDialog} onStart={starter.start} starting={starter.busy} failedStart={starter.failed} />
         ) : (
           <ProjectGrid projects={projects.data ?? []} />
         )}

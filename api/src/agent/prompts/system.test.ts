@@ -3,7 +3,7 @@ import { allTools } from "../tools/registry";
 import { systemPrompt } from "./system";
 
 describe("system prompt", () => {
-  test("names the project, its files and run command, every tool, the templates and how servers must run", () => {
+  test("names the project, its files and run command, the templates and how servers must run; no tool list beside the schemas", () => {
     const prompt = systemPrompt(
       {
         name: "Todo",
@@ -15,16 +15,38 @@ describe("system prompt", () => {
         ],
       },
       allTools,
+      [],
+      { maxOutputTokens: 2_048 },
     );
     expect(prompt).toContain("Name: Todo\nDescription: A todo list\nRun command (workflow): npm run dev");
     expect(prompt).toContain("Files:\n- package.json (300 bytes)\n- src/App.tsx (120 bytes)");
-    for (const tool of allTools) expect(prompt).toContain(`- ${tool.name}: `);
+    // The tool schemas carry each tool's description; a list in the prompt only repeated them.
+    expect(prompt).not.toContain("## Tools");
+    for (const tool of allTools) expect(prompt).not.toContain(`- ${tool.name}: `);
     expect(prompt).toContain(
       "react: React + Vite + TypeScript; vite: plain Vite + TypeScript; node: Node.js server; fullstack: React + Vite with a Node.js API",
     );
     expect(prompt).toContain("must listen on 0.0.0.0");
-    expect(prompt).toContain("background: true");
     expect(prompt).toContain("Call tools only through the tool-calling interface");
+  });
+
+  test("one rule for starting servers; the output limit as a number; layout, design, structure, installs and the user's language", () => {
+    const prompt = systemPrompt({ name: "Todo", description: null, workflowCommand: null, files: [] }, allTools, [], { maxOutputTokens: 2_048 });
+    // With restart_app the app is started by it, never by run_shell: no rule says otherwise.
+    expect(prompt).toContain("restart_app");
+    expect(prompt).not.toContain("background: true");
+    expect(prompt).toContain("2,048 tokens");
+    expect(prompt).toMatch(/layout/i);
+    expect(prompt).toMatch(/src\/components/);
+    expect(prompt).toMatch(/install .*before (you )?import/i);
+    expect(prompt).toMatch(/language the user writes in/i);
+    // Users cannot run commands or open the sandbox's local addresses: the prompt never has the agent tell them to.
+    expect(prompt).toMatch(/never tell the user to run/i);
+    const withoutRestart = systemPrompt(
+      { name: "Todo", description: null, workflowCommand: null, files: [] },
+      allTools.filter((t) => t.name !== "restart_app"),
+    );
+    expect(withoutRestart).toContain("node --watch server.js");
   });
 
   test("a new project, a long file list, and notes", () => {

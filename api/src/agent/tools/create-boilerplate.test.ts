@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { memoryWorkspace, toolContext } from "../../test/memory-workspace";
 import { sandboxSupport, toolHarness } from "../../test/tool-harness";
 import type { ProjectSandbox } from "../ports";
@@ -92,5 +94,42 @@ describe("create_boilerplate on an existing project", () => {
     const p = toolContext(memoryWorkspace({ "AGENTS.md": "Use Tailwind." }, stubSandbox(applied)));
     expect((await p.call(createBoilerplateTool, { template: "react" })).ok).toBe(true);
     expect(applied).toEqual(["react"]);
+  });
+});
+
+describe("create_boilerplate's result", () => {
+  const templateFiles = (name: string) => {
+    const root = join(import.meta.dir, "../../../templates", name, "files");
+    const out: Record<string, string> = {};
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(join(dir, e.name));
+        else out[relative(root, join(dir, e.name))] = readFileSync(join(dir, e.name), "utf8");
+      }
+    };
+    walk(root);
+    return out;
+  };
+
+  test("holds the template's files inline, so the model need not list and read them again", async () => {
+    const files = templateFiles("react");
+    let workspace: ReturnType<typeof memoryWorkspace> | null = null;
+    const sandbox: ProjectSandbox = {
+      run: async () => ({ exitCode: 0, stdout: "", stderr: "", timedOut: false, truncated: false }),
+      start: async () => {},
+      applyTemplate: async () => {
+        for (const [path, content] of Object.entries(files)) await workspace!.files.write(path, content);
+        return { filesWritten: Object.keys(files).length, workflowCommand: "npm run dev" };
+      },
+    };
+    workspace = memoryWorkspace({}, sandbox);
+    const out = await toolContext(workspace).call(createBoilerplateTool, { template: "react" });
+    expect(out.ok).toBe(true);
+    for (const [path, content] of Object.entries(files)) {
+      expect(out.result).toContain(`--- ${path} ---`);
+      expect(out.result).toContain(content.trimEnd());
+    }
+    expect(out.result).not.toContain("Use list_files and read_file to see the files");
+    expect(out.result).toContain("no need to read them");
   });
 });

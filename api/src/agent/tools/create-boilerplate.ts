@@ -5,7 +5,10 @@
  */
 import { z } from "zod";
 import { TEMPLATE_NAMES } from "@shared/schemas/sandbox";
-import { defineTool, ToolError } from "./define-tool";
+import { defineTool, ToolError, type ToolContext } from "./define-tool";
+
+/** The most characters of template files put in the result; past it, files are named only (read_file shows them). */
+const INLINE_CHARS = 12_000;
 
 const LABEL = { react: "React", vite: "Vite", node: "Node.js", fullstack: "full-stack" } as const;
 
@@ -51,8 +54,27 @@ export const createBoilerplateTool = defineTool({
       result:
         `Created a ${label} app from the ${input.template} template: ${applied.filesWritten} files written, ` +
         `dependencies installed, and the app started in the background with \`${applied.workflowCommand}\` (also recorded as the ` +
-        `workflow command). Use list_files and read_file to see the files, then edit them; do not start the app a second time.`,
+        `workflow command); do not start it a second time. ${await filesInline(ctx)}`,
       summary: `${label} app (${applied.filesWritten} files)`,
     };
   },
 });
+
+/** The project's files as the template left them, inline: the model edits them without listing and reading them first. */
+async function filesInline(ctx: ToolContext): Promise<string> {
+  const files = (await ctx.files.list()).sort((a, b) => a.path.localeCompare(b.path));
+  const shown: string[] = [];
+  const named: string[] = [];
+  let room = INLINE_CHARS;
+  for (const f of files) {
+    const file = f.size <= room ? await ctx.files.read(f.path) : null;
+    if (!file || file.binary || file.content.length > room) {
+      named.push(f.path);
+      continue;
+    }
+    room -= file.content.length;
+    shown.push(`--- ${f.path} ---\n${file.content.trimEnd()}`);
+  }
+  const rest = named.length ? `\n\nAlso written (read_file shows them): ${named.join(", ")}.` : "";
+  return `Its files, as written (there is no need to read them again; edit them as they are):\n\n${shown.join("\n\n")}${rest}`;
+}

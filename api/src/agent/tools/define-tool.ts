@@ -35,6 +35,11 @@ export type ToolContext = Workspace & {
   step(line: string, status: StepStatus): void;
   /** For tools that call out (web search); tests may pass their own. */
   fetch: typeof fetch;
+  /**
+   * How many characters a result may take now to fit the model's context window (absent: no limit beyond
+   * the tool's own): a tool that pages (read_file) stops at a line end within it and says how to read on.
+   */
+  resultChars?(): number;
   /** Sends an event of the tool's own on the run's stream (request_secret's `secret_request`); absent in some tests. */
   event?(event: StreamEvent): void;
 };
@@ -51,6 +56,8 @@ export type Tool<S extends z.ZodType = z.ZodType> = {
   run(input: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
   /** Offered to the model only when this says so (e.g. web_search needs a configured backend). */
   available?(settings: { search: SearchBackend }): boolean;
+  /** Known to the run but not offered to the model: plan mode's refusing stand-ins for the writing tools. */
+  hidden?: boolean;
 };
 
 /** What a run hands the loop; the loop adds the signal and the step stream. */

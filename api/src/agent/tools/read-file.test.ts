@@ -24,7 +24,18 @@ describe("read_file", () => {
     expect((await p.call(readFileTool, { path: "a.txt", startLine: 119 })).result).toBe("a.txt: lines 119-120 of 120\n119\tline 119\n120\tline 120");
     expect((await p.call(readFileTool, { path: "a.txt", startLine: 200 })).result).toContain("has 120 lines; startLine 200 is past its end");
     const big = (await p.call(readFileTool, { path: "big.txt" })).result;
-    expect(big).toStartWith("big.txt: lines 1-39 of 100\n");
-    expect(big).toEndWith("read on with startLine: 40)");
+    // Below the loop's 20,000-character cut of a result, so a read is never cut in the middle.
+    expect(big).toStartWith("big.txt: lines 1-15 of 100\n");
+    expect(big).toEndWith("(stopped at line 15 of 100 to save space; read on with startLine: 16)");
+    expect(big.length).toBeLessThan(20_000);
+  });
+
+  test("with a context window that has little room left, a read stops there, at a line end", async () => {
+    const text = Array.from({ length: 500 }, (_, i) => `line ${i + 1} of the file`).join("\n");
+    const p = toolContext(memoryWorkspace({ "a.txt": text }), { resultChars: () => 1_000 });
+    const out = (await p.call(readFileTool, { path: "a.txt", startLine: 10 })).result;
+    expect(out.length).toBeLessThan(1_200);
+    expect(out).toStartWith("a.txt: lines 10-");
+    expect(out).toMatch(/\n\s*\d+\tline \d+ of the file\n… \(stopped at line \d+ of 500 to save space; read on with startLine: \d+\)$/);
   });
 });

@@ -7,8 +7,11 @@ import { defineTool, ToolError } from "./define-tool";
 import { requireTextFile } from "./project-text-file";
 import { toolPathSchema } from "./tool-path";
 
-/** Past this many characters a read stops and says how to read on (a line range). */
-const MAX_CHARS = 40_000;
+/**
+ * Past this many characters (or fewer, when the context window has less room) a read stops at a line end
+ * and says how to read on; below the loop's own cut of a result, so a read is never cut in the middle.
+ */
+const MAX_CHARS = 16_000;
 
 export const readFileTool = defineTool({
   name: "read_file",
@@ -31,18 +34,19 @@ export const readFileTool = defineTool({
     if (end < start) throw new ToolError(`endLine (${end}) is before startLine (${start}).`);
     const width = String(end).length;
     const out: string[] = [];
+    const max = Math.min(MAX_CHARS, ctx.resultChars?.() ?? MAX_CHARS);
     let chars = 0;
     let last = start - 1;
     for (let n = start; n <= end; n++) {
       const line = `${String(n).padStart(width)}\t${lines[n - 1]}`;
-      if (chars + line.length > MAX_CHARS && out.length > 0) break;
+      if (chars + line.length > max && out.length > 0) break;
       out.push(line);
       chars += line.length + 1;
       last = n;
     }
     const partial = start > 1 || last < lines.length;
     const head = partial ? `${input.path}: lines ${start}-${last} of ${lines.length}\n` : "";
-    const more = last < end ? `\n… (stopped at line ${last} to save space; read on with startLine: ${last + 1})` : "";
+    const more = last < end ? `\n… (stopped at line ${last} of ${lines.length} to save space; read on with startLine: ${last + 1})` : "";
     return { result: `${head}${out.join("\n")}${more}` };
   },
 });

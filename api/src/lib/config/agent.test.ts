@@ -6,7 +6,7 @@ describe("agent configuration", () => {
   test("agent and model limits: defaults, each variable, and vision guessed from the model's name unless set", () => {
     expect(load({}).agent).toEqual({
       contextTokens: undefined,
-      maxOutputTokens: 4096,
+      maxOutputTokens: undefined,
       vision: true,
       idleTimeoutMs: 180_000,
       maxRunMs: 1_200_000,

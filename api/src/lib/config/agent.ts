@@ -13,7 +13,7 @@ export const agentEnv = {
   SEARXNG_URL: optionalString.pipe(z.url({ message: "must be a full URL" }).optional()),
   RUN_STALE_SECONDS: positiveInt(120),
   MODEL_CONTEXT_TOKENS: positiveInt(0),
-  MODEL_MAX_OUTPUT_TOKENS: positiveInt(4_096),
+  MODEL_MAX_OUTPUT_TOKENS: positiveInt(0),
   MODEL_VISION: z
     .enum(["true", "false", "1", "0", "yes", "no", ""], { message: 'must be "true" or "false"' })
     .optional()
@@ -30,7 +30,8 @@ export type AgentConfig = {
   agent: {
     /** MODEL_CONTEXT_TOKENS; absent means: ask the endpoint's model metadata, else 32,768. */
     contextTokens: number | undefined;
-    maxOutputTokens: number;
+    /** MODEL_MAX_OUTPUT_TOKENS; absent means 4,096, capped at about a quarter of a smaller model's window. */
+    maxOutputTokens: number | undefined;
     /** Whether attached images are sent to the default model (MODEL_VISION, else guessed from the model's name). */
     vision: boolean;
     /** MODEL_VISION as set (for every model), or undefined: each model's name decides. */
@@ -48,7 +49,7 @@ export function agentConfig(e: z.infer<z.ZodObject<typeof agentEnv>>, defaultMod
     runStaleMs: e.RUN_STALE_SECONDS * 1000,
     agent: {
       contextTokens: e.MODEL_CONTEXT_TOKENS || undefined,
-      maxOutputTokens: e.MODEL_MAX_OUTPUT_TOKENS,
+      maxOutputTokens: e.MODEL_MAX_OUTPUT_TOKENS || undefined,
       vision: e.MODEL_VISION ?? isKnownVisionModel(defaultModel),
       visionSetting: e.MODEL_VISION,
       idleTimeoutMs: e.AGENT_IDLE_TIMEOUT_S * 1000,

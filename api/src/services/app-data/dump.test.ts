@@ -1,7 +1,7 @@
 /** dumpDatabase and restoreDatabase round-trip on a real database (PostgreSQL with TEST_DATABASE_URL, else PGlite). */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { scratchDatabase, type ScratchDatabase } from "../../test/scratch-database";
-import { dumpDatabase, restoreDatabase } from "./dump";
+import { dumpDatabase, dumpFromBytes, dumpToBytes, restoreDatabase } from "./dump";
 
 let db: ScratchDatabase;
 beforeAll(async () => {
@@ -29,9 +29,12 @@ test("a dump put back gives the same tables, keys, indexes, rows and sequence po
   const before = await snapshot();
   const dump = await dumpDatabase(sql);
   expect(JSON.parse(JSON.stringify(dump))).toEqual(dump); // storable as JSON
+  const stored = dumpFromBytes(dumpToBytes(dump));
+  expect(stored.tables).toEqual(dump.tables);
+  expect(stored.data.map((d) => JSON.parse(d.rows))).toEqual(dump.data.map((d) => JSON.parse(d.rows)));
 
   await sql.unsafe(`drop table todos; insert into lists (name) values ('later'); create table extra (x int); alter table lists add column colour text`);
-  await restoreDatabase(sql, dump);
+  await restoreDatabase(sql, stored);
 
   expect(await snapshot()).toEqual(before);
   const tables = await sql`select tablename from pg_tables where schemaname = 'public' order by 1`;

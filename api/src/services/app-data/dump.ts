@@ -73,9 +73,28 @@ export async function dumpDatabase(sql: Sql): Promise<DatabaseDump> {
   });
 }
 
+/**
+ * The dump as stored bytes (gzipped JSON). Each table's rows are already JSON text from the server, so they are
+ * spliced in as they are rather than escaped into a string again (that second encoding cost more than the gzip).
+ */
+export function dumpToBytes(dump: DatabaseDump): Uint8Array {
+  const { data, ...schema } = dump;
+  const rows = data.map((d) => `{"table":${JSON.stringify(d.table)},"rows":${d.rows}}`).join(",");
+  const text = `${JSON.stringify(schema).slice(0, -1)},"data":[${rows}]}`;
+  return Bun.gzipSync(new TextEncoder().encode(text), { level: 1 });
+}
+
+export function dumpFromBytes(bytes: Uint8Array): DatabaseDump {
+  const parsed = JSON.parse(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(bytes)))) as Omit<DatabaseDump, "data"> & {
+    data: { table: string; rows: unknown }[];
+  };
+  return { ...parsed, data: parsed.data.map((d) => ({ table: d.table, rows: typeof d.rows === "string" ? d.rows : JSON.stringify(d.rows) })) };
+}
+
 /** Replaces the public schema's tables and sequences with the dump's, in one transaction. */
 export async function restoreDatabase(sql: Sql, dump: DatabaseDump): Promise<void> {
-  await sql.begin(async (tx) => {
+  // read write: a database over its size limit defaults to read-only, and putting back an older state may be what frees it.
+  await sql.begin("read write", async (tx) => {
     const existing = await tx<{ name: string; kind: string }[]>`
       select c.relname as name, c.relkind::text as kind from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = 'public' and c.relkind in ('r', 'S', 'v', 'm')`;

@@ -27,6 +27,8 @@ const SIZE_CHECK_MS = 10_000;
 export type AppDatabases = {
   readonly kind: "postgres" | "embedded";
   readonly maxBytes: number;
+  /** Past this size a database is left out of versions (APP_DATABASE_VERSION_MAX_MB). */
+  readonly versionMaxBytes: number;
   /** Gets ready ahead of the first project (embedded: builds the template once); start-up runs it in the background. */
   warm(): Promise<void>;
   ensure(projectId: string): Promise<ProjectDatabase>;
@@ -48,6 +50,14 @@ export type AppDatabases = {
    * project's database. Closed when the sandbox's folder is gone (checked every SIZE_CHECK_MS) or on close().
    */
   serveSandbox(projectId: string, socket: { path: string; uid: number; gid: number }): Promise<void>;
+  /**
+   * A number that changes whenever a client may have changed the database through a gateway, or null when that
+   * cannot be known here (a connection is open now, or the database lives on a server other instances also
+   * reach). Equal readings mean nothing was written in between, so a version can reuse the last dump.
+   */
+  changeMark(projectId: string): number | null;
+  /** Benchmarks and tests: waits for the embedded spare database being made (true when one is ready). */
+  spareReady(): Promise<boolean>;
   /** Benchmarks and tests: a client as the project's role straight to the server, past the gateway. */
   directClient(projectId: string): Promise<{ sql: Sql; release(): void }>;
   /** The DATABASE_URL a sandbox process gets: through its local gateway, or the server's own address (E2B). */
@@ -57,16 +67,22 @@ export type AppDatabases = {
 
 export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; logger: Logger }): AppDatabases {
   const { config, sql, logger } = o;
-  const server: DatabaseServer & { warm?(): Promise<void> } =
+  const server: DatabaseServer & { warm?(): Promise<void>; spareReady?(): Promise<boolean> } =
     config.kind === "postgres"
       ? createPostgresServer({ adminUrl: config.adminUrl, appSql: sql, logger })
-      : createEmbeddedServer({ dir: config.dir, idleMs: config.idleMs, logger });
+      : createEmbeddedServer({ dir: config.dir, idleMs: config.idleMs, spare: config.spare ?? true, logger });
   const socketDir = mkdtempSync(join(tmpdir(), "app-db-"));
   const hostGateways = new Map<string, Promise<Gateway>>();
   const made = new Map<string, Promise<AppDatabaseRow>>();
   const limits = new Map<string, { readOnly: boolean; sizeBytes: number | null; checkedAt: number }>();
   const gateways = new Set<Gateway>();
   const sandboxGateways = new Map<string, Promise<Gateway>>();
+  // Gateway connections per project: open now, and opened or closed so far (the change mark).
+  const activity = new Map<string, { open: number; events: number }>();
+  const noteActivity = (projectId: string, open: 1 | -1 | 0) => {
+    const a = activity.get(projectId) ?? { open: 0, events: 0 };
+    activity.set(projectId, { open: a.open + open, events: a.events + 1 });
+  };
 
   const names = (projectId: string) => (server.kind === "embedded" ? EMBEDDED_NAMES : databaseNames(projectId));
   const identity = async (projectId: string): Promise<DatabaseIdentity> => ({
@@ -133,7 +149,15 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
       await enforceLimit(projectId).catch((error) => logger.warn("project database size not measured", { projectId, error: String(error) }));
     }
     const { target, release } = await server.open(id);
-    return { identity: id, checkPassword: true, target, release, readOnlyMessage: () => (limits.get(projectId)?.readOnly ? limitMessage() : null) };
+    noteActivity(projectId, 1);
+    let released = false;
+    const done = () => {
+      if (released) return;
+      released = true;
+      noteActivity(projectId, -1);
+      release();
+    };
+    return { identity: id, checkPassword: true, target, release: done, readOnlyMessage: () => (limits.get(projectId)?.readOnly ? limitMessage() : null) };
   };
 
   const openGateway = async (projectId: string, path: string, owner?: { uid: number; gid: number }) => {
@@ -172,6 +196,7 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
   return {
     kind: server.kind,
     maxBytes: config.maxBytes,
+    versionMaxBytes: config.versionMaxBytes,
     warm: async () => server.warm?.(),
     ensure: async (projectId) => describe(await row(projectId)),
     async prepare(projectId) {
@@ -193,6 +218,8 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
       if (gateway) await (await gateway.catch(() => null))?.close();
       limits.delete(projectId);
       made.delete(projectId);
+      // A new database made later must not read as unchanged since a dump of this one.
+      activity.set(projectId, { open: 0, events: (activity.get(projectId)?.events ?? 0) + 1 });
       if (!found) return;
       await server.drop({ projectId, name: found.name, role: found.role });
       await deleteAppDatabase(sql, projectId);
@@ -207,6 +234,13 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
         gateway.catch(() => sandboxGateways.delete(socket.path));
       }
       await gateway;
+    },
+    spareReady: async () => (await server.spareReady?.()) ?? false,
+    changeMark(projectId) {
+      // Only an embedded database is reached through this process alone.
+      if (server.kind !== "embedded") return null;
+      const a = activity.get(projectId) ?? { open: 0, events: 0 };
+      return a.open > 0 ? null : a.events;
     },
     async directClient(projectId) {
       await row(projectId);

@@ -30,4 +30,23 @@ describe("problems from the app log", () => {
     expect(problems[0]).toMatchObject({ source: "server", file: "server.js", line: 4 });
     expect(problems[0]!.message).toContain("at Object.<anonymous>");
   });
+
+  test("a line that merely contains the word 'error' is no problem; error-shaped lines are", () => {
+    for (const line of [
+      "GET /api/errors 200 in 3 ms",
+      "Loaded 3 error messages for the form",
+      "errorHandler registered on /api",
+      "An error boundary wraps the page",
+    ]) {
+      expect([line, logProblems([line])]).toEqual([line, []]);
+    }
+    for (const line of [
+      "error: listen EADDRINUSE: address already in use 0.0.0.0:3000",
+      "npm error code ERESOLVE",
+      '\u2718 [ERROR] Could not resolve "./x"',
+      "[error] db connection refused",
+    ]) {
+      expect([line, logProblems([line]).length]).toEqual([line, 1]);
+    }
+  });
 });

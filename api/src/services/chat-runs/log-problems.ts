@@ -8,7 +8,13 @@
  */
 import type { AppProblem } from "../../agent/ports";
 
-const ERROR_START = /\berror\b|\bERR!|\w*Error:|\bfailed to (compile|resolve|load|start)|\bUnhandled|\bException\b|\bEADDRINUSE\b/i;
+/**
+ * Where an error starts: the word "error" only in an error's own shape ("error:", "[error]", "npm error", a
+ * line that begins with it, an upper-case ERROR), not anywhere it is mentioned ("GET /api/errors 200").
+ */
+const ERROR_START =
+  /\berror\s*:|\[error\]|^\W*(?:npm\s+)?error\b|\bERROR\b|\bERR!|\w+Error:|\bfailed to (compile|resolve|load|start)|\bUnhandled|\bException\b|\bEADDRINUSE\b/;
+const ERROR_START_ANY_CASE = /\berror\s*:|\[error\]|^\W*(?:npm\s+)?error\b|\bfailed to (compile|resolve|load|start)|\bunhandled/i;
 const NOT_AN_ERROR = /\b(0|no) errors?\b|error-free|onerror|errorElement|console\.error\(/i;
 /** Lines that continue an error: indented (stack, code frame), or Vite's Plugin:/File: notes. */
 const CONTINUES = /^(\s+\S|\s*(Plugin|File|Caused by|at)\b|\s*\d+\s*\|)/;
@@ -26,7 +32,7 @@ export function logProblems(lines: string[]): AppProblem[] {
   const clean = lines.map((l) => l.replace(/\x1b\[[0-9;]*[A-Za-z]/g, ""));
   for (let i = 0; i < clean.length; i++) {
     const line = clean[i]!;
-    if (!ERROR_START.test(line) || NOT_AN_ERROR.test(line) || CONTINUES.test(line)) continue;
+    if (!(ERROR_START.test(line) || ERROR_START_ANY_CASE.test(line)) || NOT_AN_ERROR.test(line) || CONTINUES.test(line)) continue;
     const block = [line.trim()];
     while (i + 1 < clean.length && CONTINUES.test(clean[i + 1]!) && block.length < MAX_LINES_PER_PROBLEM) block.push(clean[++i]!.trimEnd());
     const message = block.join("\n");

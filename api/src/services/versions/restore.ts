@@ -1,5 +1,6 @@
 /**
- * Restoring a version: the project's files become exactly that version's. Every change goes through the
+ * Restoring a version: the project's files become exactly that version's, and its database holds the
+ * version's data again (data-state.ts; a version taken without its data leaves the data as it is). Every change goes through the
  * file service (delete, then write), naming the content it expects to replace, so the sandbox sync and the
  * browsers' file events follow as for any other edit. The files as they were are kept first as a 'restore'
  * version, and the result is one too; then the app restarts on them if it runs in a sandbox.
@@ -21,7 +22,8 @@ import type { ProjectAccess } from "../access";
 import { getProject } from "../projects";
 import { versionLabel } from "./hooks";
 import { forEachLimit, withProjectLock } from "./project-lock";
-import { captureManifest, DEFAULT_MODE, recordVersion, takeVersionLocked } from "./snapshot";
+import { restoreData } from "./data-state";
+import { captureManifest, DEFAULT_MODE, type ProjectState, recordVersion, takeVersionLocked } from "./snapshot";
 
 export const SAVED_DURING_RESTORE = "Saved during the restore";
 export const RESTORE_DURING_RUN = "The agent is working on this project. Wait for it to finish, or stop it, before restoring a version.";
@@ -44,6 +46,8 @@ export async function restoreVersion(ctx: RestoreContext, access: ProjectAccess,
     );
     if (missing.size > 0) throw new AppError(500, "internal", `${missing.size} of this version's files are missing from storage; nothing was restored.`);
     const before = await takeVersionLocked(ctx, { projectId: project.id, source: "restore", label: versionLabel(`Before restoring "${target.label}"`) });
+    // The data first: it is put back in one transaction, so if it fails nothing at all has changed.
+    const data = await restoreData(ctx, project.id, target.dataState, before.data);
     const current = new Map(before.files.map((f) => [f.path, f]));
     const removals = before.files.filter((f) => !(f.path in target.manifest));
     const writes = Object.entries(target.manifest).filter(([path, [sha256]]) => current.get(path)?.sha256 !== sha256);
@@ -70,15 +74,15 @@ export async function restoreVersion(ctx: RestoreContext, access: ProjectAccess,
     });
 
     let parent = { ...before.version, manifest: before.manifest };
-    if (overwritten.length > 0) parent = await keepOverwritten(ctx, project.id, parent, overwritten);
+    if (overwritten.length > 0) parent = await keepOverwritten(ctx, project.id, parent, overwritten, before.data);
     const after = await captureManifest(ctx, project.id, target.manifest);
     const taken = await recordVersion(
       ctx,
       { projectId: project.id, source: "restore", label: versionLabel(`Restored "${target.label}"`) },
-      after.manifest,
+      { manifest: after.manifest, data: data === "not_included" ? before.data : target.dataState },
       parent,
     );
-    return { version: versions.toSummary(taken.version), written: writes.length, deleted: removals.length };
+    return { version: versions.toSummary(taken.version), written: writes.length, deleted: removals.length, data };
   });
 
   await restartApp(ctx, access);
@@ -105,12 +109,13 @@ async function keepOverwritten(
   projectId: string,
   before: VersionWithManifest,
   overwritten: { path: string; sha256: string; size: number }[],
+  data: ProjectState["data"],
 ): Promise<VersionWithManifest> {
   const missing = await blobs.touchBlobs(ctx.sql, overwritten);
   if (missing.size > 0) ctx.logger.warn("content saved during a restore was swept before it was kept", { projectId, missing: missing.size });
   const manifest: Manifest = { ...before.manifest };
   for (const e of overwritten) if (!missing.has(e.sha256)) manifest[e.path] = [e.sha256, e.size, DEFAULT_MODE];
   const input = { projectId, source: "user" as const, label: SAVED_DURING_RESTORE, coalesce: false as const };
-  const { version } = await recordVersion(ctx, input, manifest, before);
+  const { version } = await recordVersion(ctx, input, { manifest, data }, before);
   return { ...version, manifest };
 }

@@ -15,6 +15,7 @@ import * as versions from "../../db/versions";
 import type { Manifest, VersionRow, VersionWithManifest } from "../../db/versions";
 import { sha256Hex, storeContent } from "../content-blobs";
 import type { ServiceContext } from "../context";
+import { captureData, type DataState, NO_DATA, sameData } from "./data-state";
 import { forEachLimit, withProjectLock } from "./project-lock";
 
 export { sha256Hex } from "../content-blobs";
@@ -36,6 +37,8 @@ export type TakeVersion = {
 };
 
 export type Captured = { manifest: Manifest; files: blobs.FileWithHash[] };
+/** What a version records: the files' manifest and the database's data. */
+export type ProjectState = { manifest: Manifest; data: DataState };
 export type Taken = { version: VersionRow; created: boolean };
 
 /**
@@ -82,6 +85,17 @@ export async function captureManifest(ctx: ServiceContext, projectId: string, ba
   return { manifest, files };
 }
 
+/** The files and the data as they are now (see captureManifest and data-state.ts). */
+export async function captureState(ctx: ServiceContext, projectId: string, latest?: ProjectState | null): Promise<Captured & ProjectState> {
+  const captured = await captureManifest(ctx, projectId, latest?.manifest);
+  return { ...captured, data: await captureData(ctx, projectId, latest?.data) };
+}
+
+export const sameState = (a: ProjectState, b: ProjectState) => sameManifest(a.manifest, b.manifest) && sameData(a.data, b.data);
+
+/** A version row as the state it records. */
+export const stateOf = (v: VersionWithManifest): ProjectState => ({ manifest: v.manifest, data: v.dataState });
+
 export function sameManifest(a: Manifest, b: Manifest): boolean {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
@@ -106,12 +120,12 @@ export function changeStats(before: Manifest | null, after: Manifest): { filesCh
  * Records `captured` as a new version after `latest`, unless nothing changed (then `latest` is answered).
  * A user edit within a minute of the user version it follows replaces that version.
  */
-export async function recordVersion(ctx: ServiceContext, input: TakeVersion, captured: Manifest, latest: VersionWithManifest | null): Promise<Taken> {
-  if (latest && !input.force && sameManifest(latest.manifest, captured)) return { version: latest, created: false };
+export async function recordVersion(ctx: ServiceContext, input: TakeVersion, captured: ProjectState, latest: VersionWithManifest | null): Promise<Taken> {
+  if (latest && !input.force && sameState(stateOf(latest), captured)) return { version: latest, created: false };
   const now = Date.now();
   const coalesce =
     input.source === "user" && input.coalesce !== false && latest?.source === "user" && latest.coalesceUntil !== null && latest.coalesceUntil.getTime() > now;
-  let parent: { id: string; manifest: Manifest } | null = latest;
+  let parent: VersionWithManifest | null = latest;
   if (coalesce) {
     parent = latest!.parentId ? await versions.findVersion(ctx.sql, input.projectId, latest!.parentId) : null;
   }
@@ -124,8 +138,10 @@ export async function recordVersion(ctx: ServiceContext, input: TakeVersion, cap
       source: input.source,
       label: input.label,
       messageId: input.messageId ?? null,
-      manifest: captured,
-      ...changeStats(parent?.manifest ?? null, captured),
+      manifest: captured.manifest,
+      ...changeStats(parent?.manifest ?? null, captured.manifest),
+      data: captured.data,
+      dataChanged: !sameData(parent?.dataState ?? NO_DATA, captured.data),
       coalesceUntil: input.source !== "user" || input.coalesce === false ? null : coalesce ? latest!.coalesceUntil : new Date(now + USER_COALESCE_MS),
     },
     { baseManifestId: latest?.baseManifestId ?? null, replaces: coalesce ? latest!.id : undefined },
@@ -133,14 +149,14 @@ export async function recordVersion(ctx: ServiceContext, input: TakeVersion, cap
   return { version, created: true };
 }
 
-/** Takes a version of the project's files now (the caller has checked the project is the caller's). */
+/** Takes a version of the project's files and data now (the caller has checked the project is the caller's). */
 export function takeVersion(ctx: ServiceContext, input: TakeVersion): Promise<Taken> {
   return withProjectLock(ctx.sql, input.projectId, () => takeVersionLocked(ctx, input));
 }
 
 /** `takeVersion` for callers already holding the project's lock (a restore). */
-export async function takeVersionLocked(ctx: ServiceContext, input: TakeVersion): Promise<Taken & Captured> {
+export async function takeVersionLocked(ctx: ServiceContext, input: TakeVersion): Promise<Taken & Captured & ProjectState> {
   const latest = await versions.latestVersion(ctx.sql, input.projectId);
-  const captured = await captureManifest(ctx, input.projectId, latest?.manifest);
-  return { ...(await recordVersion(ctx, input, captured.manifest, latest)), ...captured };
+  const captured = await captureState(ctx, input.projectId, latest && stateOf(latest));
+  return { ...(await recordVersion(ctx, input, captured, latest)), ...captured };
 }

@@ -23,6 +23,10 @@ describe("classifyStepLine", () => {
       "App runs without errors",
       "Found 2 problems, fixing (1/3)",
       "Found 1 problem, fixing (3/3)",
+      "Found 1 problem (1 fixed, 1 left), fixing (2/3)",
+      "Found 2 problems (0 fixed, 1 left, 1 new), fixing (3/3)",
+      "The model described the work without doing it; asked it to use its tools",
+      "The model was repeating the same calls; told it to move on",
       "App still has 1 problem after 3 repair rounds",
       "Restarted the app (running on port 5173)",
     ]) {

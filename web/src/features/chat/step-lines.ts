@@ -25,8 +25,13 @@ export const COMPLETED_STEP_PREFIXES = [
   "Restarted the app",
   "App runs without errors",
 ] as const;
-/** The app check's results ('Found 2 problems, fixing (1/3)', 'App still has 1 problem after 3 repair rounds'), matched whole so prose is not taken for them. */
-const COMPLETED_STEP_PATTERNS = [/^Found \d+ problems?, fixing \(\d+\/\d+\)$/, /^App still has \d+ problems? after \d+ repair rounds?$/];
+/** The app check's results ('Found 2 problems, fixing (1/3)', 'Found 1 problem (1 fixed, 1 left), fixing (2/3)', 'App still has 1 problem after 3 repair rounds') and the run's nudges, matched whole so prose is not taken for them. */
+const COMPLETED_STEP_PATTERNS = [
+  /^Found \d+ problems?(?: \(\d+ fixed, \d+ left(?:, \d+ new)?\))?, fixing \(\d+\/\d+\)$/,
+  /^App still has \d+ problems? after \d+ repair rounds?$/,
+  // The run's own nudges: a model that did nothing, went round in circles, or spent its output thinking.
+  /^The model (?:described the work without doing it|wrote code into its answer|sent an empty answer|was repeating the same calls|used its whole output limit)\b.*$/,
+];
 
 export function classifyStepLine(line: string): StepStatus | null {
   const text = line.trimStart();

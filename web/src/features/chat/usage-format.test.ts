@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { compactTokens, contextPercent, formatCost, usageLine } from "./usage-format";
+import { compactTokens, contextPercent, formatCost, smallWindowWarning, usageLine } from "./usage-format";
 
 describe("usage formatting", () => {
   test("compact token counts", () => {
@@ -33,5 +33,13 @@ describe("usage formatting", () => {
     expect(contextPercent(16_384, 32_768)).toBe(50);
     expect(contextPercent(40_000, 32_768)).toBe(100);
     expect(contextPercent(10, 0)).toBe(0);
+  });
+
+  test("a window below 16k gets a warning naming the setting to raise; 16k and more, or an unknown window, none", () => {
+    expect(smallWindowWarning(8_192)).toContain("8.2k tokens");
+    expect(smallWindowWarning(8_192)).toContain("MODEL_CONTEXT_TOKENS");
+    expect(smallWindowWarning(4_096)).toContain("OLLAMA_CONTEXT_LENGTH");
+    expect(smallWindowWarning(16_384)).toBeNull();
+    expect(smallWindowWarning(0)).toBeNull();
   });
 });

@@ -40,3 +40,15 @@ export function contextPercent(used: number, window: number): number {
   if (window <= 0 || used <= 0) return 0;
   return Math.min(100, Math.max(1, Math.round((used / window) * 100)));
 }
+
+/** Below this window a build hardly fits: the chat says so, naming the setting to raise. */
+export const SMALL_WINDOW_TOKENS = 16_384;
+
+/** The warning shown under the composer for a model with a small context window, or null. */
+export function smallWindowWarning(contextTokens: number): string | null {
+  if (contextTokens <= 0 || contextTokens >= SMALL_WINDOW_TOKENS) return null;
+  return (
+    `This model reads only ${compactTokens(contextTokens)} tokens at once, too few for most builds: raise its context window to 16k or more ` +
+    "(MODEL_CONTEXT_TOKENS on this server; for Ollama also OLLAMA_CONTEXT_LENGTH on its server)."
+  );
+}

@@ -8,6 +8,7 @@
  * const chat = useChatSession(projectId);
  * const outcome = await chat.send({ text: "Build a todo app", attachments: [], enableReasoning: false });
  */
+import type { ChatMode } from "@shared/events/stream";
 import type { Message } from "@shared/schemas/message";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -21,7 +22,8 @@ import { chatToasts, refusedToast, turnEndToast } from "./chat-toasts";
 import { followRun, letGo, openActiveRun } from "./follow-run";
 import { messageContent, settledMessages } from "./pending-turn";
 
-export type SendInput = { text: string; attachments: string[]; enableReasoning: boolean };
+/** `mode`: "plan" asks for a plan only (the agent reads, changes nothing); build by default. */
+export type SendInput = { text: string; attachments: string[]; enableReasoning: boolean; mode?: ChatMode };
 /** sent: the turn ran (or is running); refused: nothing was started, so the draft can be put back; blocked: busy or empty. */
 /** `abandoned`: the chat went away (unmounted) before the server answered; the message may not have arrived. */
 export type SendOutcome = "sent" | "refused" | "blocked" | "abandoned";
@@ -103,7 +105,7 @@ export function useChatSession(projectId: string) {
   );
 
   const send = useCallback(
-    async ({ text, attachments, enableReasoning }: SendInput): Promise<SendOutcome> => {
+    async ({ text, attachments, enableReasoning, mode }: SendInput): Promise<SendOutcome> => {
       const content = messageContent(text, attachments.length);
       if (busy() || content === null) return "blocked";
       const history = queryClient.getQueryData<Message[]>(messageKeys.list(projectId)) ?? [];
@@ -125,7 +127,10 @@ export function useChatSession(projectId: string) {
       const signal = life.current.signal;
       let res: Response;
       try {
-        res = await api.messages.stream({ projectId, content, ...(attachments.length ? { attachments } : {}), enableReasoning }, { signal });
+        res = await api.messages.stream(
+          { projectId, content, ...(attachments.length ? { attachments } : {}), enableReasoning, ...(mode === "plan" ? { mode } : {}) },
+          { signal },
+        );
       } catch (err) {
         if (signal.aborted) {
           dispatch({ type: "ended", end: "abandoned" });

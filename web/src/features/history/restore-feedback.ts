@@ -6,10 +6,16 @@ import type { RestoreResult } from "@shared/schemas/versions";
 import { ApiError, describeError } from "../../api/api-error";
 import type { ToastInput } from "../../components/ui/use-toast";
 
-export function restoredToast(result: Pick<RestoreResult, "written" | "deleted">, label: string): ToastInput {
+const DATA_NOTES: Record<RestoreResult["data"], string> = {
+  restored: " The database is back as it was too.",
+  unchanged: "",
+  not_included: " The database was left as it is: this version was taken without its data (too large to keep).",
+};
+
+export function restoredToast(result: Pick<RestoreResult, "written" | "deleted"> & Partial<Pick<RestoreResult, "data">>, label: string): ToastInput {
   const changed = result.written + result.deleted;
   const detail = changed === 0 ? "The files already matched it." : `${changed} ${changed === 1 ? "file" : "files"} changed.`;
-  return { title: "Version restored", description: `Files are back to "${label}". ${detail}` };
+  return { title: "Version restored", description: `Files are back to "${label}". ${detail}${DATA_NOTES[result.data ?? "unchanged"]}` };
 }
 
 export function restoreFailedToast(err: unknown): ToastInput {

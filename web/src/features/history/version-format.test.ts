@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { describeChange, formatVersionTime, SOURCE_LABELS } from "./version-format";
+import { dataMark, describeChange, formatVersionTime, SOURCE_LABELS } from "./version-format";
 
 test("the size of a change names its files and the bytes they add", () => {
   expect(describeChange({ filesChanged: 0, bytes: 0 })).toBe("No changes");
@@ -23,4 +23,12 @@ test("a version of today shows its time; an older one its date too, and its year
 
 test("every source has a label", () => {
   expect(Object.keys(SOURCE_LABELS).sort()).toEqual(["agent", "manual", "restore", "user"]);
+});
+
+test("History marks versions whose data changed, and those whose data was too big to keep", () => {
+  expect(dataMark({ data: "included", dataChanged: true })?.text).toBe("Data changed");
+  expect(dataMark({ data: "none", dataChanged: true })?.text).toBe("Data changed"); // the tables were dropped
+  expect(dataMark({ data: "too_large", dataChanged: true })?.text).toBe("Data not included");
+  expect(dataMark({ data: "included", dataChanged: false })).toBeNull();
+  expect(dataMark({ data: "none", dataChanged: false })).toBeNull();
 });

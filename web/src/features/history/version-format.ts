@@ -21,6 +21,17 @@ export function describeChange({ filesChanged, bytes }: Pick<VersionSummary, "fi
   return bytes > 0 ? `${files} · ${formatFileSize(bytes)}` : files;
 }
 
+/**
+ * The mark a version's data gets in History: its database changed (and is kept), or it was too big to keep.
+ * Null when there is nothing to say (no database, or the same data as the version before).
+ */
+export function dataMark({ data, dataChanged }: Pick<VersionSummary, "data" | "dataChanged">): { text: string; title: string } | null {
+  if (data === "too_large")
+    return { text: "Data not included", title: "The database was over APP_DATABASE_VERSION_MAX_MB: restoring this version leaves the data as it is" };
+  if (dataChanged) return { text: "Data changed", title: "The database changed in this version; restoring it puts the data back too" };
+  return null;
+}
+
 /** The time of a version: the clock time today, the date and time on other days. */
 export function formatVersionTime(iso: string, now: Date = new Date()): string {
   const at = new Date(iso);

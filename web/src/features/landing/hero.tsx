@@ -1,11 +1,24 @@
-/** The landing hero: what the product is in one line, the two calls to action, and a sketch of a session. */
+/**
+ * The landing hero: what the product is in one line, the prompt box to start from (kept through sign-in),
+ * the two calls to action, and a sketch of a session.
+ */
 import type { ReactNode } from "react";
-import { Link } from "wouter";
+import { Link, useLocation } from "wouter";
 import { buttonClasses } from "../../components/ui/button";
 import { ArrowRightIcon, CheckIcon, FileCodeIcon, TerminalIcon } from "../../components/ui/icons";
+import { savePendingStart } from "../start/pending-start";
+import { StartPrompt } from "../start/start-prompt";
 import { scrollToSection } from "./landing-sections";
 
 export function Hero() {
+  const [, navigate] = useLocation();
+  // Signed out: the prompt and its images wait in the browser while the visitor signs in; the project list
+  // starts them once signed in.
+  const startAfterSignIn = async (start: { prompt: string; images: File[] }) => {
+    await savePendingStart(start);
+    navigate("/login?then=start");
+    return true;
+  };
   return (
     <section aria-labelledby="hero-title" className="relative overflow-hidden">
       <div aria-hidden className="pointer-events-none absolute inset-x-0 -top-40 mx-auto h-96 max-w-3xl rounded-full bg-primary/20 blur-3xl" />
@@ -21,7 +34,8 @@ export function Hero() {
           App Builder pairs you with an AI agent that writes the code, runs it in an isolated sandbox and shows you a live preview as it works. Every file stays
           yours to read, edit and download.
         </p>
-        <div className="mt-10 flex flex-col items-center justify-center gap-3 sm:flex-row">
+        <StartPrompt onStart={startAfterSignIn} busy={false} className="mt-10" />
+        <div className="mt-8 flex flex-col items-center justify-center gap-3 sm:flex-row">
           <Link href="/login" className={buttonClasses("primary", "lg", "w-full sm:w-auto")}>
             Get Started Free
             <ArrowRightIcon />

@@ -1,15 +1,17 @@
 /**
  * The message input: Enter sends, Shift+Enter breaks the line, the box grows up to 128 px; the
- * image-add tile and attached images; the reasoning switch; the model picker (when the server offers more
+ * image-add tile and attached images; the Build / Plan switch; the reasoning switch; the model picker (when the server offers more
  * than one); Send, or Stop while a run is going. While
  * images upload, sending waits and 'Uploading images...' shows.
  */
+import type { ChatMode } from "@shared/events/stream";
 import { type ClipboardEvent, type KeyboardEvent, useLayoutEffect, useRef } from "react";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
 import type { Attachment } from "../use-image-attachments";
 import { AttachmentThumbs, FailedUploadsNote, ImageAddTile } from "./attachment-tray";
 import { SendIcon, StopIcon } from "./icons";
+import { ModeSwitch } from "./mode-switch";
 import { ModelPicker } from "./model-picker";
 import { ReasoningToggle } from "./reasoning-toggle";
 
@@ -27,6 +29,9 @@ export type ChatComposerProps = {
   onRemoveImage: (id: string) => void;
   reasoning: boolean;
   onReasoningChange: (on: boolean) => void;
+  /** Build (the agent changes the project) or Plan (it only reads and answers with a plan). */
+  mode: ChatMode;
+  onModeChange: (mode: ChatMode) => void;
   /** The project's model and the server's choices (MODELS); no picker with fewer than two. */
   model?: string;
   models?: string[];
@@ -93,13 +98,14 @@ export function ChatComposer(props: ChatComposerProps) {
         onChange={(e) => props.onDraftChange(e.target.value)}
         onKeyDown={onKeyDown}
         onPaste={onPaste}
-        placeholder="Describe what you want to build..."
+        placeholder={props.mode === "plan" ? "Describe what you want planned..." : "Describe what you want to build..."}
         data-testid="chat-input"
         style={{ maxHeight: INPUT_MAX_HEIGHT_PX }}
         className="block w-full resize-none bg-transparent px-4 pt-3 pb-2 text-sm leading-6 placeholder:text-muted-foreground focus:outline-none"
       />
       <div className="flex items-center gap-3 px-3 pb-3">
         {attachments.length === 0 && tile("size-8")}
+        <ModeSwitch mode={props.mode} onChange={props.onModeChange} disabled={sending} />
         <ReasoningToggle checked={props.reasoning} onChange={props.onReasoningChange} disabled={sending} />
         <ModelPicker model={props.model} models={props.models ?? []} onChange={(m) => props.onModelChange?.(m)} disabled={sending} />
         {uploading && (

@@ -1,11 +1,6 @@
 /** A chat with no messages shows 'New chat with Agent', with a few prompts to start from. */
+import { SUGGESTIONS } from "../../start/suggestions";
 import { BotIcon } from "./icons";
-
-const SUGGESTIONS = [
-  "Build a React todo app with local storage",
-  "Create a Vite landing page for a coffee shop",
-  "Write a Node.js API that returns random quotes",
-];
 
 export function ChatEmptyState({ onPick }: { onPick: (prompt: string) => void }) {
   return (

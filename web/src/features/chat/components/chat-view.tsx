@@ -3,12 +3,16 @@
  * while the reader is there, and the composer pinned to the bottom of the viewport (above the mobile bar).
  */
 import type { Message } from "@shared/schemas/message";
+import type { ChatMode } from "@shared/events/stream";
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { describeError } from "../../../api/api-error";
+import { messageKeys } from "../../../api/query-keys";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import type { LiveRun } from "../live-run";
 import { messageContent, visibleHistory } from "../pending-turn";
+import { buildRequest, markPlanAnswer, usePlanAnswers } from "../plan-answers";
 import { useChatOutbox } from "../use-chat-outbox";
 import { useChatSession } from "../use-chat-session";
 import { useImageAttachments } from "../use-image-attachments";
@@ -50,6 +54,9 @@ export function ChatView({ projectId }: { projectId: string }) {
   const meters = useTokenMeters(projectId);
   const [draft, setDraft] = useState("");
   const [reasoning, setReasoning] = useState(false);
+  const [mode, setMode] = useState<ChatMode>("build");
+  const plans = usePlanAnswers(projectId);
+  const queryClient = useQueryClient();
   // "Fix with AI" (Preview, Publish) sends its message here through the chat outbox; it is sent as if typed.
   useChatOutbox(projectId, chat, reasoning);
   const end = useRef<HTMLDivElement>(null);
@@ -79,12 +86,27 @@ export function ChatView({ projectId }: { projectId: string }) {
     setDraft("");
     images.clear();
     stuckToEnd.current = true;
-    const outcome = await chat.send({ text, attachments: urls, enableReasoning: reasoning });
+    const outcome = await chat.send({ text, attachments: urls, enableReasoning: reasoning, mode });
     if (outcome === "refused") {
       setDraft((current) => current || text);
       images.restore(urls);
     }
-  }, [chat, images, draft, reasoning]);
+    if (outcome === "sent" && mode === "plan") {
+      // The history was refetched when the turn ended: its last answer is the plan.
+      const answer = queryClient.getQueryData<Message[]>(messageKeys.list(projectId))?.findLast((m) => m.role === "assistant");
+      if (answer) markPlanAnswer(projectId, answer.id);
+    }
+  }, [chat, images, draft, reasoning, mode, queryClient, projectId]);
+
+  /** "Build this": the plan goes to Build mode as the next message. */
+  const buildPlan = useCallback(
+    (plan: string) => {
+      setMode("build");
+      stuckToEnd.current = true;
+      void chat.send({ text: buildRequest(plan), attachments: [], enableReasoning: reasoning, mode: "build" });
+    },
+    [chat, reasoning],
+  );
 
   // Follow the end of the conversation while the reader is there; leave them be once they scroll up.
   useEffect(() => {
@@ -122,7 +144,13 @@ export function ChatView({ projectId }: { projectId: string }) {
         ) : (
           <div className="space-y-6 pb-6">
             {messages.map((m) => (
-              <MessageItem key={m.id} message={m} restoreIn={projectId} undoable={undoable.has(m.id)} />
+              <MessageItem
+                key={m.id}
+                message={m}
+                restoreIn={projectId}
+                undoable={undoable.has(m.id)}
+                onBuildPlan={plans.has(m.id) && m.status !== "failed" && !chat.sending ? buildPlan : undefined}
+              />
             ))}
             {showPendingUser && chat.pending?.user && <MessageItem message={chat.pending.user} />}
             {live && <MessageItem message={live} live />}
@@ -145,6 +173,8 @@ export function ChatView({ projectId }: { projectId: string }) {
             onRemoveImage={images.remove}
             reasoning={reasoning}
             onReasoningChange={setReasoning}
+            mode={mode}
+            onModeChange={setMode}
             model={modelChoice.model}
             models={modelChoice.models}
             onModelChange={modelChoice.choose}

@@ -5,12 +5,13 @@
  */
 import type { ContextUsage, TokenBudget } from "@shared/schemas/model";
 import { cn } from "../../../lib/cn";
-import { compactTokens, contextPercent } from "../usage-format";
+import { compactTokens, contextPercent, smallWindowWarning } from "../usage-format";
 
 export function ContextMeter({ context, budget }: { context: ContextUsage | null; budget: TokenBudget | null }) {
   const showBudget = budget !== null && budget.limitTokens > 0;
   if (!context?.model && !showBudget) return null;
   const percent = context ? contextPercent(context.usedTokens, context.contextTokens) : 0;
+  const warning = context?.model ? smallWindowWarning(context.contextTokens) : null;
   return (
     <div className="mt-1.5 flex flex-wrap items-center gap-x-3 gap-y-1 px-2 text-[11px] text-muted-foreground tabular-nums">
       {context?.model && (
@@ -39,6 +40,11 @@ export function ContextMeter({ context, budget }: { context: ContextUsage | null
             {percent}% · {compactTokens(context.usedTokens)} / {compactTokens(context.contextTokens)} tokens
           </span>
         </div>
+      )}
+      {warning && (
+        <span data-testid="small-window-warning" role="note" className="basis-full text-amber-600 dark:text-amber-400">
+          {warning}
+        </span>
       )}
       {showBudget && (
         <span data-testid="token-budget" title={`Tokens you have used this month (resets ${new Date(budget.resetsAt).toLocaleDateString()})`}>

@@ -4,6 +4,7 @@
  */
 import type { Message } from "@shared/schemas/message";
 import { memo } from "react";
+import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
 import { MessageRestoreAction } from "../../history/components/message-restore-action";
@@ -25,6 +26,7 @@ export const MessageItem = memo(function MessageItem({
   live = false,
   restoreIn,
   undoable = false,
+  onBuildPlan,
 }: {
   message: Message;
   live?: boolean;
@@ -32,11 +34,13 @@ export const MessageItem = memo(function MessageItem({
   restoreIn?: string;
   /** The answer's run changed files: it offers "Undo this run". */
   undoable?: boolean;
+  /** The answer is a plan (asked in Plan mode): "Build this" sends it to Build mode. */
+  onBuildPlan?: (plan: string) => void;
 }) {
   return message.role === "user" ? (
     <UserMessage message={message} projectId={restoreIn} />
   ) : (
-    <AssistantMessage message={message} live={live} undoIn={undoable ? restoreIn : undefined} />
+    <AssistantMessage message={message} live={live} undoIn={undoable ? restoreIn : undefined} onBuildPlan={onBuildPlan} />
   );
 });
 
@@ -58,7 +62,7 @@ function UserMessage({ message, projectId }: { message: Message; projectId?: str
   );
 }
 
-function AssistantMessage({ message, live, undoIn }: { message: Message; live: boolean; undoIn?: string }) {
+function AssistantMessage({ message, live, undoIn, onBuildPlan }: { message: Message; live: boolean; undoIn?: string; onBuildPlan?: (plan: string) => void }) {
   const streaming = live && message.status === "running";
   const statusLabel = message.status && !streaming ? STATUS_LABEL[message.status] : undefined;
   return (
@@ -87,6 +91,11 @@ function AssistantMessage({ message, live, undoIn }: { message: Message; live: b
           </div>
         )}
         <ToolBadges calls={message.toolCalls} />
+        {onBuildPlan && message.content && !streaming && (
+          <Button size="sm" data-testid="build-plan" onClick={() => onBuildPlan(message.content)}>
+            Build this
+          </Button>
+        )}
         {!streaming && (message.content || message.usage || undoIn) && (
           <div className="flex items-center gap-2 text-xs text-muted-foreground">
             {message.content && <CopyButton text={message.content} label="Copy message" />}

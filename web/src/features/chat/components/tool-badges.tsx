@@ -7,7 +7,7 @@ import { type ComponentType, type SVGProps, useState } from "react";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
 import { displayedToolStatus, type ToolKind, toolKind } from "../tool-calls";
-import { BoilerplateIcon, CheckCircleIcon, ChevronDownIcon, FileEditIcon, FilePlusIcon, PlayIcon, ShellIcon, WrenchIcon } from "./icons";
+import { BoilerplateIcon, CheckCircleIcon, ChevronDownIcon, FileEditIcon, FilePlusIcon, PlayIcon, ShellIcon, WrenchIcon, XIcon } from "./icons";
 
 const TOOL_ICONS: Record<ToolKind, ComponentType<SVGProps<SVGSVGElement>>> = {
   create_boilerplate: BoilerplateIcon,
@@ -36,6 +36,8 @@ function ToolBadge({ call }: { call: ToolCall }) {
   const Icon = TOOL_ICONS[kind];
   const result = call.result?.trim();
   const label = call.summary || call.name;
+  // The tools' results start so when nothing was done (a refusal, a failure): the badge must not show a check.
+  const failed = status === "completed" && Boolean(result?.startsWith("Error:"));
 
   const head = (
     <>
@@ -47,6 +49,8 @@ function ToolBadge({ call }: { call: ToolCall }) {
       </span>
       {status === "in_progress" ? (
         <Spinner className="size-3.5 border-[1.5px] text-muted-foreground" />
+      ) : failed ? (
+        <XIcon className="size-4 shrink-0 text-destructive" label="Failed" />
       ) : (
         <CheckCircleIcon className="size-4 shrink-0 text-emerald-500" label="Completed" />
       )}
@@ -55,7 +59,7 @@ function ToolBadge({ call }: { call: ToolCall }) {
   );
 
   return (
-    <li data-testid="tool-badge" data-tool={call.name} data-status={status} className="rounded-lg border bg-card">
+    <li data-testid="tool-badge" data-tool={call.name} data-status={status} data-outcome={failed ? "error" : undefined} className="rounded-lg border bg-card">
       {result ? (
         <button
           type="button"

@@ -137,3 +137,14 @@ describe("inline", () => {
     ]);
   });
 });
+
+describe("checklists", () => {
+  test("'- [ ] step' and '- [x] step' render as checkboxes without the mark; other items stay bullets", () => {
+    const out = html("- [ ] Add the list\n- [x] Read App.tsx\n- plain");
+    expect(out).toContain('data-task="open"');
+    expect(out).toContain('data-task="done"');
+    expect(out).not.toContain("[ ]");
+    expect(out).toContain("Add the list");
+    expect(out).toContain('<li class="space-y-2 pl-1"><p>plain</p></li>');
+  });
+});

@@ -29,11 +29,19 @@ function renderBlock(block: Block, key: number): ReactNode {
     case "code":
       return <CodeBlock key={key} lang={block.lang} code={block.v} />;
     case "list": {
-      const items = block.items.map((item, i) => (
-        <li key={i} className="space-y-2 pl-1">
-          {item.map(renderBlock)}
-        </li>
-      ));
+      const items = block.items.map((item, i) => {
+        const task = taskItem(item);
+        return task ? (
+          <li key={i} className="-ml-5 flex list-none items-start gap-2" data-task={task.done ? "done" : "open"}>
+            <input type="checkbox" checked={task.done} readOnly disabled aria-label={task.done ? "Done" : "To do"} className="mt-1 shrink-0" />
+            <div className="min-w-0 space-y-2">{task.blocks.map(renderBlock)}</div>
+          </li>
+        ) : (
+          <li key={i} className="space-y-2 pl-1">
+            {item.map(renderBlock)}
+          </li>
+        );
+      });
       return block.ordered ? (
         <ol key={key} start={block.start} className="list-decimal space-y-1 pl-5">
           {items}
@@ -80,6 +88,16 @@ function renderBlock(block: Block, key: number): ReactNode {
         </div>
       );
   }
+}
+
+/** A checklist item ("[ ] step", "[x] step", as plans are written): its mark taken off its first paragraph. */
+function taskItem(item: Block[]): { done: boolean; blocks: Block[] } | null {
+  const [first, ...rest] = item;
+  const lead = first?.t === "p" ? first.c[0] : undefined;
+  const mark = lead?.t === "text" ? /^\[( |x|X)\]\s+/.exec(lead.v) : null;
+  if (!first || first.t !== "p" || !lead || lead.t !== "text" || !mark) return null;
+  const text = lead.v.slice(mark[0].length);
+  return { done: mark[1] !== " ", blocks: [{ t: "p", c: [...(text ? [{ ...lead, v: text }] : []), ...first.c.slice(1)] }, ...rest] };
 }
 
 function renderInlines(nodes: Inline[]): ReactNode[] {

@@ -1,7 +1,7 @@
-/** The History list: each version with its time, label, who made it and how big its change was. */
+/** The History list: each version with its time, label, who made it, how big its change was, and whether its data changed. */
 import type { VersionSummary } from "@shared/schemas/versions";
 import { cn } from "../../../lib/cn";
-import { describeChange, formatVersionTime, SOURCE_LABELS } from "../version-format";
+import { dataMark, describeChange, formatVersionTime, SOURCE_LABELS } from "../version-format";
 
 export function VersionList({
   versions,
@@ -16,6 +16,7 @@ export function VersionList({
     <ol aria-label="Versions" className="flex flex-col gap-1" data-testid="version-list">
       {versions.map((v) => {
         const selected = v.id === selectedId;
+        const mark = dataMark(v);
         return (
           <li key={v.id}>
             <button
@@ -34,6 +35,11 @@ export function VersionList({
                   {formatVersionTime(v.createdAt)}
                 </time>
                 <span className="rounded bg-background px-1.5 py-0.5 text-[11px] font-medium">{SOURCE_LABELS[v.source]}</span>
+                {mark && (
+                  <span title={mark.title} data-testid="version-data" className="rounded bg-amber-100 px-1.5 py-0.5 text-[11px] font-medium text-amber-900">
+                    {mark.text}
+                  </span>
+                )}
                 <span className="ml-auto tabular-nums" data-testid="version-change">
                   {describeChange(v)}
                 </span>
