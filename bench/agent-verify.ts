@@ -8,6 +8,7 @@
  *
  *   bun bench/agent-verify.ts [--rounds 7]
  */
+import { grantedAccess } from "../api/src/test/access";
 import { chmodSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { StreamEvent } from "../shared/src/events/stream";
@@ -37,7 +38,7 @@ type Timed = { ms: number; checkMs: number | null; status: string; text: string 
 async function timedRun(runs: typeof off, script: ReturnType<typeof turn.text>[], content: string): Promise<Timed> {
   model.enqueue(...script);
   const started = performance.now();
-  const run = await runs.start(user.uid, { projectId, content });
+  const run = await runs.start(grantedAccess(user.uid, projectId), { projectId, content });
   let checkAt: number | null = null;
   let text = "";
   const done = new Promise<string>((resolve) =>

@@ -11,6 +11,7 @@
  *
  *   bun bench/app-database.ts [--projects 3] [--queries 500]
  */
+import { grantedAccess } from "../api/src/test/access";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,7 +65,7 @@ try {
     // project made a while after another does. Waiting for it is not timed.
     if (i > 0) await ctx.appDatabases.spareReady();
     const project = await createProject(ctx, owner, { name: `Bench ${i}` });
-    const sandbox = await sandboxes.ensure(owner, project.id);
+    const sandbox = await sandboxes.ensure(grantedAccess(owner, project.id));
     for (const f of [...pgjs, { path: "first.js", text: FIRST }, { path: "loop.js", text: LOOP }]) await sandbox.files.write(f.path, f.text);
     let t = performance.now();
     const first = await sandbox.run("node first.js", { timeoutMs: 60_000 });
@@ -81,7 +82,7 @@ try {
   report("same command, database already up (node start + query)", warm);
   console.log(`  goal < 1 s: ${verdict(firstP50 < 1000)}`);
 
-  const sandbox = await sandboxes.ensure(owner, lastProject);
+  const sandbox = await sandboxes.ensure(grantedAccess(owner, lastProject));
   const inside = JSON.parse((await sandbox.run(`node loop.js ${QUERIES}`, { timeoutMs: 120_000 })).stdout) as number[];
   const { sql, release } = await ctx.appDatabases.directClient(lastProject);
   await sql`select 1`;

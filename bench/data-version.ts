@@ -8,6 +8,7 @@
  *
  *   bun bench/data-version.ts [--mb 10] [--rounds 5]
  */
+import { grantedAccess } from "../api/src/test/access";
 import { parseArgs } from "node:util";
 import { withProjectDatabase } from "../api/src/services/app-databases";
 import { writeFileAtPath } from "../api/src/services/files";
@@ -54,7 +55,7 @@ try {
     if (version.data !== "included") throw new Error(`data not included: ${version.data}`);
     first ||= version.id;
 
-    await writeFileAtPath(ctx, owner, plain, "src/App.tsx", `export default () => <p>${i}</p>;\n`);
+    await writeFileAtPath(ctx, grantedAccess(owner, plain), "src/App.tsx", `export default () => <p>${i}</p>;\n`);
     t = performance.now();
     await takeVersion(ctx, { projectId: plain, source: "manual", label: `round ${i}` });
     filesOnly.push(performance.now() - t);
@@ -62,7 +63,7 @@ try {
   for (let i = 0; i < Math.min(ROUNDS, 3); i++) {
     await withProjectDatabase(ctx, projectId, (sql) => sql`delete from items where id = ${100 + i}`);
     const t = performance.now();
-    const result = await restoreVersion(ctx, owner, projectId, first);
+    const result = await restoreVersion(ctx, grantedAccess(owner, projectId), first);
     restores.push(performance.now() - t);
     if (result.data !== "restored") throw new Error(`data ${result.data}`);
   }

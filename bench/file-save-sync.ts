@@ -14,6 +14,7 @@
  *
  *   bun bench/file-save-sync.ts [--saves 100] [--rounds 4]
  */
+import { grantedAccess } from "../api/src/test/access";
 import { parseArgs } from "node:util";
 import { startBenchApp } from "./support/bench-app.ts";
 import { requireLocalSandboxes } from "./support/local-sandboxes.ts";
@@ -57,7 +58,7 @@ const results: Record<"push" | "read-back", Sample[]> = { push: [], "read-back":
 try {
   const projectId = await app.project("save-sync");
   const file = await api<{ id: string }>("POST", `/api/files/${projectId}`, { path: "src/App.tsx", content: "start\n" });
-  const sandbox = await parts.deps.sandboxes.ensure(uid, projectId);
+  const sandbox = await parts.deps.sandboxes.ensure(grantedAccess(uid, projectId));
 
   let onUpdated: ((size: number, at: number) => void) | null = null;
   const ws = await subscribeToProject(`ws://127.0.0.1:${app.port}/api/ws`, app.token, projectId, (message, at) => {

@@ -7,6 +7,7 @@
  *
  *   bun bench/git-push.ts [--files 1000] [--rounds 5]
  */
+import { projectAccess } from "../api/src/services/access";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,31 +42,32 @@ try {
   const uid = `bench-${crypto.randomUUID()}`;
   await upsertUser(db.sql, { id: uid, email: "bench@example.com", displayName: "Bench", photoURL: null });
   const project = await createProject(ctx, uid, { name: "Git bench" });
+  const access = await projectAccess(ctx, uid, project.id, "own");
   const paths = Array.from({ length: FILES }, (_, i) => `src/module-${Math.floor(i / 50)}/file-${i}.ts`);
   await forEachLimit(paths, 8, async (path) => {
-    await writeFileAtPath(ctx, uid, project.id, path, `// ${path}\nexport const value = ${JSON.stringify(path)};\n${"// padding line\n".repeat(40)}`);
+    await writeFileAtPath(ctx, access, path, `// ${path}\nexport const value = ${JSON.stringify(path)};\n${"// padding line\n".repeat(40)}`);
   });
   const url = server.createRepo("bench");
-  await git.connect(uid, project.id, { url, username: "bench", token: "bench-token" });
+  await git.connect(access, { url, username: "bench", token: "bench-token" });
 
   let t0 = performance.now();
-  const first = await git.push(uid, project.id, { message: "First push" });
+  const first = await git.push(access, { message: "First push" });
   const firstMs = performance.now() - t0;
   if (!first.pushed || first.files !== FILES) throw new Error(`first push did not push ${FILES} files: ${JSON.stringify(first)}`);
 
   const next: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    await writeFileAtPath(ctx, uid, project.id, paths[round % FILES]!, `// changed in round ${round}\n`);
+    await writeFileAtPath(ctx, access, paths[round % FILES]!, `// changed in round ${round}\n`);
     t0 = performance.now();
-    const r = await git.push(uid, project.id, { message: `Round ${round}` });
+    const r = await git.push(access, { message: `Round ${round}` });
     next.push(performance.now() - t0);
     if (!r.pushed) throw new Error(`round ${round} pushed nothing`);
   }
 
   rmSync(join(dir, "git-cache"), { recursive: true, force: true });
-  await writeFileAtPath(ctx, uid, project.id, paths[1]!, "// changed after the cache was lost\n");
+  await writeFileAtPath(ctx, access, paths[1]!, "// changed after the cache was lost\n");
   t0 = performance.now();
-  await git.push(uid, project.id, { message: "After losing the cache" });
+  await git.push(access, { message: "After losing the cache" });
   const rebuildMs = performance.now() - t0;
 
   const commits = server.git(["--git-dir", server.pathOf("bench"), "rev-list", "--count", "main"]);

@@ -10,6 +10,7 @@
  *
  *   bun bench/pty-echo.ts [--keys 400]
  */
+import { grantedAccess } from "../api/src/test/access";
 import { parseArgs } from "node:util";
 import { connectPty } from "../api/src/test/pty-client.ts";
 import { startBenchApp } from "./support/bench-app.ts";
@@ -95,7 +96,7 @@ const app = await startBenchApp("bench-pty-", { SANDBOX_WARM_TEMPLATES: "none" }
 
 try {
   const projectId = await app.project("pty bench");
-  const sandbox = await app.parts.deps.sandboxes.ensure(app.uid, projectId);
+  const sandbox = await app.parts.deps.sandboxes.ensure(grantedAccess(app.uid, projectId));
 
   // Baseline 2: the sandbox's terminal without the WebSocket ------------------------------------------------
   const directWait = outputWaiter();

@@ -11,6 +11,7 @@
  *
  *   bun bench/publish.ts [--publishes 3] [--seconds 8]
  */
+import { grantedAccess } from "../api/src/test/access";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -44,21 +45,21 @@ const uid = "bench-publisher";
 await upsertUser(deps.sql, { id: uid, email: "bench@example.com", displayName: "Bench", photoURL: null });
 const project = await createProject(deps, uid, { name: "Bench Site" });
 console.log("Applying the react template (dependencies from the template cache)…");
-await deps.sandboxes.applyTemplate(uid, project.id, "react");
+await deps.sandboxes.applyTemplate(grantedAccess(uid, project.id), "react");
 // A 200 KB asset with a hashed name, copied by Vite from public/ as it is.
 const ASSET = "assets/data-B7x9Qz2k.json";
 const payload = JSON.stringify(Array.from({ length: 3200 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ["a", "b", "c"], v: Math.sin(i) })));
-await writeFileAtPath(deps, uid, project.id, `public/${ASSET}`, payload.slice(0, 200 * 1024));
+await writeFileAtPath(deps, grantedAccess(uid, project.id), `public/${ASSET}`, payload.slice(0, 200 * 1024));
 
 const slug = "bench-site";
 const times: number[] = [];
 for (let i = 0; i < PUBLISHES; i++) {
-  await writeFileAtPath(deps, uid, project.id, "src/round.ts", `export const round = ${i};\n`);
+  await writeFileAtPath(deps, grantedAccess(uid, project.id), "src/round.ts", `export const round = ${i};\n`);
   const started = performance.now();
-  await publishProject(deps, uid, project.id, i === 0 ? { slug } : {});
+  await publishProject(deps, grantedAccess(uid, project.id), i === 0 ? { slug } : {});
   await buildsSettled();
   const took = performance.now() - started;
-  const [latest] = await listProjectDeployments(deps, uid, project.id);
+  const [latest] = await listProjectDeployments(deps, grantedAccess(uid, project.id));
   if (latest?.status !== "live") throw new Error(`publish ${i + 1} did not go live:\n${latest?.buildLog}`);
   times.push(took);
   console.log(`  publish ${i + 1}: ${(took / 1000).toFixed(2)} s (${(latest.bytes / 1024).toFixed(0)} KB)`);

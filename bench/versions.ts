@@ -8,6 +8,7 @@
  *
  *   bun bench/versions.ts [--files 1000] [--rounds 20] [--sandbox]
  */
+import { grantedAccess, ownerFileAccess } from "../api/src/test/access";
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -79,7 +80,7 @@ const project = await createProject(ctx, ownerId, { name: "Bench" });
 
 console.log(`versions bench: ${FILES} files, ${db.label}, local store`);
 let started = performance.now();
-for (let i = 0; i < FILES; i++) await writeFileAtPath(ctx, ownerId, project.id, pathOf(i), fileText(i, "v0"));
+for (let i = 0; i < FILES; i++) await writeFileAtPath(ctx, grantedAccess(ownerId, project.id), pathOf(i), fileText(i, "v0"));
 console.log(`  wrote the project through the file service in ${ms(performance.now() - started)}`);
 
 started = performance.now();
@@ -92,7 +93,7 @@ const added: { bytes: number; objects: number; fileBytes: number }[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   const i = (round * 37) % FILES;
   const content = fileText(i, `round ${round}`);
-  await writeFileAtPath(ctx, ownerId, project.id, pathOf(i), content);
+  await writeFileAtPath(ctx, grantedAccess(ownerId, project.id), pathOf(i), content);
   const before = blobUsage();
   const t0 = performance.now();
   await takeVersion(ctx, { projectId: project.id, source: "manual", label: `Round ${round}` });
@@ -121,15 +122,15 @@ console.log(
 
 // A version 100 files away: 60 changed, 20 added, 20 deleted since `far`.
 const { version: far } = await takeVersion(ctx, { projectId: project.id, source: "manual", label: "Far", force: true });
-for (let i = 0; i < 60; i++) await writeFileAtPath(ctx, ownerId, project.id, pathOf(i * 7), fileText(i * 7, "far away"));
-for (let i = 0; i < 20; i++) await writeFileAtPath(ctx, ownerId, project.id, `src/extra/new-${i}.ts`, fileText(i, "new"));
+for (let i = 0; i < 60; i++) await writeFileAtPath(ctx, grantedAccess(ownerId, project.id), pathOf(i * 7), fileText(i * 7, "far away"));
+for (let i = 0; i < 20; i++) await writeFileAtPath(ctx, grantedAccess(ownerId, project.id), `src/extra/new-${i}.ts`, fileText(i, "new"));
 for (let i = 0; i < 20; i++) {
   const row = await fileRows.findFileByPath(db.sql, project.id, pathOf(FILES - 1 - i * 3));
-  if (row) await deleteProjectFile(ctx, ownerId, row.id);
+  if (row) await deleteProjectFile(ctx, await ownerFileAccess(ctx, ownerId, row.id), row.id);
 }
 const { version: now } = await takeVersion(ctx, { projectId: project.id, source: "manual", label: "Now" });
 const sandboxes = opts.sandbox ? createProjectSandboxes({ ...ctx, provider: createSandboxProvider(config, silentLogger), config }) : null;
-const sandbox = sandboxes ? await sandboxes.ensure(ownerId, project.id) : null; // pushes every file (not timed)
+const sandbox = sandboxes ? await sandboxes.ensure(grantedAccess(ownerId, project.id)) : null; // pushes every file (not timed)
 const farManifest = (await findVersion(db.sql, project.id, far.id))!.manifest;
 const change = diffManifests((await findVersion(db.sql, project.id, now.id))!.manifest, farManifest);
 const toArrive = await Promise.all(
@@ -140,7 +141,7 @@ const toArrive = await Promise.all(
 );
 const toGo = [...change.removed, ...change.renamed.map((r) => ({ path: r.from }))].map((e) => e.path);
 started = performance.now();
-const restored = await restoreVersion(ctx, ownerId, project.id, far.id);
+const restored = await restoreVersion(ctx, grantedAccess(ownerId, project.id), far.id);
 // With a sandbox: until every restored file reads back from inside it, and every removed one is gone.
 while (sandbox) {
   const arrived = await Promise.all(toArrive.map(async (f) => Buffer.from((await sandbox.files.read(f.path)) ?? []).equals(f.bytes)));

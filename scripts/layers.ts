@@ -74,8 +74,8 @@ export const VENDORS: Record<string, string> = {
 };
 
 /**
- * Narrower rules inside a layer the table allows. The agent engine reaches lib/ for its error class and
- * logger alone and no package but zod and openai (the latter in model-client.ts, by VENDORS); the file
+ * Narrower rules inside a layer the table allows. The agent engine reaches lib/ for its error class,
+ * logger, text helpers and the project access type alone and no package but zod and openai (the latter in model-client.ts, by VENDORS); the file
  * service reaches sandboxes only through the hook it defines (ServiceContext.sandboxSync), never by importing
  * the sandbox service, which writes through it.
  */
@@ -84,8 +84,15 @@ export const NARROW: { from: RegExp; to?: RegExp; packages?: string[]; allow?: s
     from: /^api\/src\/agent\//,
     to: /^api\/src\/lib\//,
     // Besides the error class and logger, two pure text helpers (no I/O) that services use too.
-    allow: ["api/src/lib/errors.ts", "api/src/lib/logger.ts", "api/src/lib/secret-redactor.ts", "api/src/lib/sql-statements.ts"],
-    why: "the agent engine takes only lib's error class, logger and pure text helpers",
+    // And the checked project access value (a type) its runs are started with.
+    allow: [
+      "api/src/lib/errors.ts",
+      "api/src/lib/logger.ts",
+      "api/src/lib/secret-redactor.ts",
+      "api/src/lib/sql-statements.ts",
+      "api/src/lib/project-access.ts",
+    ],
+    why: "the agent engine takes only lib's error class, logger, pure text helpers and the project access type",
   },
   { from: /^api\/src\/agent\//, packages: ["zod", "openai"], why: "the agent engine uses no package but zod and openai" },
   {

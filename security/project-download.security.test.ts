@@ -7,10 +7,11 @@
  * 40% for the map, whose base64 is a third larger than the files); the full content still arrives; and
  * downloads past the per-user rate limit answer 429.
  */
+import { grantedAccess } from "../api/src/test/access";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { createApp } from "../api/src/app";
-import { writeFileInProject } from "../api/src/services/files";
+import { writeFileAtPath } from "../api/src/services/files";
 import { emulatorToken } from "../api/src/test/emulator-tokens";
 import { TEST_PROJECT_ID, testApp } from "../api/src/test/test-app";
 
@@ -38,7 +39,7 @@ beforeAll(async () => {
       }),
   };
   projectId = ((await (await user.request("POST", "/api/projects", { name: "Huge" })).json()) as { id: string }).id;
-  for (let i = 0; i < FILES; i++) await writeFileInProject(t.deps, user.uid, projectId, `blob/${i}.bin`, new Uint8Array(randomBytes(FILE_BYTES)));
+  for (let i = 0; i < FILES; i++) await writeFileAtPath(t.deps, grantedAccess(user.uid, projectId), `blob/${i}.bin`, new Uint8Array(randomBytes(FILE_BYTES)));
 }, 180_000);
 
 /** Reads the body to its end without keeping it, sampling RSS meanwhile; returns bytes read and peak growth. */

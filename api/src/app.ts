@@ -18,6 +18,7 @@ import { authRoutes } from "./routes/auth";
 import { chatRoutes } from "./routes/chat";
 import { databaseRoutes } from "./routes/database";
 import { fileRoutes } from "./routes/files";
+import { memberRoutes } from "./routes/members";
 import { messageRoutes } from "./routes/messages";
 import { projectModelRoutes, usageRoutes } from "./routes/models";
 import { projectZipRoutes } from "./routes/project-zip";
@@ -108,6 +109,7 @@ function apiRoutes(deps: AppDeps) {
       .route("/projects", publishRoutes(deps, limits.publish))
       .route("/projects", secretRoutes(deps))
       .route("/projects", gitRoutes(deps))
+      .route("/projects", memberRoutes(deps))
       .route("/sites", liveSiteRoutes(deps))
       .route("/messages", messageRoutes(deps))
       .route("/messages", chatRoutes(deps))

@@ -54,11 +54,11 @@ export function createAgentRuns(
     workspaces: chatRuns,
     checkpoints: {
       aroundRun: async (run) => {
-        const versions = await versionsAroundRun(deps, run);
+        const versions = await versionsAroundRun(deps, { projectId: run.access.projectId, label: run.label, messageId: run.messageId });
         return {
           after: async () => {
             const changed = await versions.after();
-            return changed && deps.git ? { warning: (await deps.git.afterRun(run.ownerId, run.projectId)) ?? undefined } : {};
+            return changed && deps.git ? { warning: (await deps.git.afterRun(run.access)) ?? undefined } : {};
           },
         };
       },

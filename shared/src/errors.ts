@@ -4,6 +4,7 @@ import { z } from "zod";
 export const errorCodes = [
   "bad_request",
   "unauthorized",
+  "forbidden",
   "not_found",
   "conflict",
   "payload_too_large",

@@ -1,4 +1,5 @@
 /** The context window, learned from what the endpoint says about itself. */
+import { grantedAccess } from "../test/access";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { silentLogger } from "../lib/logger";
 import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
@@ -94,9 +95,9 @@ describe("endpoint metadata", () => {
         logger: silentLogger,
         agent: { contextTokensConfigured: configured, limits: { contextTokens: 12_000 } },
       });
-      const run = await manager.start("alice", { projectId: "p1", content: "hello" });
+      const run = await manager.start(grantedAccess("alice", "p1"), { projectId: "p1", content: "hello" });
       expect(await run.finished).toBe("complete");
-      expect((await manager.contextUsage("alice", "p1")).contextTokens).toBe(expected);
+      expect((await manager.contextUsage(grantedAccess("alice", "p1"))).contextTokens).toBe(expected);
     }
   });
 });

@@ -7,6 +7,7 @@
  * A workspace is scoped to one project whose ownership the run checked once at its start: nothing in it
  * checks again.
  */
+import type { ProjectAccess } from "../lib/project-access";
 import type { SavedRunMessage } from "@shared/events/fold-stream-event";
 import type { RunStatus } from "@shared/events/stream";
 import type { DatabaseColumn, QueryResult } from "@shared/schemas/database";
@@ -136,8 +137,8 @@ export interface SecretRedaction {
 }
 
 export interface Workspaces {
-  /** The workspace of a project whose ownership the caller has already checked. */
-  forProject(ownerId: string, projectId: string): Workspace;
+  /** The workspace of the project the access value was checked for (services/access.ts). */
+  forProject(access: ProjectAccess): Workspace;
 }
 
 /** The assistant message a run writes, as saved. */
@@ -164,7 +165,7 @@ export interface RunStore {
  * remote). Never fails the run: a `warning` (a failed automatic push) is shown in the chat.
  */
 export interface RunCheckpoints {
-  aroundRun(run: { ownerId: string; projectId: string; label: string; messageId: string }): Promise<{ after(): Promise<{ warning?: string } | void> }>;
+  aroundRun(run: { access: ProjectAccess; label: string; messageId: string }): Promise<{ after(): Promise<{ warning?: string } | void> }>;
 }
 
 /** The project's AGENTS.md as the system prompt carries it: `content` is cut when the file (`size` bytes) was too long. */
@@ -187,20 +188,18 @@ export type ConversationSummary = { upToMessageId: string; content: string };
 
 /** What a run reads before it works. */
 export interface ConversationSource {
-  /** The run's one ownership check: the project's id, or a 404 when it is missing or someone else's. */
-  ownedProject(ownerId: string, projectId: string): Promise<string>;
   /** The attached images (uploaded to this project, signature valid) for the model; a 400 names a bad one. */
   readImages(projectId: string, urls: string[]): Promise<ChatImage[]>;
   /** The project, its files, its messages (oldest first) and the stored summary of older ones, if any. */
-  load(ownerId: string, projectId: string): Promise<{ project: ConversationProject; messages: Message[]; summary?: ConversationSummary | null }>;
+  load(access: ProjectAccess): Promise<{ project: ConversationProject; messages: Message[]; summary?: ConversationSummary | null }>;
   /** Keeps a summary of older messages for later runs (replacing the previous one). */
   saveSummary?(projectId: string, summary: ConversationSummary): Promise<void>;
 }
 
 /** Each user's tokens per calendar month, against the server's monthly budget (USER_MONTHLY_TOKENS). */
 export interface UsageLedger {
-  /** Throws the 429 a person reads when the owner's budget for this month is spent; resolves otherwise. */
-  assertWithinBudget(ownerId: string): Promise<void>;
-  /** Adds a finished run's tokens to the owner's month. */
-  record(ownerId: string, tokens: number): Promise<void>;
+  /** Throws the 429 a person reads when the sender's budget for this month is spent; resolves otherwise. */
+  assertWithinBudget(userId: string): Promise<void>;
+  /** Adds a finished run's tokens to the sender's month. */
+  record(userId: string, tokens: number): Promise<void>;
 }

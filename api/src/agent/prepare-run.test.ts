@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import type { ProjectAccess } from "../lib/project-access";
+import { grantedAccess } from "../test/access";
 import { silentLogger } from "../lib/logger";
 import { startFakeModelServer, type FakeModelServer } from "../test/fake-model-server";
 import { memoryApp } from "../test/memory-app";
@@ -23,8 +25,8 @@ async function prepare(o: { withApp?: boolean; contextTokensConfigured?: boolean
   if (o.withApp) workspace.app = memoryApp(workspace.fileMap).runtime;
   const conversations = {
     ...runs.store,
-    load: async (ownerId: string, projectId: string) => {
-      const loaded = await runs.store.load(ownerId, projectId);
+    load: async (access: ProjectAccess) => {
+      const loaded = await runs.store.load(access);
       return { ...loaded, project: { ...loaded.project, model: "fake-model" } };
     },
   };
@@ -39,8 +41,7 @@ async function prepare(o: { withApp?: boolean; contextTokensConfigured?: boolean
     agent: { contextTokensConfigured: o.contextTokensConfigured, maxOutputTokensConfigured: o.maxOutputTokensConfigured },
   };
   return prepareRun(deps, {
-    ownerId: "alice",
-    projectId: "p1",
+    access: grantedAccess("alice", "p1"),
     excludeIds: ["u1", "m1"],
     message: { content: "Build it", images: [], enableReasoning: true },
     signal: new AbortController().signal,

@@ -4,9 +4,10 @@
  * already scoped to the project that notes the run's first change, and the app check run before it ends.
  *
  * @example
- * const input = await prepareRun(deps, { ownerId, projectId, excludeIds, message, signal, limits, setup });
+ * const input = await prepareRun(deps, { access, excludeIds, message, signal, limits, setup });
  * await runAgent({ ...input, emit });
  */
+import type { ProjectAccess } from "../lib/project-access";
 import type { AgentLimits } from "./agent-limits";
 import type { ChatImage } from "./chat-message";
 import { startingConversation } from "./chat-summary";
@@ -19,8 +20,8 @@ import { offeredTools, PLAN_NOTE, toolsForMode } from "./plan-mode";
 import type { ChatMode } from "@shared/events/stream";
 
 export type RunRequest = {
-  ownerId: string;
-  projectId: string;
+  /** The sender's checked access to the project (edit). */
+  access: ProjectAccess;
   /** The run's own messages (the user's and the answer's), left out of the history. */
   excludeIds: string[];
   /** `mode`: plan runs only read and answer with a plan (plan-mode.ts). */
@@ -35,7 +36,7 @@ export async function prepareRun(deps: RunDeps, r: RunRequest): Promise<Omit<Age
   const options = deps.agent ?? {};
   const plan = r.message.mode === "plan";
   const tools = toolsForMode(availableTools(deps), plan ? "plan" : "build");
-  const loaded = await deps.conversations.load(r.ownerId, r.projectId);
+  const loaded = await deps.conversations.load(r.access);
   const model = chooseModel(r.setup, loaded.project.model);
   const contextTokens = await contextWindowOf(model, { configured: options.contextTokensConfigured ?? false, fallback: r.limits.contextTokens });
   const limits = {
@@ -54,12 +55,12 @@ export async function prepareRun(deps: RunDeps, r: RunRequest): Promise<Omit<Age
     countTokens: deps.countTokens,
     model,
     saveSummary: deps.conversations.saveSummary?.bind(deps.conversations),
-    projectId: r.projectId,
+    projectId: r.access.projectId,
     signal: r.signal,
     logger: deps.logger,
   });
   // The run notes when it first changes a file: only then is the app checked before the run ends.
-  const tracked = trackChanges(deps.workspaces.forProject(r.ownerId, r.projectId));
+  const tracked = trackChanges(deps.workspaces.forProject(r.access));
   const app = tracked.workspace.app;
   // A plan changes nothing, so there is nothing to check before it ends.
   const beforeFinish =

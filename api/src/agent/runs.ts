@@ -14,6 +14,7 @@
  * const run = await runs.start(uid, { projectId, content: "Build a todo app" });
  * const unsubscribe = run.subscribe((event) => send(event));
  */
+import type { ProjectAccess } from "../lib/project-access";
 import type { ChatMode, RunStatus, SendMessage, StreamEvent } from "@shared/events/stream";
 import { IMAGE_ONLY_CONTENT } from "@shared/events/stream";
 import type { ContextUsage } from "@shared/schemas/model";
@@ -95,14 +96,15 @@ export type Run = {
 };
 
 export type RunManager = {
-  start(ownerId: string, message: SendMessage): Promise<Run>;
-  /** The project's active run in this process, or null. Ownership is checked. */
-  active(ownerId: string, projectId: string): Promise<Run | null>;
+  /** Starts a run for the sender's checked access (edit) to `message.projectId`; their budget pays for it. */
+  start(access: ProjectAccess, message: SendMessage): Promise<Run>;
+  /** The project's active run in this process, or null. */
+  active(access: ProjectAccess): Promise<Run | null>;
   /** Stops the project's active run, keeping its partial answer; resolves once it is saved. */
-  stop(ownerId: string, projectId: string): Promise<{ stopped: boolean; messageId: string | null }>;
+  stop(access: ProjectAccess): Promise<{ stopped: boolean; messageId: string | null }>;
   activeCount(): number;
   /** How full the project's model window is: the next request's tokens for the conversation as it stands. */
-  contextUsage(ownerId: string, projectId: string): Promise<ContextUsage>;
+  contextUsage(access: ProjectAccess): Promise<ContextUsage>;
   /** Stops every run (server shutdown) and waits for them to be saved. */
   shutdown(): Promise<void>;
 };
@@ -123,12 +125,13 @@ export function createRunManager(deps: RunDeps): RunManager {
 
   let closing = false;
 
-  async function start(ownerId: string, message: SendMessage): Promise<Run> {
+  async function start(access: ProjectAccess, message: SendMessage): Promise<Run> {
     if (closing) throw new AppError(503, "dependency_unavailable", "The server is restarting; send your message again in a moment.");
-    // The run's one ownership check: everything after it works on this project id.
-    const projectId = await conversations.ownedProject(ownerId, message.projectId);
+    // The access was checked for this project: everything after works on its id.
+    const { projectId } = access;
+    if (projectId !== message.projectId) throw new AppError(500, "internal", "The run's access is for another project.");
     if (runs.has(projectId)) throw conflict(BUSY);
-    await deps.usage?.assertWithinBudget(ownerId);
+    await deps.usage?.assertWithinBudget(access.userId);
     const attachments = message.attachments ?? [];
     const images = await conversations.readImages(projectId, attachments);
     const content = message.content.trim() ? message.content : IMAGE_ONLY_CONTENT;
@@ -164,7 +167,7 @@ export function createRunManager(deps: RunDeps): RunManager {
     void executeRun(
       deps,
       limits,
-      ownerId,
+      access,
       run,
       { content, images, enableReasoning: message.enableReasoning ?? false, mode: message.mode ?? "build" },
       channel.publish,
@@ -182,20 +185,19 @@ export function createRunManager(deps: RunDeps): RunManager {
 
   return {
     start,
-    async active(ownerId, projectId) {
-      return runs.get(await conversations.ownedProject(ownerId, projectId)) ?? null;
+    async active(access) {
+      return runs.get(access.projectId) ?? null;
     },
-    async stop(ownerId, projectId) {
-      const run = runs.get(await conversations.ownedProject(ownerId, projectId));
+    async stop(access) {
+      const run = runs.get(access.projectId);
       if (!run) return { stopped: false, messageId: null };
       run.controller.abort();
       await run.finished;
       return { stopped: true, messageId: run.messageId };
     },
     activeCount: () => runs.size,
-    async contextUsage(ownerId, projectId) {
-      const id = await conversations.ownedProject(ownerId, projectId);
-      const loaded = await conversations.load(ownerId, id);
+    async contextUsage(access) {
+      const loaded = await conversations.load(access);
       if (!deps.model) return { model: "", usedTokens: 0, contextTokens: limits.contextTokens };
       const model = chooseModel(deps.model, loaded.project.model);
       const contextTokens = await contextWindowOf(model, { configured: options.contextTokensConfigured ?? false, fallback: limits.contextTokens });
@@ -225,7 +227,7 @@ export function createRunManager(deps: RunDeps): RunManager {
 async function executeRun(
   deps: RunDeps,
   limits: AgentLimits,
-  ownerId: string,
+  access: ProjectAccess,
   run: LiveRun,
   message: { content: string; images: ChatImage[]; enableReasoning: boolean; mode: ChatMode },
   publish: (event: StreamEvent) => void,
@@ -249,7 +251,7 @@ async function executeRun(
   const content = secrets ? redactSecrets(message.content, secrets.current()) : message.content;
 
   let status: RunStatus;
-  const checkpoint = await deps.checkpoints?.aroundRun({ ownerId, projectId, label: content, messageId });
+  const checkpoint = await deps.checkpoints?.aroundRun({ access, label: content, messageId });
   try {
     if (!deps.model) {
       send({ type: "error", message: MODEL_NOT_CONFIGURED });
@@ -257,8 +259,7 @@ async function executeRun(
     } else {
       const signal = run.controller.signal;
       const input = await prepareRun(deps, {
-        ownerId,
-        projectId,
+        access,
         excludeIds: [run.userMessageId, messageId],
         message: { ...message, content },
         signal,
@@ -283,7 +284,7 @@ async function executeRun(
 
   const final = await recorder.finish(status, run.stopNote);
   if (final.usage?.totalTokens) {
-    await deps.usage?.record(ownerId, final.usage.totalTokens).catch((error: unknown) => {
+    await deps.usage?.record(access.userId, final.usage.totalTokens).catch((error: unknown) => {
       deps.logger.warn("run tokens not added to the monthly usage", { messageId, error: String(error) });
     });
   }

@@ -1,3 +1,4 @@
+import { grantedAccess } from "../test/access";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { StreamEvent } from "@shared/events/stream";
 import { silentLogger } from "../lib/logger";
@@ -70,7 +71,7 @@ function setup(
 }
 
 async function runToEnd(manager: ReturnType<typeof setup>["manager"], content: string) {
-  const run: Run = await manager.start("alice", { projectId: PROJECT, content });
+  const run: Run = await manager.start(grantedAccess("alice", PROJECT), { projectId: PROJECT, content });
   const events = await new Promise<StreamEvent[]>((resolve) => {
     const all: StreamEvent[] = [];
     run.subscribe((e) => {

@@ -73,7 +73,7 @@ describe("Firebase Auth emulator", () => {
     };
     const { idToken, localId } = await signInWithFakeGoogle(host, PROJECT, { email: "ada@example.com", name: "Ada" });
     const identity = await createTokenVerifier(auth)(idToken);
-    expect(identity).toEqual({ uid: localId, email: "ada@example.com", name: "Ada", picture: null, expiresAt: expect.any(Number) });
+    expect(identity).toEqual({ uid: localId, email: "ada@example.com", emailVerified: true, name: "Ada", picture: null, expiresAt: expect.any(Number) });
 
     // Same email, same account; after clearing, a new account.
     expect((await signInWithFakeGoogle(host, PROJECT, { email: "ada@example.com", name: "Ada" })).localId).toBe(localId);

@@ -2,6 +2,8 @@
 export type Identity = {
   uid: string;
   email: string | null;
+  /** Whether the provider verified `email` (invitations go only to a verified address). */
+  emailVerified?: boolean;
   name: string | null;
   picture: string | null;
   /** When the token stops being valid (ms since the epoch): long-lived connections end there. */

@@ -89,7 +89,15 @@ describe("firebase mode", () => {
 
   test("accepts a valid RS256 token and maps its claims", async () => {
     const identity = await verifier()(await signed(claims()));
-    expect(identity).toEqual({ uid: "uid-alice", email: "alice@example.com", name: "Alice", picture: null, expiresAt: expect.any(Number) });
+    // email_verified absent from the claims: not verified (invitations need a verified address).
+    expect(identity).toEqual({
+      uid: "uid-alice",
+      email: "alice@example.com",
+      emailVerified: false,
+      name: "Alice",
+      picture: null,
+      expiresAt: expect.any(Number),
+    });
   });
 
   test("rejects an expired token with a human message", async () => {
@@ -286,7 +294,14 @@ describe("emulator mode", () => {
 
   test("accepts an unsigned token for the configured project", async () => {
     const token = emulatorToken("demo-app-builder", { uid: "emu-1", email: "e@example.com", name: "Emu", picture: "https://p/x.png" });
-    expect(await verify(token)).toEqual({ uid: "emu-1", email: "e@example.com", name: "Emu", picture: "https://p/x.png", expiresAt: expect.any(Number) });
+    expect(await verify(token)).toEqual({
+      uid: "emu-1",
+      email: "e@example.com",
+      emailVerified: true,
+      name: "Emu",
+      picture: "https://p/x.png",
+      expiresAt: expect.any(Number),
+    });
   });
 
   test("rejects an unsigned token for another project", async () => {

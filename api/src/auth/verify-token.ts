@@ -126,6 +126,7 @@ function toIdentity(payload: JWTPayload, nowMs: number): Identity {
   return {
     uid: sub,
     email: stringOrNull(payload.email),
+    emailVerified: payload.email_verified === true,
     name: stringOrNull(payload.name),
     picture: stringOrNull(payload.picture),
     ...(typeof payload.exp === "number" ? { expiresAt: payload.exp * 1000 } : {}),

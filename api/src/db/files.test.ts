@@ -6,7 +6,8 @@ import type { Sql } from "./client";
 import {
   deleteFileRow,
   findFileByPath,
-  findOwnedFile,
+  findFileInProject,
+  findFileProjectId,
   findPathClash,
   insertFile,
   listFiles,
@@ -26,15 +27,17 @@ const add = (projectId: string, path: string, size = 1) =>
   insertFile(sql, { id: crypto.randomUUID(), projectId, path, size, storageKey: `k/${crypto.randomUUID()}`, sha256: "a".repeat(64) });
 
 describe(`file queries (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () => {
-  test("a file is found by id only through its owner, and listed by path", async () => {
+  test("a file is found by id only within its project, its project by its id, and listed by path", async () => {
     const owner = await newOwner(sql);
-    const stranger = await newOwner(sql);
     const project = await newProject(sql, owner);
+    const other = await newProject(sql, owner);
     const b = await add(project, "src/b.ts");
     await add(project, "README.md");
     expect((await listFiles(sql, project)).map((f) => f.path)).toEqual(["README.md", "src/b.ts"]);
-    expect(await findOwnedFile(sql, owner, b.id)).toEqual(b);
-    expect(await findOwnedFile(sql, stranger, b.id)).toBeNull();
+    expect(await findFileInProject(sql, project, b.id)).toEqual(b);
+    expect(await findFileInProject(sql, other, b.id)).toBeNull();
+    expect(await findFileProjectId(sql, b.id)).toBe(project);
+    expect(await findFileProjectId(sql, crypto.randomUUID())).toBeNull();
     expect(await findFileByPath(sql, project, "src/b.ts")).toEqual(b);
     expect(await findFileByPath(sql, project, "src/B.ts")).toBeNull();
     expect(toPublicFile(b)).not.toHaveProperty("storageKey");

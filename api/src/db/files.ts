@@ -22,12 +22,18 @@ export async function listFiles(sql: Sql, projectId: string): Promise<FileRow[]>
 }
 
 /** A file by id, only when its project belongs to `ownerId`. */
-export async function findOwnedFile(sql: Sql, ownerId: string, fileId: string): Promise<FileRow | null> {
+/** The file, only when it is in this project (a file id from another project behaves as a missing one). */
+export async function findFileInProject(sql: Sql, projectId: string, fileId: string): Promise<FileRow | null> {
   const [row] = await sql<RawRow[]>`
     select f.id, f.project_id as "projectId", f.path, f.size, f.storage_key as "storageKey", f.sha256, f.updated_at as "updatedAt"
-    from files f join projects p on p.id = f.project_id
-    where f.id = ${fileId} and p.owner_id = ${ownerId}`;
+    from files f where f.id = ${fileId} and f.project_id = ${projectId}`;
   return row ? toRow(row) : null;
+}
+
+/** Which project the file is in (routes address a file by its id alone), or null. */
+export async function findFileProjectId(sql: Sql, fileId: string): Promise<string | null> {
+  const [row] = await sql<{ projectId: string }[]>`select project_id as "projectId" from files where id = ${fileId}`;
+  return row?.projectId ?? null;
 }
 
 export async function findFileByPath(sql: Sql, projectId: string, path: string): Promise<FileRow | null> {

@@ -30,12 +30,6 @@ export async function findAppSettings(sql: Sql, projectId: string): Promise<{ wo
   return row ?? null;
 }
 
-/** Who owns a project (for work already scoped to the project, such as the agent's), or null. */
-export async function projectOwner(sql: Sql, projectId: string): Promise<string | null> {
-  const [row] = await sql<{ ownerId: string }[]>`select owner_id as "ownerId" from projects where id = ${projectId}`;
-  return row?.ownerId ?? null;
-}
-
 /** Whether some project names this sandbox as its own (false once the project is deleted or recreated). */
 export async function isProjectSandbox(sql: Sql, sandboxId: string): Promise<boolean> {
   const rows = await sql`select 1 from projects where sandbox_id = ${sandboxId}`;

@@ -26,6 +26,29 @@ export async function findProject(sql: Sql, ownerId: string, id: string): Promis
   return row ? toProject(row) : null;
 }
 
+/** The project by id alone, for work already holding a checked access value (services/access.ts). */
+export async function findProjectById(sql: Sql, id: string): Promise<Project | null> {
+  const [row] = await sql<ProjectRow[]>`select ${columns(sql)} from projects where id = ${id}`;
+  return row ? toProject(row) : null;
+}
+
+/** The project and the user's role in it (its owner, or an active member's role), or null when they have none. */
+export async function findProjectWithRole(
+  sql: Sql,
+  userId: string,
+  id: string,
+): Promise<{ project: Project; ownerId: string; role: "owner" | "editor" | "viewer" } | null> {
+  const [row] = await sql<(ProjectRow & { ownerId: string; role: "owner" | "editor" | "viewer" })[]>`
+    select p.id, p.name, p.description, p.sandbox_id as "sandboxId", p.sandbox_url as "sandboxUrl",
+      p.workflow_command as "workflowCommand", p.created_at as "createdAt", p.updated_at as "updatedAt",
+      p.owner_id as "ownerId", case when p.owner_id = ${userId} then 'owner' else m.role end as role
+    from projects p left join project_members m on m.project_id = p.id and m.user_id = ${userId}
+    where p.id = ${id} and (p.owner_id = ${userId} or m.user_id is not null)`;
+  if (!row) return null;
+  const { ownerId, role, ...project } = row;
+  return { project: toProject(project), ownerId, role };
+}
+
 export async function insertProject(sql: Sql, p: { id: string; ownerId: string; name: string; description: string | null }): Promise<Project> {
   const [row] = await sql<ProjectRow[]>`
     insert into projects (id, owner_id, name, description)
@@ -72,7 +95,8 @@ export async function findProjectModel(sql: Sql, id: string): Promise<string | n
   return row?.model ?? null;
 }
 
-export async function setProjectModel(sql: Sql, ownerId: string, id: string, model: string): Promise<boolean> {
-  const rows = await sql`update projects set model = ${model} where id = ${id} and owner_id = ${ownerId} returning id`;
+/** Not scoped by owner: callers hold a checked access (services/access.ts). */
+export async function setProjectModel(sql: Sql, id: string, model: string): Promise<boolean> {
+  const rows = await sql`update projects set model = ${model} where id = ${id} returning id`;
   return rows.length > 0;
 }

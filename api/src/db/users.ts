@@ -22,3 +22,9 @@ export async function ensureUser(sql: Sql, user: User): Promise<void> {
     values (${user.id}, ${user.email}, ${user.displayName}, ${user.photoURL})
     on conflict (id) do nothing`;
 }
+
+/** The user's e-mail and name as last stored, or null when there is no such user. */
+export async function findUserEmail(sql: Sql, id: string): Promise<{ email: string | null; name: string | null } | null> {
+  const [row] = await sql<{ email: string | null; name: string | null }[]>`select email, display_name as name from users where id = ${id}`;
+  return row ?? null;
+}

@@ -41,7 +41,14 @@ export type ProjectEnvChangedEvent = { type: "project.env.changed"; projectId: s
 /** The owner declined a secret an agent run asked for (request_secret): the run waiting for it, on any instance, goes on without. */
 export type SecretDeclinedEvent = { type: "secret.declined"; projectId: string; ownerId: string; name: string; origin: "api"; pushedBy?: undefined };
 
-export type BusEvent = FileBusEvent | SandboxStopEvent | ProblemsBusEvent | ProcessBusEvent | ProjectEnvChangedEvent | SecretDeclinedEvent;
+/**
+ * A person's place in a project changed (removed, made a viewer, the project handed over): every instance checks
+ * that person's open sockets again (services/access.ts), so a removed member hears nothing more and a viewer's
+ * terminal closes.
+ */
+export type AccessChangedEvent = { type: "project.access.changed"; projectId: string; userId: string; ownerId: string; origin: "api"; pushedBy?: undefined };
+
+export type BusEvent = FileBusEvent | SandboxStopEvent | ProblemsBusEvent | ProcessBusEvent | ProjectEnvChangedEvent | SecretDeclinedEvent | AccessChangedEvent;
 
 /** Subscribers that act on file changes skip every other kind of event with this. */
 export const isFileEvent = (event: BusEvent): event is FileBusEvent => event.type.startsWith("file.");

@@ -8,7 +8,7 @@ export class AppError extends Error {
   /** Extra response headers (e.g. `Retry-After` on a 429). */
   readonly headers: Record<string, string>;
   constructor(
-    readonly status: 400 | 401 | 404 | 409 | 413 | 415 | 429 | 500 | 502 | 503 | 504,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 502 | 503 | 504,
     readonly code: ErrorCode,
     message: string,
     options?: { cause?: unknown; headers?: Record<string, string> },
@@ -20,6 +20,8 @@ export class AppError extends Error {
 
 export const badRequest = (message: string) => new AppError(400, "bad_request", message);
 export const unauthorized = (message = "Sign in again: your session is missing or has expired.") => new AppError(401, "unauthorized", message);
+/** 403: the caller may see the thing but not do this to it (a viewer writing); strangers get `notFound`. */
+export const forbidden = (message: string) => new AppError(403, "forbidden", message);
 export const notFound = (what: string) => new AppError(404, "not_found", `${what} not found`);
 export const conflict = (message: string) => new AppError(409, "conflict", message);
 export const tooLarge = (message: string) => new AppError(413, "payload_too_large", message);

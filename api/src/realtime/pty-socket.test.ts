@@ -3,6 +3,7 @@
  * python3, Ctrl+C as SIGINT, resize, a full-screen program (vi), the 64 KB message limit, the idle close,
  * what survives a closed page, token refresh, and the owner check (404 before the upgrade).
  */
+import { grantedAccess } from "../test/access";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { MAX_PTY_MESSAGE_BYTES, MAX_TERMINALS_PER_PROJECT, PTY_CLOSE, PTY_INPUT, PTY_PROTOCOL, encodePtyFrame } from "@shared/events/pty-frames";
@@ -137,7 +138,7 @@ if (await localSuiteGate("terminal socket", { sameOnEveryDatabase: true })) {
     }, 120_000);
 
     test("closing the page ends the foreground job; what was started with & or nohup keeps running", async () => {
-      const sandbox = await t.deps.sandboxes.ensure(alice.uid, projectId);
+      const sandbox = await t.deps.sandboxes.ensure(grantedAccess(alice.uid, projectId));
       const term = await connectPty(main.base, projectId, alice.token);
       await term.waitFor(PROMPT, 30_000);
       term.type("rm -f page-bg.txt page-nohup.txt page-fg.txt; (sleep 2; echo alive > page-bg.txt) &\r");

@@ -1,10 +1,12 @@
 /**
  * The interactive terminal's WebSocket at GET /api/sandbox/{projectId}/pty: authenticated like the file-event
- * hub (the ID token in the subprotocol list, never the URL), owner-checked before the upgrade (404 for
- * anyone else's project), then bridged to a terminal session in binary frames (shared/events/pty-frames.ts).
+ * hub (the ID token in the subprotocol list, never the URL), access-checked for `edit` before the upgrade (404
+ * for a stranger, 403 for a viewer), then bridged to a terminal session in binary frames (shared/events/pty-frames.ts).
  *
  * The socket outlives the token it was opened with only while the browser sends fresh ones (a TOKEN frame):
- * a shell must not end every hour with the ID token, nor stay open for a signed-out user.
+ * a shell must not end every hour with the ID token, nor stay open for a signed-out user. Nor does it outlive
+ * the person's right to it: when their place in the project changes (`project.access.changed`, from any
+ * instance), it is checked again and the terminal closes once they may no longer edit.
  */
 import {
   decodePtyFrame,
@@ -25,7 +27,7 @@ import type { Identity, TokenVerifier } from "../auth/types";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ServiceContext } from "../services/context";
-import { getOwnedProject } from "../services/projects";
+import { type ProjectAccess, projectAccess } from "../services/access";
 import type { OpenTerminal, TerminalEnd, TerminalSessions } from "../services/sandboxes/terminals";
 import { TOKEN_EXPIRED_CLOSE } from "./ws-hub";
 
@@ -38,6 +40,8 @@ export type PtySocketData = {
   kind: "pty";
   caller: Identity;
   projectId: string;
+  /** The caller's checked access, as of the upgrade. */
+  access: ProjectAccess;
   cols: number;
   rows: number;
   session?: OpenTerminal;
@@ -76,6 +80,20 @@ export function createPtySocket(deps: ServiceContext & { verifyToken: TokenVerif
     ws.data.expiry = setTimeout(closeNow, Math.min(wait, MAX_TIMER_MS));
   };
 
+  const unsubscribe = deps.events.subscribe((event) => {
+    if (event.type !== "project.access.changed") return;
+    const theirs = [...all].filter((ws) => ws.data.projectId === event.projectId && ws.data.caller.uid === event.userId && !ws.data.closed);
+    if (!theirs.length) return;
+    void projectAccess(deps, event.userId, event.projectId, "edit").then(
+      () => {},
+      (error: unknown) => {
+        if (!(error instanceof AppError)) return; // the check could not run: the next change decides
+        const code = error.status === 403 ? PTY_CLOSE.forbidden : PTY_CLOSE.notFound;
+        for (const ws of theirs) closeSocket(ws, code, error.message);
+      },
+    );
+  });
+
   const apply = (ws: ServerWebSocket<PtySocketData>, kind: number, payload: Uint8Array) => {
     const session = ws.data.session!;
     if (kind === PTY_INPUT) session.input(payload);
@@ -111,8 +129,9 @@ export function createPtySocket(deps: ServiceContext & { verifyToken: TokenVerif
       } catch (error) {
         return fail(401, "unauthorized", error instanceof AppError ? error.message : "Sign in again.");
       }
+      let access: ProjectAccess;
       try {
-        await getOwnedProject(deps, caller.uid, projectId);
+        access = await projectAccess(deps, caller.uid, projectId, "edit");
       } catch (error) {
         if (error instanceof AppError) return fail(error.status, error.code, error.message);
         throw error;
@@ -122,6 +141,7 @@ export function createPtySocket(deps: ServiceContext & { verifyToken: TokenVerif
         kind: "pty",
         caller,
         projectId,
+        access,
         cols: clampTerminalSize(Number(url.searchParams.get("cols") ?? 80)),
         rows: clampTerminalSize(Number(url.searchParams.get("rows") ?? 24)),
         early: [],
@@ -135,9 +155,9 @@ export function createPtySocket(deps: ServiceContext & { verifyToken: TokenVerif
         all.add(ws);
         armExpiry(ws);
         if (ws.data.closed) return;
-        const { caller, projectId, cols, rows } = ws.data;
+        const { access, projectId, cols, rows } = ws.data;
         try {
-          const session = await deps.terminals.open(caller.uid, projectId, {
+          const session = await deps.terminals.open(access, {
             cols,
             rows,
             onData: (bytes) => void ws.send(encodePtyFrame(PTY_OUTPUT, bytes)),
@@ -185,6 +205,7 @@ export function createPtySocket(deps: ServiceContext & { verifyToken: TokenVerif
     },
     clientCount: () => all.size,
     close() {
+      unsubscribe();
       for (const ws of all) closeSocket(ws, 1001, "server shutting down");
     },
   };

@@ -1,8 +1,10 @@
 /**
  * The file-event WebSocket at GET /api/ws. A browser cannot set headers on a WebSocket, so the Firebase
  * ID token travels in the subprotocol list (`[WS_PROTOCOL, token]`), never in the URL (which gets logged).
- * A socket subscribes to projects it owns; bus events (file changes, build progress) are forwarded only to
- * sockets of the project's owner.
+ * A socket subscribes to projects it may view (services/access.ts); bus events (file changes, build progress)
+ * are forwarded to the sockets subscribed to the project, which only a checked subscription can be. When a
+ * person's place in a project changes (`project.access.changed`, from any instance), their sockets on it are
+ * checked again, and one that may no longer view it is unsubscribed: a removed member hears nothing more.
  */
 import { deploymentEventSchema } from "@shared/events/deployment-events";
 import { clientSocketMessageSchema, WS_PROTOCOL, type ServerSocketMessage } from "@shared/events/project-events";
@@ -12,7 +14,7 @@ import type { EventBus } from "../events/types";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ServiceContext } from "../services/context";
-import { getOwnedProject } from "../services/projects";
+import { projectAccess } from "../services/access";
 
 export type HubSocketData = { kind: "hub"; caller: Identity; projects: Set<string>; expiry?: ReturnType<typeof setTimeout> };
 
@@ -37,27 +39,43 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
   const unsubscribeBus = deps.events.subscribe((event) => {
     // File events, the problem list's `problems.changed` and the named processes' output and status go to
     // browsers; other bus events (`sandbox.stop`, `project.env.changed`, `secret.declined`) are the API's own.
+    if (event.type === "project.access.changed") return void recheck(event.projectId, event.userId);
     if (event.type === "sandbox.stop" || event.type === "project.env.changed" || event.type === "secret.declined") return;
     const sockets = byProject.get(event.projectId);
     if (!sockets) return;
-    const { ownerId, origin: _origin, pushedBy: _pushedBy, ...message } = event;
+    const { ownerId: _ownerId, origin: _origin, pushedBy: _pushedBy, ...message } = event;
     const text = JSON.stringify(message);
-    for (const ws of sockets) if (ws.data.caller.uid === ownerId) ws.send(text);
+    for (const ws of sockets) ws.send(text);
   });
 
-  // Build progress of a publish goes the same way: to the owner's sockets subscribed to the project, in
+  // Build progress of a publish goes the same way: to the sockets subscribed to the project, in
   // exactly the shared schema's shape (the browser parses it with the same schema; extra fields a producer
   // spreads in stay on the bus).
   const unsubscribeSites = deps.events.subscribeSite((event) => {
     if (event.type === "site.changed") return;
     const sockets = byProject.get(event.projectId);
     if (!sockets) return;
-    const { ownerId, ...rest } = event;
+    const { ownerId: _ownerId, ...rest } = event;
     const message = deploymentEventSchema.safeParse(rest);
     if (!message.success) return deps.logger.warn("malformed deployment event not forwarded", { type: event.type });
     const text = JSON.stringify(message.data);
-    for (const ws of sockets) if (ws.data.caller.uid === ownerId) ws.send(text);
+    for (const ws of sockets) ws.send(text);
   });
+
+  /** The person's sockets on the project, checked again; one that may no longer view it is unsubscribed. */
+  async function recheck(projectId: string, userId: string): Promise<void> {
+    const theirs = [...(byProject.get(projectId) ?? [])].filter((ws) => ws.data.caller.uid === userId);
+    if (!theirs.length) return;
+    const allowed = await projectAccess(deps, userId, projectId, "view").then(
+      () => true,
+      (error: unknown) => (error instanceof AppError ? false : null),
+    );
+    if (allowed !== false) return; // still allowed, or the check could not run (the next one decides)
+    for (const ws of theirs) {
+      leave(ws, projectId);
+      send(ws, { type: "error", message: "Project not found" });
+    }
+  }
 
   const leave = (ws: ServerWebSocket<HubSocketData>, projectId: string) => {
     ws.data.projects.delete(projectId);
@@ -108,7 +126,7 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
         const { type, projectId } = parsed.data;
         if (type === "unsubscribe") return leave(ws, projectId);
         try {
-          await getOwnedProject(deps, ws.data.caller.uid, projectId);
+          await projectAccess(deps, ws.data.caller.uid, projectId, "view");
         } catch {
           return send(ws, { type: "error", message: "Project not found" });
         }

@@ -7,16 +7,19 @@ import { runQuerySchema, tableRowsQuerySchema, type SqlErrorBody } from "@shared
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
+import { projectAccess } from "../services/access";
 import { databaseOverview, runProjectQuery, SqlError, tableRows } from "../services/app-data/index";
 
 const sqlErrorBody = (error: SqlError): SqlErrorBody => ({ error: error.message, code: "bad_request", position: error.position, sqlState: error.sqlState });
 
 export const databaseRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
-    .get("/:id/database", async (c) => c.json(await databaseOverview(deps, c.var.caller.uid, c.req.param("id"))))
+    .get("/:id/database", async (c) => c.json(await databaseOverview(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"))))
     .get("/:id/database/tables/:table/rows", validate("query", tableRowsQuerySchema), async (c) => {
       try {
-        return c.json(await tableRows(deps, c.var.caller.uid, c.req.param("id"), c.req.param("table"), c.req.valid("query")));
+        return c.json(
+          await tableRows(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"), c.req.param("table"), c.req.valid("query")),
+        );
       } catch (error) {
         if (error instanceof SqlError) return c.json(sqlErrorBody(error), 400);
         throw error;
@@ -24,7 +27,7 @@ export const databaseRoutes = (deps: AppDeps) =>
     })
     .post("/:id/database/query", validate("json", runQuerySchema), async (c) => {
       try {
-        return c.json(await runProjectQuery(deps, c.var.caller.uid, c.req.param("id"), c.req.valid("json").sql));
+        return c.json(await runProjectQuery(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit"), c.req.valid("json").sql));
       } catch (error) {
         if (error instanceof SqlError) return c.json(sqlErrorBody(error), 400);
         throw error;

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { grantedAccess } from "../test/access";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -113,7 +114,7 @@ describe(`files routes (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGlite
     await frank.request("POST", `/api/files/${p.id}`, { path: "src/main.ts", content: "console.log(1)" });
     // A binary file can only be written through the service (the agent's sandbox sync does this).
     const { writeFileAtPath } = await import("../services/files");
-    await writeFileAtPath(t.deps, frank.uid, p.id, "logo.bin", new Uint8Array([0, 1, 2, 255]));
+    await writeFileAtPath(t.deps, grantedAccess(frank.uid, p.id), "logo.bin", new Uint8Array([0, 1, 2, 255]));
 
     const res = await frank.request("GET", `/api/files/${p.id}/download`);
     expect(res.status).toBe(200);

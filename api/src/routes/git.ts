@@ -1,13 +1,14 @@
 /**
  * /api/projects/{id}/git…: a project's git remote. PUT connects `{url, branch?, username?, token?, autoPush?}`,
  * GET answers the status (null when not connected), DELETE disconnects, POST /push `{message?, force?}` and
- * POST /pull. Owner-checked in the service before anything else: another user's project is 404 on every
- * route, whatever the body. A pull whose sides overlap answers 409 with the conflicting files.
+ * POST /pull. Access is checked before the body is read: a stranger gets 404 on every route whatever the body,
+ * a viewer may read the status and gets 403 for the rest (editors and the owner may connect, push and pull). A pull whose sides overlap answers 409 with the conflicting files.
  */
 import { connectGitSchema, type GitPullConflict, pushGitSchema } from "@shared/schemas/git";
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
 import { badRequest } from "../lib/errors";
+import { projectAccess } from "../services/access";
 
 const bodyOf = async <T>(
   c: { req: { json(): Promise<unknown> } },
@@ -20,22 +21,22 @@ const bodyOf = async <T>(
 
 export const gitRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
-    .get("/:id/git", async (c) => c.json(await deps.git.status(c.var.caller.uid, c.req.param("id"))))
+    .get("/:id/git", async (c) => c.json(await deps.git.status(await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"))))
     .put("/:id/git", async (c) => {
-      // The owner check comes first, so a stranger's bad body is a 404 too.
-      await deps.git.assertOwned(c.var.caller.uid, c.req.param("id"));
-      return c.json(await deps.git.connect(c.var.caller.uid, c.req.param("id"), await bodyOf(c, connectGitSchema)));
+      // The access check comes first, so a stranger's bad body is a 404 too.
+      const access = await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit");
+      return c.json(await deps.git.connect(access, await bodyOf(c, connectGitSchema)));
     })
     .delete("/:id/git", async (c) => {
-      await deps.git.disconnect(c.var.caller.uid, c.req.param("id"));
+      await deps.git.disconnect(await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit"));
       return c.body(null, 204);
     })
     .post("/:id/git/push", async (c) => {
-      await deps.git.assertOwned(c.var.caller.uid, c.req.param("id"));
-      return c.json(await deps.git.push(c.var.caller.uid, c.req.param("id"), await bodyOf(c, pushGitSchema)));
+      const access = await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit");
+      return c.json(await deps.git.push(access, await bodyOf(c, pushGitSchema)));
     })
     .post("/:id/git/pull", async (c) => {
-      const result = await deps.git.pull(c.var.caller.uid, c.req.param("id"));
+      const result = await deps.git.pull(await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit"));
       if ("conflicts" in result) {
         const body: GitPullConflict = {
           error: `Both sides changed ${result.conflicts.length === 1 ? "this file" : "these files"}: ${result.conflicts.join(", ")}. Nothing was changed; resolve them on one side first.`,

@@ -2,6 +2,7 @@
  * Limits that protect a shared server: per-user rate limits counted in the database (so two app instances
  * on one database share them), and per-project file count and size limits on every write path.
  */
+import { grantedAccess } from "../test/access";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { createApp } from "../app";
@@ -266,8 +267,8 @@ describe("per-project file limits", () => {
     const hana = t.user("hana");
     const id = await project(hana);
     const fromSandbox = { ...t.deps, origin: "sandbox" as const };
-    for (const path of ["1", "2", "3"]) await writeFileAtPath(fromSandbox, hana.uid, id, path, new Uint8Array([1]));
-    const error = await writeFileAtPath(fromSandbox, hana.uid, id, "4", new Uint8Array([1])).catch((e) => e);
+    for (const path of ["1", "2", "3"]) await writeFileAtPath(fromSandbox, grantedAccess(hana.uid, id), path, new Uint8Array([1]));
+    const error = await writeFileAtPath(fromSandbox, grantedAccess(hana.uid, id), "4", new Uint8Array([1])).catch((e) => e);
     expect({ status: error.status, code: error.code }).toEqual({ status: 413, code: "payload_too_large" });
   });
 });

@@ -7,16 +7,17 @@ import { setProjectModelSchema } from "@shared/schemas/model";
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
+import { projectAccess } from "../services/access";
 import { chooseProjectModel, getProjectModel } from "../services/model-choice";
 import { createTokenBudget } from "../services/token-budget";
 
 export const projectModelRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
-    .get("/:id/model", async (c) => c.json(await getProjectModel(deps, c.var.caller.uid, c.req.param("id"))))
+    .get("/:id/model", async (c) => c.json(await getProjectModel(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"))))
     .put("/:id/model", validate("json", setProjectModelSchema), async (c) =>
-      c.json(await chooseProjectModel(deps, c.var.caller.uid, c.req.param("id"), c.req.valid("json").model)),
+      c.json(await chooseProjectModel(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit"), c.req.valid("json").model)),
     )
-    .get("/:id/context", async (c) => c.json(await deps.runs.contextUsage(c.var.caller.uid, c.req.param("id"))));
+    .get("/:id/context", async (c) => c.json(await deps.runs.contextUsage(await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"))));
 
 export const usageRoutes = (deps: AppDeps) => {
   const budget = createTokenBudget(deps);

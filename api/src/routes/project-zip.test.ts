@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { grantedAccess } from "../test/access";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,7 +25,7 @@ describe(`GET /api/files/{projectId}/download.zip (${process.env.TEST_DATABASE_U
     // Binary content goes in through the file service (the API's create-by-path takes text).
     const png = Uint8Array.from({ length: 2000 }, (_, i) => (i * 89) % 256);
     const { writeFileAtPath } = await import("../services/files");
-    await writeFileAtPath(t.deps, alice.uid, project.id, "public/logo.png", png);
+    await writeFileAtPath(t.deps, grantedAccess(alice.uid, project.id), "public/logo.png", png);
 
     const res = await alice.request("GET", `/api/files/${project.id}/download.zip`);
     expect(res.status).toBe(200);
@@ -53,9 +54,9 @@ describe(`GET /api/files/{projectId}/download.zip (${process.env.TEST_DATABASE_U
     const bigText = "export const line = 'é € 😀';\n".repeat(40_000); // compresses: deflated as it streams
     const bigBinary = new Uint8Array(randomBytes(700_001)); // does not: stored blocks, no deflate cost
     const small = "tiny\n";
-    await writeFileAtPath(t.deps, bob.uid, project.id, "src/big.ts", bigText);
-    await writeFileAtPath(t.deps, bob.uid, project.id, "assets/noise.bin", bigBinary);
-    await writeFileAtPath(t.deps, bob.uid, project.id, "small.txt", small);
+    await writeFileAtPath(t.deps, grantedAccess(bob.uid, project.id), "src/big.ts", bigText);
+    await writeFileAtPath(t.deps, grantedAccess(bob.uid, project.id), "assets/noise.bin", bigBinary);
+    await writeFileAtPath(t.deps, grantedAccess(bob.uid, project.id), "small.txt", small);
 
     const res = await bob.request("GET", `/api/files/${project.id}/download.zip`);
     const reader = res.body!.getReader();

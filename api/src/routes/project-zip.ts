@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
+import { projectAccess } from "../services/access";
 import { streamProjectZip } from "../services/project-zip";
 
 /** A name safe in a Content-Disposition header, with the full name in its RFC 5987 form beside it. */
@@ -15,7 +16,7 @@ const disposition = (name: string) => {
 
 export const projectZipRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>().get("/:projectId/download.zip", async (c) => {
-    const { name, stream } = await streamProjectZip(deps, c.var.caller.uid, c.req.param("projectId"));
+    const { name, stream } = await streamProjectZip(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("projectId"), "view"));
     return new Response(stream, {
       headers: { "content-type": "application/zip", "content-disposition": disposition(name), "cache-control": "no-store" },
     });

@@ -1,16 +1,20 @@
-/** /api/projects: list, create, get and delete the caller's projects. */
+/** /api/projects: list, create, get and delete the caller's projects; `/shared`, the ones others share with them. */
 import { createProjectSchema } from "@shared/schemas/project";
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
+import { projectAccessWithProject, projectAccess } from "../services/access";
+import { listSharedProjects } from "../services/members";
 import * as projects from "../services/projects";
 
 export const projectRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
     .get("/", async (c) => c.json(await projects.listProjects(deps, c.var.caller.uid)))
     .post("/", validate("json", createProjectSchema), async (c) => c.json(await projects.createProject(deps, c.var.caller.uid, c.req.valid("json")), 201))
-    .get("/:id", async (c) => c.json(await projects.getOwnedProject(deps, c.var.caller.uid, c.req.param("id"))))
+    // Before `/:id`, which would take "shared" for a project id.
+    .get("/shared", async (c) => c.json(await listSharedProjects(deps, c.var.caller.uid)))
+    .get("/:id", async (c) => c.json((await projectAccessWithProject(deps, c.var.caller.uid, c.req.param("id"), "view")).project))
     .delete("/:id", async (c) => {
-      await projects.deleteProject(deps, c.var.caller.uid, c.req.param("id"));
+      await projects.deleteProject(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "own"));
       return c.json({ ok: true });
     });

@@ -9,21 +9,30 @@ import { Hono } from "hono";
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
+import { projectAccess } from "../services/access";
+import { recordActivity } from "../services/activity";
 import * as publish from "../services/publish/index";
 
 export const publishRoutes = (deps: AppDeps, rateLimit: MiddlewareHandler<AppEnv>) =>
   new Hono<AppEnv>()
-    .post("/:id/publish", rateLimit, validate("json", publishRequestSchema), async (c) =>
-      c.json(await publish.publishProject(deps, c.var.caller.uid, c.req.param("id"), c.req.valid("json"))),
-    )
-    .get("/:id/publish", async (c) => c.json(await publish.getSiteState(deps, c.var.caller.uid, c.req.param("id"))))
+    .post("/:id/publish", rateLimit, validate("json", publishRequestSchema), async (c) => {
+      const access = await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit");
+      const published = await publish.publishProject(deps, access, c.req.valid("json"));
+      await recordActivity(deps, access, "site.published", { url: published.url });
+      return c.json(published);
+    })
+    .get("/:id/publish", async (c) => c.json(await publish.getSiteState(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"))))
     .delete("/:id/publish", async (c) => {
-      await publish.unpublishProject(deps, c.var.caller.uid, c.req.param("id"));
+      const access = await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit");
+      await publish.unpublishProject(deps, access);
+      await recordActivity(deps, access, "site.unpublished");
       return c.body(null, 204);
     })
-    .get("/:id/deployments", async (c) => c.json(await publish.listProjectDeployments(deps, c.var.caller.uid, c.req.param("id"))))
+    .get("/:id/deployments", async (c) =>
+      c.json(await publish.listProjectDeployments(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"))),
+    )
     .post("/:id/deployments/:deploymentId/activate", async (c) =>
-      c.json(await publish.activateDeployment(deps, c.var.caller.uid, c.req.param("id"), c.req.param("deploymentId"))),
+      c.json(await publish.activateDeployment(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit"), c.req.param("deploymentId"))),
     );
 
 export const liveSiteRoutes = (deps: AppDeps) => new Hono<AppEnv>().get("/", async (c) => c.json(await publish.listLiveSites(deps, c.var.caller.uid)));

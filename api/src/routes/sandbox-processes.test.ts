@@ -4,6 +4,7 @@
  * ones (its whole tree gone), logs read on from a cursor, run-workflow restarting `app`, and live lines and
  * status changes reaching a WebSocket client of the project's owner (and not another user's).
  */
+import { grantedAccess } from "../test/access";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { WS_PROTOCOL } from "@shared/events/project-events";
 import { setWorkflowCommand } from "../db/project-workflow";
@@ -87,7 +88,7 @@ describe.skipIf(!support.ok)("process routes in a real local sandbox", () => {
 
     const stopped = await json(await alice.request("POST", `${base}/web/stop`));
     expect(stopped.body).toMatchObject({ name: "web", status: "exited", ports: [] });
-    const sandbox = await t.deps.sandboxes.ensure(alice.uid, p.id);
+    const sandbox = await t.deps.sandboxes.ensure(grantedAccess(alice.uid, p.id));
     expect(await listensInside(sandbox, 8124)).toBe(false);
 
     expect((await alice.request("POST", `${base}/nope/restart`)).status).toBe(404);

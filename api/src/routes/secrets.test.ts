@@ -3,6 +3,7 @@
  * the per-project cap), values never answered and sealed at rest, 404 for another user's project on every
  * route, a change restarting `app` in a real local sandbox, and a decline reaching a waiting run.
  */
+import { grantedAccess } from "../test/access";
 import { afterAll, describe, expect, test } from "bun:test";
 import { APP_PROCESS } from "@shared/schemas/processes";
 import { MAX_SECRETS_PER_PROJECT, RESERVED_SECRET_NAMES } from "@shared/schemas/secrets";
@@ -147,8 +148,8 @@ if (await localSuiteGate("secrets in a sandbox", { sameOnEveryDatabase: true }))
   describe("secrets in a local sandbox", () => {
     test("setting a secret restarts `app` with it; deleting it restarts `app` without it", async () => {
       const id = await project();
-      await t.deps.sandboxes.processes.start(alice.uid, id, { name: APP_PROCESS, command: 'echo "key=[$API_KEY]"; sleep 1000' });
-      const logged = async () => (await t.deps.sandboxes.processes.logs(alice.uid, id, APP_PROCESS)).lines.map((l) => l.text);
+      await t.deps.sandboxes.processes.start(grantedAccess(alice.uid, id), { name: APP_PROCESS, command: 'echo "key=[$API_KEY]"; sleep 1000' });
+      const logged = async () => (await t.deps.sandboxes.processes.logs(grantedAccess(alice.uid, id), APP_PROCESS)).lines.map((l) => l.text);
       await waitFor("app's first start", async () => (await logged()).includes("key=[]"));
       await alice.request("PUT", `/api/projects/${id}/secrets/API_KEY`, { value: "in-the-app-now" });
       await waitFor("app restarted with the secret", async () => (await logged()).includes("key=[in-the-app-now]"));

@@ -9,6 +9,7 @@ import type { requireAuth } from "../auth/middleware";
 import type { RateLimits } from "../middleware/rate-limit";
 import { badRequest, tooLarge } from "../lib/errors";
 import { formFields } from "../lib/validate";
+import { projectAccess } from "../services/access";
 import { readSignedImage, uploadImage } from "../services/images";
 
 export const uploadRoutes = (deps: AppDeps, auth: ReturnType<typeof requireAuth>, rateLimit: RateLimits["uploads"]) => {
@@ -34,7 +35,7 @@ export const uploadRoutes = (deps: AppDeps, auth: ReturnType<typeof requireAuth>
         const projectId = form.projectId;
         if (!(file instanceof File)) throw badRequest("file: an image file is required");
         if (typeof projectId !== "string" || !projectId) throw badRequest("projectId: required");
-        return c.json(await uploadImage(ctx, c.var.caller.uid, projectId, file), 201);
+        return c.json(await uploadImage(ctx, await projectAccess(deps, c.var.caller.uid, projectId, "edit"), file), 201);
       },
     )
     .get("/image/:projectId/:name", async (c) => {

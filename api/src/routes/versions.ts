@@ -14,6 +14,8 @@ import type { requireAuth } from "../auth/middleware";
 import type { RateLimits } from "../middleware/rate-limit";
 import { badRequest, tooLarge } from "../lib/errors";
 import { formFields, validate } from "../lib/validate";
+import { projectAccess } from "../services/access";
+import { recordActivity } from "../services/activity";
 import { asText } from "../services/file-content";
 import * as versions from "../services/versions/index";
 import { importLimitsFrom } from "../services/versions/import-zip";
@@ -21,19 +23,26 @@ import { importLimitsFrom } from "../services/versions/import-zip";
 export const versionRoutes = (deps: AppDeps) =>
   new Hono<AppEnv>()
     .get("/:id/versions", validate("query", listVersionsQuerySchema), async (c) => {
-      const page = await versions.listProjectVersions(deps, c.var.caller.uid, c.req.param("id"), c.req.valid("query"));
+      const page = await versions.listProjectVersions(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"), c.req.valid("query"));
       if (page.nextBefore) c.header("x-next-before", page.nextBefore);
       return c.json(page.versions);
     })
     .post("/:id/versions", validate("json", createVersionSchema), async (c) =>
-      c.json(await versions.createManualVersion(deps, c.var.caller.uid, c.req.param("id"), c.req.valid("json").label), 201),
+      c.json(await versions.createManualVersion(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit"), c.req.valid("json").label), 201),
     )
     .get("/:id/versions/before-message/:messageId", async (c) =>
-      c.json(await versions.versionBeforeMessage(deps, c.var.caller.uid, c.req.param("id"), c.req.param("messageId"))),
+      c.json(await versions.versionBeforeMessage(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"), c.req.param("messageId"))),
     )
-    .get("/:id/versions/:versionId", async (c) => c.json(await versions.getVersion(deps, c.var.caller.uid, c.req.param("id"), c.req.param("versionId"))))
+    .get("/:id/versions/:versionId", async (c) =>
+      c.json(await versions.getVersion(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"), c.req.param("versionId"))),
+    )
     .get("/:id/versions/:versionId/files/:path{.+}", async (c) => {
-      const bytes = await versions.readVersionFile(deps, c.var.caller.uid, c.req.param("id"), c.req.param("versionId"), c.req.param("path"));
+      const bytes = await versions.readVersionFile(
+        deps,
+        await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"),
+        c.req.param("versionId"),
+        c.req.param("path"),
+      );
       const type = asText(bytes) === null ? "application/octet-stream" : "text/plain; charset=utf-8";
       return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
         "content-type": type,
@@ -43,11 +52,18 @@ export const versionRoutes = (deps: AppDeps) =>
     })
     .get("/:id/versions/:from/diff/:to", async (c) => {
       const patch = ["1", "true"].includes(c.req.query("patch") ?? "");
-      return c.json(await versions.diffVersions(deps, c.var.caller.uid, c.req.param("id"), c.req.param("from"), c.req.param("to"), { patch }));
+      return c.json(
+        await versions.diffVersions(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"), c.req.param("from"), c.req.param("to"), {
+          patch,
+        }),
+      );
     })
-    .post("/:id/versions/:versionId/restore", async (c) =>
-      c.json(await versions.restoreVersion(deps, c.var.caller.uid, c.req.param("id"), c.req.param("versionId"))),
-    );
+    .post("/:id/versions/:versionId/restore", async (c) => {
+      const access = await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit");
+      const restored = await versions.restoreVersion(deps, access, c.req.param("versionId"));
+      await recordActivity(deps, access, "version.restored", { versionId: c.req.param("versionId") });
+      return c.json(restored);
+    });
 
 /** POST /import, with its own sign-in check and a body limit sized for a whole project. */
 export const projectImportRoutes = (deps: AppDeps, auth: ReturnType<typeof requireAuth>, rateLimit: RateLimits["projects"]) => {

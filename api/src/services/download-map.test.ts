@@ -2,11 +2,12 @@
  * The streamed download map on the real database and a local store: small and large files, text and
  * binary, come back byte for byte through JSON.parse, whatever piece edges fall inside them.
  */
+import { grantedAccess } from "../test/access";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { serviceContext } from "../test/service-context";
 import { downloadProject, streamDownloadMap } from "./download-map";
-import { writeFileInProject } from "./files";
+import { writeFileAtPath } from "./files";
 import { createProject } from "./projects";
 
 let ctx: Awaited<ReturnType<typeof serviceContext>>;
@@ -31,9 +32,9 @@ describe("the download map", () => {
       "late.bin": new Uint8Array(lateBinary),
       ["__proto__"]: "not a prototype",
     };
-    for (const [path, content] of Object.entries(written)) await writeFileInProject(ctx, uid, id, path, content);
+    for (const [path, content] of Object.entries(written)) await writeFileAtPath(ctx, grantedAccess(uid, id), path, content);
 
-    const map = await downloadProject(ctx, uid, id);
+    const map = await downloadProject(ctx, grantedAccess(uid, id));
     expect(map.filesCount).toBe(6);
     expect(map.binary).toEqual(["big.bin", "late.bin", "small.bin"]);
     expect(map.files["small.txt"]).toBe("hello\n");
@@ -47,9 +48,9 @@ describe("the download map", () => {
   test("a large file goes out in pieces: no chunk of the stream is near the file's size", async () => {
     const uid = await ctx.newUser("ed");
     const { id } = await createProject(ctx, uid, { name: "Pieces" });
-    await writeFileInProject(ctx, uid, id, "big.bin", new Uint8Array(randomBytes(3 << 20)));
-    await writeFileInProject(ctx, uid, id, "big.txt", "y".repeat(3 << 20));
-    const reader = (await streamDownloadMap(ctx, uid, id)).getReader();
+    await writeFileAtPath(ctx, grantedAccess(uid, id), "big.bin", new Uint8Array(randomBytes(3 << 20)));
+    await writeFileAtPath(ctx, grantedAccess(uid, id), "big.txt", "y".repeat(3 << 20));
+    const reader = (await streamDownloadMap(ctx, grantedAccess(uid, id))).getReader();
     let largest = 0;
     let total = 0;
     for (let r = await reader.read(); !r.done; r = await reader.read()) {

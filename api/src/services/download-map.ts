@@ -14,7 +14,8 @@ import * as files from "../db/files";
 import { DOWNLOAD_COLLECT_BYTES, pullStream, readChunks } from "../lib/pull-stream";
 import type { ServiceContext } from "./context";
 import { asText, isTextStream } from "./file-content";
-import { getOwnedProject } from "./projects";
+import type { ProjectAccess } from "./access";
+import { getProject } from "./projects";
 
 /** Files up to this size are read whole; larger ones are streamed. */
 const WHOLE_FILE = 256 * 1024;
@@ -31,15 +32,15 @@ const base64 = (bytes: Uint8Array) => encode(Buffer.from(bytes.buffer, bytes.byt
 
 type Row = Awaited<ReturnType<typeof files.listFiles>>[number];
 
-export async function streamDownloadMap(ctx: ServiceContext, ownerId: string, projectId: string): Promise<ReadableStream<Uint8Array>> {
-  const project = await getOwnedProject(ctx, ownerId, projectId);
-  const rows = await files.listFiles(ctx.sql, projectId);
+export async function streamDownloadMap(ctx: ServiceContext, access: ProjectAccess): Promise<ReadableStream<Uint8Array>> {
+  const project = await getProject(ctx, access);
+  const rows = await files.listFiles(ctx.sql, project.id);
   return pullStream(mapChunks(ctx, project.name, rows), { collectEvery: DOWNLOAD_COLLECT_BYTES });
 }
 
 /** The download map in memory: for tests and small callers only (the route streams `streamDownloadMap`). */
-export async function downloadProject(ctx: ServiceContext, ownerId: string, projectId: string): Promise<DownloadMap & { binary: string[] }> {
-  const text = await new Response(await streamDownloadMap(ctx, ownerId, projectId)).text();
+export async function downloadProject(ctx: ServiceContext, access: ProjectAccess): Promise<DownloadMap & { binary: string[] }> {
+  const text = await new Response(await streamDownloadMap(ctx, access)).text();
   return JSON.parse(text) as DownloadMap & { binary: string[] };
 }
 

@@ -4,39 +4,39 @@
  * their versions are taken around the agent's run.
  *
  * @example
- * const file = await saveFileAsUser(ctx, uid, fileId, "export const a = 2;\n");
+ * const file = await saveFileAsUser(ctx, access, fileId, "export const a = 2;\n");
  */
 import type { ProjectFile } from "@shared/schemas/file";
+import type { ProjectAccess } from "./access";
 import type { ServiceContext } from "./context";
 import * as files from "./files";
 import { versionAfterUserEdit } from "./versions/hooks";
 
 export async function writeFileAsUser(
   ctx: ServiceContext,
-  ownerId: string,
-  projectId: string,
+  access: ProjectAccess,
   path: string,
   content: string,
 ): Promise<{ file: ProjectFile; created: boolean }> {
-  const { file, created } = await files.writeFileAtPath(ctx, ownerId, projectId, path, content);
+  const { file, created } = await files.writeFileAtPath(ctx, access, path, content);
   await versionAfterUserEdit(ctx, file.projectId);
   return { file, created };
 }
 
-export async function saveFileAsUser(ctx: ServiceContext, ownerId: string, fileId: string, content: string): Promise<ProjectFile> {
-  const file = await files.saveFileContent(ctx, ownerId, fileId, content);
+export async function saveFileAsUser(ctx: ServiceContext, access: ProjectAccess, fileId: string, content: string): Promise<ProjectFile> {
+  const file = await files.saveFileContent(ctx, access, fileId, content);
   await versionAfterUserEdit(ctx, file.projectId);
   return file;
 }
 
-export async function renameFileAsUser(ctx: ServiceContext, ownerId: string, fileId: string, newPath: string): Promise<ProjectFile> {
-  const file = await files.renameProjectFile(ctx, ownerId, fileId, newPath);
+export async function renameFileAsUser(ctx: ServiceContext, access: ProjectAccess, fileId: string, newPath: string): Promise<ProjectFile> {
+  const file = await files.renameProjectFile(ctx, access, fileId, newPath);
   await versionAfterUserEdit(ctx, file.projectId);
   return file;
 }
 
-export async function deleteFileAsUser(ctx: ServiceContext, ownerId: string, fileId: string): Promise<ProjectFile> {
-  const { file } = await files.deleteProjectFile(ctx, ownerId, fileId);
+export async function deleteFileAsUser(ctx: ServiceContext, access: ProjectAccess, fileId: string): Promise<ProjectFile> {
+  const { file } = await files.deleteProjectFile(ctx, access, fileId);
   await versionAfterUserEdit(ctx, file.projectId);
   return file;
 }

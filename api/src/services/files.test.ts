@@ -2,6 +2,7 @@
  * The file service on the real database and a local store: writes, limits, renames and deletes, the events
  * they publish, and the bytes they hand to the sandbox hook.
  */
+import { grantedAccess, ownerFileAccess } from "../test/access";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { blobKey } from "../db/blobs";
 import { latestVersion } from "../db/versions";
@@ -71,11 +72,11 @@ function recordingSync(fail = false) {
 describe("files service", () => {
   test("write creates, then replaces at the same path; each publishes its event", async () => {
     const { uid, projectId } = await project("alice");
-    const first = await writeFileAtPath(ctx, uid, projectId, "src/a.txt", "one");
+    const first = await writeFileAtPath(ctx, grantedAccess(uid, projectId), "src/a.txt", "one");
     expect(first.created).toBe(true);
-    const second = await writeFileAtPath(ctx, uid, projectId, "src/a.txt", "three");
+    const second = await writeFileAtPath(ctx, grantedAccess(uid, projectId), "src/a.txt", "three");
     expect(second).toMatchObject({ created: false, file: { id: first.file.id, size: 5 } });
-    expect((await readFileContent(ctx, uid, projectId, first.file.id)).content).toBe("three");
+    expect((await readFileContent(ctx, grantedAccess(uid, projectId), first.file.id)).content).toBe("three");
     // Content is stored as its blob, the row recording its hash: nothing per file under the project.
     expect(await ctx.store.list(`projects/${projectId}/`)).toEqual([]);
     const [row] = await ctx.sql<{ storageKey: string; sha256: string }[]>`select storage_key as "storageKey", sha256 from files where id = ${first.file.id}`;
@@ -90,10 +91,10 @@ describe("files service", () => {
     const { uid, projectId } = await project("bob");
     const { sync, calls } = recordingSync();
     const withSync: ServiceContext = { ...ctx, sandboxSync: sync };
-    const { file } = await writeFileAtPath(withSync, uid, projectId, "x.txt", "v1");
-    await saveFileContent(withSync, uid, file.id, "v2");
-    await renameProjectFile(withSync, uid, file.id, "y.txt");
-    await deleteProjectFile(withSync, uid, file.id);
+    const { file } = await writeFileAtPath(withSync, grantedAccess(uid, projectId), "x.txt", "v1");
+    await saveFileContent(withSync, await ownerFileAccess(withSync, uid, file.id), file.id, "v2");
+    await renameProjectFile(withSync, await ownerFileAccess(withSync, uid, file.id), file.id, "y.txt");
+    await deleteProjectFile(withSync, await ownerFileAccess(withSync, uid, file.id), file.id);
     expect(calls).toEqual([
       ["written", projectId, "x.txt", "v1"],
       ["written", projectId, "x.txt", "v2"],
@@ -106,31 +107,31 @@ describe("files service", () => {
   test("a sandbox that cannot take the change does not fail the write (storage is the truth)", async () => {
     const { uid, projectId } = await project("carol");
     const { sync } = recordingSync(true);
-    const { file } = await writeFileAtPath({ ...ctx, sandboxSync: sync }, uid, projectId, "z.txt", "kept");
-    expect((await readFileContent(ctx, uid, projectId, file.id)).content).toBe("kept");
+    const { file } = await writeFileAtPath({ ...ctx, sandboxSync: sync }, grantedAccess(uid, projectId), "z.txt", "kept");
+    expect((await readFileContent(ctx, grantedAccess(uid, projectId), file.id)).content).toBe("kept");
   });
 
   test("file count and project size limits answer 413 and store nothing", async () => {
     const { uid, projectId } = await project("dave");
-    for (const name of ["1", "2", "3"]) await writeFileAtPath(ctx, uid, projectId, `${name}.txt`, name);
-    expect(await status(writeFileAtPath(ctx, uid, projectId, "4.txt", "4"))).toBe(413);
-    expect(await status(writeFileAtPath(ctx, uid, projectId, "1.txt", "x".repeat(70)))).toBe(413);
-    expect((await listProjectFiles(ctx, uid, projectId)).map((f) => f.path).sort()).toEqual(["1.txt", "2.txt", "3.txt"]);
+    for (const name of ["1", "2", "3"]) await writeFileAtPath(ctx, grantedAccess(uid, projectId), `${name}.txt`, name);
+    expect(await status(writeFileAtPath(ctx, grantedAccess(uid, projectId), "4.txt", "4"))).toBe(413);
+    expect(await status(writeFileAtPath(ctx, grantedAccess(uid, projectId), "1.txt", "x".repeat(70)))).toBe(413);
+    expect((await listProjectFiles(ctx, grantedAccess(uid, projectId))).map((f) => f.path).sort()).toEqual(["1.txt", "2.txt", "3.txt"]);
     expect(await ctx.store.get(blobKey(sha256Hex(encode("4"))))).toBeNull();
     expect(await ctx.store.get(blobKey(sha256Hex(encode("x".repeat(70)))))).toBeNull();
   });
 
   test("a save is one storage write, and the user version after it touches storage not at all", async () => {
     const { uid, projectId } = await project("fay");
-    const { file } = await writeFileAtPath(ctx, uid, projectId, "app.ts", "export const n = 0;\n");
+    const { file } = await writeFileAtPath(ctx, grantedAccess(uid, projectId), "app.ts", "export const n = 0;\n");
     await versionAfterUserEdit(ctx, projectId);
     const { store, ops } = countingStore(ctx.store);
     const counted: ServiceContext = { ...ctx, store };
 
-    await saveFileAsUser(counted, uid, file.id, "export const n = 1;\n");
+    await saveFileAsUser(counted, await ownerFileAccess(counted, uid, file.id), file.id, "export const n = 1;\n");
     expect(ops).toEqual([["put", blobKey(sha256Hex(encode("export const n = 1;\n")))]]);
     ops.length = 0;
-    await saveFileContent(counted, uid, file.id, "export const n = 2;\n");
+    await saveFileContent(counted, await ownerFileAccess(counted, uid, file.id), file.id, "export const n = 2;\n");
     await versionAfterUserEdit(counted, projectId);
     expect(ops.map(([op]) => op)).toEqual(["put"]); // the save's put; the version read and wrote nothing
     const latest = await latestVersion(ctx.sql, projectId);
@@ -139,17 +140,21 @@ describe("files service", () => {
 
   test("rename onto a taken path is 409; another user's file is 404; binary content is flagged and downloaded as base64", async () => {
     const { uid, projectId } = await project("erin");
-    const a = (await writeFileAtPath(ctx, uid, projectId, "a.txt", "A")).file;
-    await writeFileAtPath(ctx, uid, projectId, "b.txt", "B");
-    expect(await status(renameProjectFile(ctx, uid, a.id, "b.txt"))).toBe(409);
+    const a = (await writeFileAtPath(ctx, grantedAccess(uid, projectId), "a.txt", "A")).file;
+    await writeFileAtPath(ctx, grantedAccess(uid, projectId), "b.txt", "B");
+    expect(await status(renameProjectFile(ctx, await ownerFileAccess(ctx, uid, a.id), a.id, "b.txt"))).toBe(409);
     const stranger = await ctx.newUser("stranger");
-    expect(await status(saveFileContent(ctx, stranger, a.id, "mine"))).toBe(404);
-    expect(await status(deleteProjectFile(ctx, stranger, a.id))).toBe(404);
+    expect(await status(ownerFileAccess(ctx, stranger, a.id))).toBe(404);
+    // A file id from another project, with a real access to this one, is a missing file too.
+    const other = await createProject(ctx, stranger, { name: "Other" });
+    const otherAccess = await ownerFileAccess(ctx, stranger, (await writeFileAtPath(ctx, grantedAccess(stranger, other.id), "o.txt", "o")).file.id);
+    expect(await status(saveFileContent(ctx, otherAccess, a.id, "mine"))).toBe(404);
+    expect(await status(deleteProjectFile(ctx, otherAccess, a.id))).toBe(404);
 
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]);
-    const img = (await writeFileAtPath(ctx, uid, projectId, "i.png", png)).file;
-    expect(await readFileContent(ctx, uid, projectId, img.id)).toMatchObject({ binary: true, content: "" });
-    const zip = await downloadProject(ctx, uid, projectId);
+    const img = (await writeFileAtPath(ctx, grantedAccess(uid, projectId), "i.png", png)).file;
+    expect(await readFileContent(ctx, grantedAccess(uid, projectId), img.id)).toMatchObject({ binary: true, content: "" });
+    const zip = await downloadProject(ctx, grantedAccess(uid, projectId));
     expect(zip).toMatchObject({ filesCount: 3, binary: ["i.png"], files: { "a.txt": "A", "b.txt": "B", "i.png": Buffer.from(png).toString("base64") } });
   });
 });

@@ -19,26 +19,21 @@ import { conflict, notFound, tooLarge } from "../lib/errors";
 import { releaseContent, storeContent, unexpectedContent } from "./content-blobs";
 import { isUuid, publishFileEvent, type ServiceContext } from "./context";
 import { asText } from "./file-content";
-import { getOwnedProject } from "./projects";
+import type { ProjectAccess } from "./access";
 
 const encoder = new TextEncoder();
 const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === "23505";
 
-export async function listProjectFiles(ctx: ServiceContext, ownerId: string, projectId: string): Promise<ProjectFile[]> {
-  await getOwnedProject(ctx, ownerId, projectId);
-  return listFilesInProject(ctx, projectId);
-}
+// Every function takes the caller's checked access (services/access.ts): an agent run gets it once, at its
+// start, rather than on every tool call.
 
-// The *InProject functions are for callers that checked the project's ownership already: an agent run
-// checks once, at its start, rather than on every tool call.
-
-export async function listFilesInProject(ctx: ServiceContext, projectId: string): Promise<ProjectFile[]> {
-  return (await files.listFiles(ctx.sql, projectId)).map(files.toPublicFile);
+export async function listProjectFiles(ctx: ServiceContext, access: ProjectAccess): Promise<ProjectFile[]> {
+  return (await files.listFiles(ctx.sql, access.projectId)).map(files.toPublicFile);
 }
 
 /** The file at `path` with its content (empty and `binary` for a binary file), or null when there is none. */
-export async function readFileInProject(ctx: ServiceContext, projectId: string, path: string): Promise<FileContent | null> {
-  const file = await files.findFileByPath(ctx.sql, projectId, path);
+export async function readFileInProject(ctx: ServiceContext, access: ProjectAccess, path: string): Promise<FileContent | null> {
+  const file = await files.findFileByPath(ctx.sql, access.projectId, path);
   if (!file) return null;
   const bytes = await ctx.store.get(file.storageKey);
   if (!bytes) throw notFound("File content");
@@ -46,8 +41,8 @@ export async function readFileInProject(ctx: ServiceContext, projectId: string, 
   return { ...files.toPublicFile(file), content: text ?? "", binary: text === null };
 }
 
-async function getOwnedFile(ctx: ServiceContext, ownerId: string, fileId: string) {
-  const file = isUuid(fileId) ? await files.findOwnedFile(ctx.sql, ownerId, fileId) : null;
+async function getFileInProject(ctx: ServiceContext, access: ProjectAccess, fileId: string) {
+  const file = isUuid(fileId) ? await files.findFileInProject(ctx.sql, access.projectId, fileId) : null;
   if (!file) throw notFound("File");
   return file;
 }
@@ -69,24 +64,12 @@ export type WriteResult = { file: ProjectFile; created: boolean; unexpected: Une
 /** Creates the file, or replaces its content when the path exists. `created` says which happened. */
 export async function writeFileAtPath(
   ctx: ServiceContext,
-  ownerId: string,
-  projectId: string,
+  access: ProjectAccess,
   path: string,
   content: string | Uint8Array,
   expect: Expectation = {},
 ): Promise<WriteResult> {
-  await getOwnedProject(ctx, ownerId, projectId);
-  return writeFileInProject(ctx, ownerId, projectId, path, content, expect);
-}
-
-export async function writeFileInProject(
-  ctx: ServiceContext,
-  ownerId: string,
-  projectId: string,
-  path: string,
-  content: string | Uint8Array,
-  expect: Expectation = {},
-): Promise<WriteResult> {
+  const { projectId, ownerId } = access;
   const bytes = typeof content === "string" ? encodeContent(content) : content;
   const existing = await files.findFileByPath(ctx.sql, projectId, path);
   if (existing) return { ...(await replaceContent(ctx, ownerId, existing, bytes, expect)), created: false };
@@ -173,23 +156,22 @@ async function replaceContent(
   return { file, unexpected };
 }
 
-export async function saveFileContent(ctx: ServiceContext, ownerId: string, fileId: string, content: string): Promise<ProjectFile> {
-  const file = await getOwnedFile(ctx, ownerId, fileId);
-  return (await replaceContent(ctx, ownerId, file, encodeContent(content))).file;
+export async function saveFileContent(ctx: ServiceContext, access: ProjectAccess, fileId: string, content: string): Promise<ProjectFile> {
+  const file = await getFileInProject(ctx, access, fileId);
+  return (await replaceContent(ctx, access.ownerId, file, encodeContent(content))).file;
 }
 
-export async function readFileContent(ctx: ServiceContext, ownerId: string, projectId: string, fileId: string): Promise<FileContent> {
-  await getOwnedProject(ctx, ownerId, projectId);
-  const file = await getOwnedFile(ctx, ownerId, fileId);
-  if (file.projectId !== projectId) throw notFound("File");
+export async function readFileContent(ctx: ServiceContext, access: ProjectAccess, fileId: string): Promise<FileContent> {
+  const file = await getFileInProject(ctx, access, fileId);
   const bytes = await ctx.store.get(file.storageKey);
   if (!bytes) throw notFound("File content");
   const text = asText(bytes);
   return { ...files.toPublicFile(file), content: text ?? "", binary: text === null };
 }
 
-export async function renameProjectFile(ctx: ServiceContext, ownerId: string, fileId: string, newPath: string): Promise<ProjectFile> {
-  const file = await getOwnedFile(ctx, ownerId, fileId);
+export async function renameProjectFile(ctx: ServiceContext, access: ProjectAccess, fileId: string, newPath: string): Promise<ProjectFile> {
+  const { ownerId } = access;
+  const file = await getFileInProject(ctx, access, fileId);
   if (file.path === newPath) return files.toPublicFile(file);
   await refusePathClash(ctx, file.projectId, newPath, file.path);
   try {
@@ -209,11 +191,12 @@ export async function renameProjectFile(ctx: ServiceContext, ownerId: string, fi
 
 export async function deleteProjectFile(
   ctx: ServiceContext,
-  ownerId: string,
+  access: ProjectAccess,
   fileId: string,
   expect: Expectation = {},
 ): Promise<{ file: ProjectFile; unexpected: Unexpected }> {
-  const file = await getOwnedFile(ctx, ownerId, fileId);
+  const { ownerId } = access;
+  const file = await getFileInProject(ctx, access, fileId);
   const unexpected = await ctx.sql.begin(async (tx) => {
     // Every query inside goes through the transaction (an embedded database has one connection).
     const inTx: ServiceContext = { ...ctx, sql: tx as unknown as typeof ctx.sql };

@@ -11,7 +11,7 @@ import * as uploads from "../db/uploads";
 import { badRequest, notFound, tooLarge, unsupportedMedia } from "../lib/errors";
 import { projectPrefix, type ServiceContext } from "./context";
 import { checkProjectLimits } from "./files";
-import { getOwnedProject } from "./projects";
+import type { ProjectAccess } from "./access";
 
 const ALLOWED = new Map([
   ["image/png", "png"],
@@ -54,11 +54,10 @@ export async function signedImageUrl(signer: ImageSigner, projectId: string, nam
 
 export async function uploadImage(
   ctx: ServiceContext & { signer: ImageSigner; maxBytes: number },
-  ownerId: string,
-  projectId: string,
+  access: ProjectAccess,
   file: File,
 ): Promise<{ url: string }> {
-  await getOwnedProject(ctx, ownerId, projectId);
+  const { projectId } = access;
   if (file.size === 0) throw badRequest("The image file is empty.");
   if (file.size > ctx.maxBytes) {
     throw tooLarge(`The image is ${(file.size / 1048576).toFixed(1)} MB; the limit is ${(ctx.maxBytes / 1048576).toFixed(1)} MB.`);

@@ -1,4 +1,6 @@
 /** The messages service on the real database: history for the owner only, image links signed afresh. */
+import { projectAccess } from "./access";
+import { grantedAccess } from "../test/access";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { insertMessage } from "../db/messages";
 import type { AppError } from "../lib/errors";
@@ -21,7 +23,7 @@ describe("messages service", () => {
     const own = `/api/upload/image/${p.id}/${name}?exp=10&sig=stale`;
     const foreign = `/api/upload/image/${other.id}/${name}?exp=10&sig=stale`;
     await insertMessage(ctx.sql, { id: crypto.randomUUID(), projectId: p.id, role: "user", content: "look", attachments: [own, foreign] });
-    const [message] = await listMessages(ctx, uid, p.id);
+    const [message] = await listMessages(ctx, grantedAccess(uid, p.id));
     const [signed, untouched] = message!.attachments;
     expect(untouched).toBe(foreign);
     const url = new URL(signed!, "http://x");
@@ -32,7 +34,7 @@ describe("messages service", () => {
   test("someone else's project is 404", async () => {
     const owner = await ctx.newUser("owner");
     const p = await createProject(ctx, owner, { name: "Private" });
-    const error = await listMessages(ctx, await ctx.newUser("mallory"), p.id).catch((e: unknown) => e);
+    const error = await projectAccess(ctx, await ctx.newUser("mallory"), p.id, "view").catch((e: unknown) => e);
     expect((error as AppError).status).toBe(404);
   });
 });

@@ -8,7 +8,8 @@ import { findProjectModel, setProjectModel } from "../db/projects";
 import type { Config } from "../lib/config";
 import { badRequest, notFound } from "../lib/errors";
 import type { ServiceContext } from "./context";
-import { getOwnedProject } from "./projects";
+import type { ProjectAccess } from "./access";
+import { getProject } from "./projects";
 
 type Deps = ServiceContext & { config: Pick<Config, "model"> };
 
@@ -18,20 +19,20 @@ function offered(deps: Deps): string[] {
   return model.models;
 }
 
-export async function getProjectModel(deps: Deps, uid: string, projectId: string): Promise<ProjectModel> {
-  const project = await getOwnedProject(deps, uid, projectId);
+export async function getProjectModel(deps: Deps, access: ProjectAccess): Promise<ProjectModel> {
+  const project = await getProject(deps, access);
   const { model } = deps.config;
   if (!model.configured) return { model: "", models: [] };
   const chosen = await findProjectModel(deps.sql, project.id);
   return { model: chosen && model.models.includes(chosen) ? chosen : model.model, models: model.models };
 }
 
-export async function chooseProjectModel(deps: Deps, uid: string, projectId: string, model: string): Promise<ProjectModel> {
-  const project = await getOwnedProject(deps, uid, projectId);
+export async function chooseProjectModel(deps: Deps, access: ProjectAccess, model: string): Promise<ProjectModel> {
+  const project = await getProject(deps, access);
   const models = offered(deps);
   if (!models.includes(model)) {
     throw badRequest(`The model "${model}" is not offered on this server. Choose one of: ${models.join(", ")}.`);
   }
-  if (!(await setProjectModel(deps.sql, uid, project.id, model))) throw notFound("Project");
+  if (!(await setProjectModel(deps.sql, project.id, model))) throw notFound("Project");
   return { model, models };
 }

@@ -13,7 +13,8 @@ import { deflateRawSync } from "node:zlib";
 import * as files from "../db/files";
 import { DOWNLOAD_COLLECT_BYTES, pullStream, readChunks } from "../lib/pull-stream";
 import type { ServiceContext } from "./context";
-import { getOwnedProject } from "./projects";
+import type { ProjectAccess } from "./access";
+import { getProject } from "./projects";
 import {
   centralEntry,
   concat,
@@ -43,8 +44,8 @@ function* pieces(bytes: Uint8Array): Generator<Uint8Array> {
 }
 
 /** The owner's project as a streamed ZIP, and a file name for it. */
-export async function streamProjectZip(ctx: ServiceContext, ownerId: string, projectId: string): Promise<{ name: string; stream: ReadableStream<Uint8Array> }> {
-  const project = await getOwnedProject(ctx, ownerId, projectId);
+export async function streamProjectZip(ctx: ServiceContext, access: ProjectAccess): Promise<{ name: string; stream: ReadableStream<Uint8Array> }> {
+  const project = await getProject(ctx, access);
   const rows = await files.listFiles(ctx.sql, project.id);
   return { name: project.name, stream: pullStream(zipChunks(ctx, rows), { collectEvery: DOWNLOAD_COLLECT_BYTES }) };
 }

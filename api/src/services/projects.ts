@@ -3,8 +3,9 @@ import type { CreateProject, Project } from "@shared/schemas/project";
 import { findSite } from "../db/deployments";
 import * as projects from "../db/projects";
 import { conflict, notFound } from "../lib/errors";
+import type { ProjectAccess } from "./access";
 import { dropProjectDatabases } from "./app-databases";
-import { isUuid, projectPrefix, type ServiceContext } from "./context";
+import { projectPrefix, type ServiceContext } from "./context";
 
 export const listProjects = (ctx: ServiceContext, ownerId: string) => projects.listProjects(ctx.sql, ownerId);
 
@@ -20,9 +21,9 @@ export async function createProject(ctx: ServiceContext, ownerId: string, input:
   throw conflict(`You already have ${created.count} projects, the most one account may have (${max}). Delete a project to make room.`);
 }
 
-/** The caller's project, or 404 whether it is missing or someone else's (never reveal which). */
-export async function getOwnedProject(ctx: ServiceContext, ownerId: string, id: string): Promise<Project> {
-  const project = isUuid(id) ? await projects.findProject(ctx.sql, ownerId, id) : null;
+/** The project the caller holds access to, read now (404 when it was deleted since the check). */
+export async function getProject(ctx: Pick<ServiceContext, "sql">, access: ProjectAccess): Promise<Project> {
+  const project = await projects.findProjectById(ctx.sql, access.projectId);
   if (!project) throw notFound("Project");
   return project;
 }
@@ -38,8 +39,8 @@ export type DeleteProjectContext = ServiceContext & {
  * that commits only after the objects are gone, so a storage failure leaves the project whole (503)
  * rather than rows pointing at nothing or objects nobody owns. Returns the sandbox it had.
  */
-export async function deleteProject(ctx: DeleteProjectContext, ownerId: string, id: string): Promise<{ sandboxId: string | null }> {
-  await getOwnedProject(ctx, ownerId, id);
+export async function deleteProject(ctx: DeleteProjectContext, access: ProjectAccess): Promise<{ sandboxId: string | null }> {
+  const { ownerId, projectId: id } = access;
   const { deleted, site } = await ctx.sql.begin(async (tx) => {
     const q = tx as unknown as typeof ctx.sql;
     const site = await findSite(q, id);

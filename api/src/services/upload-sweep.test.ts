@@ -2,6 +2,7 @@
  * Unattached chat uploads: deleted (row and object) once a day old; attached ones and young ones stay; two
  * sweeps at once (two instances) delete each upload once between them.
  */
+import { grantedAccess } from "../test/access";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { serviceContext } from "../test/service-context";
 import { createImageSigner, markImagesAttached, uploadImage } from "./images";
@@ -20,7 +21,7 @@ describe("unattached upload sweep", () => {
     const uid = await ctx.newUser("ula");
     const project = await createProject(ctx, uid, { name: "Uploads" });
     const up = { ...ctx, signer: createImageSigner("s"), maxBytes: 1 << 20 };
-    const upload = async () => (await uploadImage(up, uid, project.id, new File([PNG], "a.png"))).url;
+    const upload = async () => (await uploadImage(up, grantedAccess(uid, project.id), new File([PNG], "a.png"))).url;
     const [abandoned, sent, fresh] = [await upload(), await upload(), await upload()];
     await markImagesAttached(ctx, project.id, [sent]);
     const nameOf = (url: string) => url.split("/").pop()!.split("?")[0]!;
@@ -38,7 +39,7 @@ describe("unattached upload sweep", () => {
     const uid = await ctx.newUser("vic");
     const project = await createProject(ctx, uid, { name: "Many" });
     const up = { ...ctx, signer: createImageSigner("s"), maxBytes: 1 << 20 };
-    for (let i = 0; i < 12; i++) await uploadImage(up, uid, project.id, new File([PNG], "a.png"));
+    for (let i = 0; i < 12; i++) await uploadImage(up, grantedAccess(uid, project.id), new File([PNG], "a.png"));
     await ctx.sql`update uploads set created_at = now() - interval '2 days' where project_id = ${project.id}`;
     const [a, b] = await Promise.all([sweepUnattachedUploads(ctx), sweepUnattachedUploads(ctx)]);
     expect(a + b).toBe(12);

@@ -4,6 +4,7 @@ import type { Identity } from "../auth/types";
 import * as users from "../db/users";
 import { badRequest } from "../lib/errors";
 import type { ServiceContext } from "./context";
+import { acceptInvitations } from "./members";
 
 /**
  * Stores the signed-in user's profile as the verified ID token states it. The body only names the caller:
@@ -12,7 +13,10 @@ import type { ServiceContext } from "./context";
  */
 export async function syncUser(ctx: ServiceContext, caller: Identity, input: SyncUser): Promise<User> {
   if (input.id !== caller.uid) throw badRequest("id does not match the signed-in user");
-  return users.upsertUser(ctx.sql, profileOf(caller));
+  const user = await users.upsertUser(ctx.sql, profileOf(caller));
+  // Signing in with a verified e-mail takes up the invitations to it.
+  await acceptInvitations(ctx, caller);
+  return user;
 }
 
 /** The row for a caller: the token's claims, with a photo URL kept only when it is http(s). */
@@ -32,14 +36,16 @@ export function webUrlOrNull(url: string | null): string | null {
 }
 
 /**
- * Projects reference users, so a caller who never synced still needs a row. Known uids are remembered
- * per process so this costs no query on the hot path.
+ * Projects reference users, so a caller who never synced still needs a row (and takes up the invitations to
+ * their verified e-mail, as a sign-in does). Known uids are remembered per process so this costs no query on
+ * the hot path.
  */
 export function createUserEnsurer(ctx: Pick<ServiceContext, "sql">, maxRemembered = 10_000) {
   const known = new Set<string>();
   return async (caller: Identity): Promise<void> => {
     if (known.has(caller.uid)) return;
     await users.ensureUser(ctx.sql, profileOf(caller));
+    await acceptInvitations(ctx, caller);
     if (known.size >= maxRemembered) known.clear();
     known.add(caller.uid);
   };

@@ -14,7 +14,6 @@ import type { Message } from "@shared/schemas/message";
 import type { StepStatus, Tool, ToolContext } from "../agent/tools/define-tool";
 import { executeToolCall } from "../agent/tools/execute";
 import type { AppRuntime, ConversationSource, ProjectSandbox, RunClaim, RunMessage, RunStore, Workspace } from "../agent/ports";
-import { notFound } from "../lib/errors";
 
 const size = (text: string) => new TextEncoder().encode(text).length;
 
@@ -69,17 +68,12 @@ export function toolContext(workspace: Workspace, o: { signal?: AbortSignal; res
 export function memoryRunStore(projects: Record<string, { ownerId: string; name: string }>) {
   const saved = new Map<string, RunMessage & { status: string; projectId: string }>();
   const messages: Message[] = [];
-  const calls = { ownedProject: 0, saveProgress: 0, heartbeat: 0, finish: 0 };
+  const calls = { saveProgress: 0, heartbeat: 0, finish: 0 };
   const running = new Set<string>();
 
   const store: RunStore & ConversationSource = {
-    async ownedProject(ownerId, projectId) {
-      calls.ownedProject++;
-      if (projects[projectId]?.ownerId !== ownerId) throw notFound("Project");
-      return projectId;
-    },
     readImages: async () => [],
-    async load(_ownerId, projectId) {
+    async load({ projectId }) {
       const project = projects[projectId]!;
       return {
         project: { name: project.name, description: null, workflowCommand: null, files: [] },

@@ -26,6 +26,7 @@ const DEFAULT_LIMITS: Config["limits"] = {
   maxBodyBytes: 10 << 20,
   maxFilesPerProject: 1000,
   maxProjectBytes: 100 << 20,
+  maxMembersPerProject: 20,
   maxProjectsPerUser: 100,
   maxSandboxesPerUser: 3,
 };

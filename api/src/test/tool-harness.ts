@@ -8,6 +8,7 @@
  * const p = await h.project();
  * const out = await p.call(writeFileTool, { path: "a.txt", content: "hi" });
  */
+import { accessOf } from "./access";
 import { chmodSync } from "node:fs";
 import type { StepStatus, Tool, ToolContext } from "../agent/tools/define-tool";
 import { executeToolCall } from "../agent/tools/execute";
@@ -31,10 +32,11 @@ export async function toolHarness(o: { env?: Record<string, string>; fetch?: typ
     const user = t.user("tools");
     const res = await user.request("POST", "/api/projects", { name });
     const projectId = ((await res.json()) as { id: string }).id;
+    const access = await accessOf(t.deps, user.uid, projectId);
     const steps: { line: string; status: StepStatus }[] = [];
     const controller = new AbortController();
     const ctx: ToolContext = {
-      ...createRunWorkspace(t.deps, t.deps.sandboxes, user.uid, projectId),
+      ...createRunWorkspace(t.deps, t.deps.sandboxes, access),
       search: t.deps.config.search,
       fetch: o.fetch ?? fetch,
       signal: controller.signal,
@@ -50,8 +52,8 @@ export async function toolHarness(o: { env?: Record<string, string>; fetch?: typ
       call: <T extends Tool>(tool: T, input: unknown) =>
         executeToolCall([tool as Tool], tool.name, typeof input === "string" ? input : JSON.stringify(input), ctx),
       async file(path: string): Promise<string | null> {
-        const file = (await listProjectFiles(t.deps, user.uid, projectId)).find((f) => f.path === path);
-        return file ? (await readFileContent(t.deps, user.uid, projectId, file.id)).content : null;
+        const file = (await listProjectFiles(t.deps, access)).find((f) => f.path === path);
+        return file ? (await readFileContent(t.deps, access, file.id)).content : null;
       },
     };
   }

@@ -30,6 +30,8 @@ export const PTY_EXIT = 1;
 /** Close codes beyond the standard ones (1000 shell ended, 1009 message too big, 1011 server trouble). */
 export const PTY_CLOSE = {
   tokenExpired: 4401,
+  /** The person may no longer use the project's terminal (made a viewer). */
+  forbidden: 4403,
   notFound: 4404,
   idle: 4408,
   tooMany: 4409,

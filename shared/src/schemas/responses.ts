@@ -26,6 +26,28 @@ export const projectSchema = z.object({
 export type Project = z.infer<typeof projectSchema>;
 export const projectListSchema = z.array(projectSchema);
 
+/** A person in a project (`GET /api/projects/{id}/members`): the owner first, then members, `invited` until they sign in. */
+export const memberSchema = z.object({
+  email: z.string(),
+  role: z.enum(["owner", "editor", "viewer"]),
+  status: z.enum(["active", "invited"]),
+  name: z.optional(z.string()),
+});
+export type Member = z.infer<typeof memberSchema>;
+export const memberListSchema = z.array(memberSchema);
+
+/** A project someone else owns that the caller is a member of (the project list's "Shared with me"). */
+export const sharedProjectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.nullable(z.string()),
+  updatedAt: z.string(),
+  role: z.enum(["editor", "viewer"]),
+  ownerName: z.string(),
+});
+export type SharedProject = z.infer<typeof sharedProjectSchema>;
+export const sharedProjectListSchema = z.array(sharedProjectSchema);
+
 const stepStatusSchema = z.enum(["in_progress", "completed"]);
 /** See `toolDetailSchema` (events/stream.ts): what a tool badge opens to. */
 const toolDetailSchema = z.discriminatedUnion("kind", [

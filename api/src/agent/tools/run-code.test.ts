@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { grantedAccess } from "../../test/access";
 import { listProjectFiles } from "../../services/files";
 import { sandboxSupport, toolHarness } from "../../test/tool-harness";
 import { runCodeCommand, runCodeTool } from "./run-code";
@@ -49,7 +50,7 @@ describe("run_code", () => {
       const slow = await p.call(runCodeTool, { language: "javascript", code: "setInterval(() => {}, 1000);", timeoutSeconds: 1 });
       expect(slow.result).toStartWith("Timed out after 1 s");
       await Bun.sleep(300); // let any sandbox → storage sync happen
-      expect(await listProjectFiles(h.t.deps, p.user.uid, p.projectId)).toEqual([]);
+      expect(await listProjectFiles(h.t.deps, grantedAccess(p.user.uid, p.projectId))).toEqual([]);
     },
     60_000,
   );

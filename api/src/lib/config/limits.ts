@@ -15,6 +15,7 @@ export const limitsEnv = {
   MAX_PROJECT_BYTES: positiveInt(200 * 1024 * 1024),
   MAX_PROJECTS_PER_USER: countOrOff(100),
   MAX_SANDBOXES_PER_USER: countOrOff(3),
+  MAX_MEMBERS_PER_PROJECT: countOrOff(20),
   RATE_LIMIT_CHAT_PER_MINUTE: countOrOff(20),
   RATE_LIMIT_UPLOADS_PER_MINUTE: countOrOff(30),
   RATE_LIMIT_SHELL_PER_MINUTE: countOrOff(60),
@@ -37,6 +38,8 @@ export type LimitsConfig = {
     maxProjectBytes: number;
     maxProjectsPerUser: number;
     maxSandboxesPerUser: number;
+    /** People one project may have besides its owner, invitations included (0 = no cap). */
+    maxMembersPerProject: number;
   };
   /**
    * Per-user requests per window, counted in the database so every instance shares them; 0 = no limit.
@@ -57,6 +60,7 @@ export function limitsConfig(e: z.infer<z.ZodObject<typeof limitsEnv>>): LimitsC
       maxProjectBytes: e.MAX_PROJECT_BYTES,
       maxProjectsPerUser: e.MAX_PROJECTS_PER_USER,
       maxSandboxesPerUser: e.MAX_SANDBOXES_PER_USER,
+      maxMembersPerProject: e.MAX_MEMBERS_PER_PROJECT,
     },
     rateLimits: {
       windowSeconds: 60,

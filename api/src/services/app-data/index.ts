@@ -4,21 +4,21 @@
  * own role (app-databases), so the view can do no more than the app itself.
  *
  * @example
- * const overview = await databaseOverview(ctx, uid, projectId); // { status, sizeBytes, tables }
- * const result = await runProjectQuery(ctx, uid, projectId, "select * from items"); // throws SqlError on a refused statement
+ * const overview = await databaseOverview(ctx, access); // { status, sizeBytes, tables }
+ * const result = await runProjectQuery(ctx, access, "select * from items"); // throws SqlError on a refused statement
  */
 import { MAX_QUERY_ROWS, QUERY_TIMEOUT_MS, type DatabaseInfo, type QueryResult, type TableRows, type TableRowsQuery } from "@shared/schemas/database";
 import type { ServiceContext } from "../context";
 import { ensureProjectDatabase, projectDatabaseSize, withProjectDatabase } from "../app-databases";
-import { getOwnedProject } from "../projects";
+import type { ProjectAccess } from "../access";
 import { describeTables } from "./introspect";
 import { runSql } from "./run-sql";
 import { readTableRows } from "./table-rows";
 
 export { SqlError } from "./sql-error";
 
-export async function databaseOverview(ctx: ServiceContext, ownerId: string, projectId: string): Promise<DatabaseInfo> {
-  await getOwnedProject(ctx, ownerId, projectId);
+export async function databaseOverview(ctx: ServiceContext, access: ProjectAccess): Promise<DatabaseInfo> {
+  const { projectId } = access;
   if (!ctx.appDatabases) return { status: "unavailable", sizeBytes: 0, tables: [] };
   await ensureProjectDatabase(ctx, projectId);
   const tables = await withProjectDatabase(ctx, projectId, describeTables);
@@ -28,12 +28,12 @@ export async function databaseOverview(ctx: ServiceContext, ownerId: string, pro
   return { status, sizeBytes, tables: tables.map(({ name, columns, rowEstimate }) => ({ name, columns, rowEstimate })) };
 }
 
-export async function tableRows(ctx: ServiceContext, ownerId: string, projectId: string, table: string, page: TableRowsQuery): Promise<TableRows> {
-  await getOwnedProject(ctx, ownerId, projectId);
+export async function tableRows(ctx: ServiceContext, access: ProjectAccess, table: string, page: TableRowsQuery): Promise<TableRows> {
+  const { projectId } = access;
   return withProjectDatabase(ctx, projectId, (sql) => readTableRows(sql, table, page, QUERY_TIMEOUT_MS));
 }
 
-export async function runProjectQuery(ctx: ServiceContext, ownerId: string, projectId: string, text: string): Promise<QueryResult> {
-  await getOwnedProject(ctx, ownerId, projectId);
+export async function runProjectQuery(ctx: ServiceContext, access: ProjectAccess, text: string): Promise<QueryResult> {
+  const { projectId } = access;
   return withProjectDatabase(ctx, projectId, (sql) => runSql(sql, text, { maxRows: MAX_QUERY_ROWS, timeoutMs: QUERY_TIMEOUT_MS }));
 }

@@ -1,4 +1,5 @@
 /** The project database service on the test database's kind (PostgreSQL with TEST_DATABASE_URL, else PGlite). */
+import { grantedAccess } from "../../test/access";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { appDatabasesContext } from "../../test/app-databases";
@@ -117,7 +118,7 @@ describe(`project databases (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "P
   test("deleting the project drops its database; dropping again is fine", async () => {
     const id = await newProject();
     const db = await ensureProjectDatabase(ctx, id);
-    await deleteProject(ctx, owner, id);
+    await deleteProject(ctx, grantedAccess(owner, id));
     expect(await ctx.sql`select 1 from app_databases where project_id = ${id}`).toHaveLength(0);
     if (ctx.appDatabasesConfig.kind === "postgres") {
       const admin = postgres(ctx.appDatabasesConfig.adminUrl, { max: 1 });

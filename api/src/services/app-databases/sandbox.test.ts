@@ -3,6 +3,7 @@
  * supervisor to the host's gateway socket), with the unchanged `postgres` package, and still reaches no port of
  * the host.
  */
+import { grantedAccess } from "../../test/access";
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -60,7 +61,7 @@ if (await localSuiteGate("project database from a sandbox")) {
     });
 
     test("DATABASE_URL works unchanged with the postgres package, as the project's role, and the host sees the rows", async () => {
-      const sandbox = await sandboxes.ensure(owner, project.id);
+      const sandbox = await sandboxes.ensure(grantedAccess(owner, project.id));
       for (const f of [...pgjsFiles(), { path: "client.js", text: CLIENT }]) await sandbox.files.write(f.path, f.text);
       const url = (await sandbox.run('echo "$DATABASE_URL"')).stdout.trim();
       expect(url).toMatch(/^postgres:\/\/[a-z0-9_]+:[A-Za-z0-9_-]+@127\.0\.0\.1:5432\/[a-z0-9_]+$/);
@@ -77,7 +78,7 @@ if (await localSuiteGate("project database from a sandbox")) {
     }, 120_000);
 
     test("the sandbox still reaches no port of the host", async () => {
-      const sandbox = await sandboxes.ensure(owner, project.id);
+      const sandbox = await sandboxes.ensure(grantedAccess(owner, project.id));
       await sandbox.files.write("probe.js", PROBE);
       for (const [host, port] of [
         ["10.0.2.2", "5432"],

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { grantedAccess } from "../../test/access";
 import type { StreamEvent } from "@shared/events/stream";
 import type { Message } from "@shared/schemas/message";
 import { chatTestApp, readEvents } from "../../test/chat-test-app";
@@ -57,7 +58,7 @@ if (await localSuiteGate("app runtime", { sameOnEveryDatabase: true })) {
       expect(saved.at(-1)!.content).toMatch(/Found 1 problem, fixing \(1\/3\)\n[\s\S]*Created src\/missing\.tsx\n[\s\S]*App runs without errors/);
 
       // The runtime the run used: the app runs on the template's port and its log is the dev server's output.
-      const app = createRunWorkspace(t.deps, t.deps.sandboxes, user.uid, projectId).app!;
+      const app = createRunWorkspace(t.deps, t.deps.sandboxes, grantedAccess(user.uid, projectId)).app!;
       expect(await app.status()).toEqual({ status: "running", exitCode: null, ports: [5173] });
       expect(await app.probe()).toEqual({ port: 5173, httpStatus: 200 });
       expect(await app.loadPage!()).toEqual([]);
@@ -74,7 +75,7 @@ if (await localSuiteGate("app runtime", { sameOnEveryDatabase: true })) {
     test("an app that cannot start is reported with its log, and read by problemsSince", async () => {
       const user = t.user("crash");
       const projectId = await user.project("Crash");
-      const w = createRunWorkspace(t.deps, t.deps.sandboxes, user.uid, projectId);
+      const w = createRunWorkspace(t.deps, t.deps.sandboxes, grantedAccess(user.uid, projectId));
       await w.files.write("server.js", "const x = ;\n");
       await w.workflow.set("node server.js", 3000);
       const status = await w.app!.restart();

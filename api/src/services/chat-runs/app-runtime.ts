@@ -7,13 +7,14 @@
  * previews reported from the problems service; `createAppRuntime` takes another set for tests.
  *
  * @example
- * const app = createAppRuntime({ ctx, ownerId, projectId, sandbox: () => sandboxes.ensureChecked(ownerId, projectId), lastChangeAt });
+ * const app = createAppRuntime({ ctx, access, sandbox: () => sandboxes.ensure(access), lastChangeAt });
  * await app.status(); // { status: "running", exitCode: null, ports: [5173] }
  */
 import type { AppProblem, AppRuntime, AppStatus } from "../../agent/ports";
 import { findAppSettings } from "../../db/project-sandbox";
 import { NothingListeningError, type Sandbox } from "../../sandbox/types";
 import type { ServiceContext } from "../context";
+import type { ProjectAccess } from "../access";
 import { readFileInProject } from "../files";
 import { APP_PROCESS } from "@shared/schemas/processes";
 import { listProblemsInProject, openPreviewLoad } from "../problems";
@@ -39,8 +40,8 @@ const NOT_CAPTURED =
 
 export type AppRuntimeDeps = {
   ctx: ServiceContext;
-  ownerId: string;
-  projectId: string;
+  /** The run's checked access to the project. */
+  access: ProjectAccess;
   sandbox(): Promise<Sandbox>;
   /** When the run last changed a file (ms), or 0. */
   lastChangeAt(): number;
@@ -51,11 +52,17 @@ export function createAppRuntime(deps: AppRuntimeDeps): AppRuntime {
   const services = deps.services ?? processAppServices(deps.ctx, deps.lastChangeAt);
   let typeCheckTooSlow = false;
 
-  /** The app to look at, or null when the project has no workflow command (the run checked its owner at its start). */
+  /** The app to look at, or null when the project has no workflow command. */
   async function target(): Promise<AppTarget | null> {
-    const project = await findAppSettings(deps.ctx.sql, deps.projectId);
+    const project = await findAppSettings(deps.ctx.sql, deps.access.projectId);
     if (!project?.workflowCommand) return null;
-    return { ownerId: deps.ownerId, projectId: deps.projectId, sandbox: await deps.sandbox(), command: project.workflowCommand, port: project.previewPort };
+    return {
+      ownerId: deps.access.ownerId,
+      projectId: deps.access.projectId,
+      sandbox: await deps.sandbox(),
+      command: project.workflowCommand,
+      port: project.previewPort,
+    };
   }
   const notConfigured: AppStatus = { status: "not_configured", exitCode: null, ports: [] };
 
@@ -105,12 +112,12 @@ export function createAppRuntime(deps: AppRuntimeDeps): AppRuntime {
       }
     },
     // What the reporter in open previews pinged (services/problems/preview-loads.ts).
-    previewLoad: () => openPreviewLoad(deps.ctx, deps.projectId),
+    previewLoad: () => openPreviewLoad(deps.ctx, deps.access.projectId),
     async typeCheck(signal) {
       if (typeCheckTooSlow) return null;
       const [pkg, tsconfig] = await Promise.all([
-        readFileInProject(deps.ctx, deps.projectId, "package.json"),
-        readFileInProject(deps.ctx, deps.projectId, "tsconfig.json"),
+        readFileInProject(deps.ctx, deps.access, "package.json"),
+        readFileInProject(deps.ctx, deps.access, "tsconfig.json"),
       ]);
       const command = typeCheckCommand(pkg?.content ?? null, tsconfig !== null);
       if (!command) return null;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { grantedAccess } from "../../test/access";
 import { testApp } from "../../test/test-app";
 import { uploadImage } from "../images";
 import { ABANDONED_NOTE, createChatRuns, type ChatRuns } from "./index";
@@ -35,17 +36,10 @@ const claimFor = (projectId: string, content = "Build it") => ({
 });
 
 describe("chat runs service", () => {
-  test("the ownership check: the owner gets the project's id; anyone else, or a malformed id, a 404", async () => {
-    const { ownerId, projectId } = await project();
-    expect(await chatRuns.ownedProject(ownerId, projectId)).toBe(projectId);
-    await expect(chatRuns.ownedProject("someone-else", projectId)).rejects.toMatchObject({ status: 404 });
-    await expect(chatRuns.ownedProject(ownerId, "not-a-uuid")).rejects.toMatchObject({ status: 404 });
-  });
-
   test("attached images: this project's upload is read as base64; another project's or a stranger URL is a 400", async () => {
     const { ownerId, projectId } = await project();
     const other = await project("Other");
-    const { url } = await uploadImage({ ...t.deps, maxBytes: 1_000_000 }, ownerId, projectId, new File([PNG], "dot.png"));
+    const { url } = await uploadImage({ ...t.deps, maxBytes: 1_000_000 }, grantedAccess(ownerId, projectId), new File([PNG], "dot.png"));
     expect(await chatRuns.readImages(projectId, [url])).toEqual([{ mime: "image/png", base64: PNG.toString("base64") }]);
     await expect(chatRuns.readImages(other.projectId, [url])).rejects.toMatchObject({
       status: 400,
@@ -95,16 +89,17 @@ describe("chat runs service", () => {
 
   test("loading the conversation: the project as the prompt describes it, its files, its messages oldest first", async () => {
     const { ownerId, projectId } = await project("Todo");
-    await chatRuns.forProject(ownerId, projectId).files.write("src/App.tsx", "export {};\n");
+    await chatRuns.forProject(grantedAccess(ownerId, projectId)).files.write("src/App.tsx", "export {};\n");
     const claim = claimFor(projectId, "Make a todo app");
     await chatRuns.claim(claim);
-    const loaded = await chatRuns.load(ownerId, projectId);
+    const loaded = await chatRuns.load(grantedAccess(ownerId, projectId));
     expect(loaded.project).toMatchObject({ name: "Todo", description: "A test", workflowCommand: null });
     expect(loaded.project.files.map((f) => [f.path, f.size])).toEqual([["src/App.tsx", 11]]);
     expect(loaded.messages.map((m) => [m.id, m.role])).toEqual([
       [claim.userMessageId, "user"],
       [claim.assistantMessageId, "assistant"],
     ]);
-    await expect(chatRuns.load("someone-else", projectId)).rejects.toMatchObject({ status: 404 });
+    // A project deleted since its access was checked loads as missing.
+    await expect(chatRuns.load(grantedAccess(ownerId, crypto.randomUUID()))).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -1,24 +1,23 @@
 /**
  * Chat runs, the server's side of the agent: where a run's messages are saved (the claim, its progress,
- * the heartbeat, the end), what a run reads before it starts (the owned project, the attached images, the
+ * the heartbeat, the end), what a run reads before it starts (the attached images, the
  * project with its files, its AGENTS.md and its messages), and each run's workspace. `compose.ts` hands these to the agent's
  * run manager; the abandoned-run sweep lives beside them (`abandoned-runs.ts`).
  *
  * @example
  * const chatRuns = createChatRuns({ ...ctx, signer, sandboxes });
- * const projectId = await chatRuns.ownedProject(uid, id);
  * const claimed = await chatRuns.claim({ projectId, userMessageId, assistantMessageId, content: "Hi", attachments: [] });
  */
 import type { RunStatus } from "@shared/events/stream";
 import * as runs from "../../db/message-runs";
 import { listMessages } from "../../db/messages";
-import { findProject, findProjectModel } from "../../db/projects";
+import { findProjectById, findProjectModel } from "../../db/projects";
 import { notFound } from "../../lib/errors";
 import { redactDeep, redactSecrets, type SecretValue } from "../../lib/secret-redactor";
 import type { ServiceContext } from "../context";
-import { listFilesInProject } from "../files";
+import type { ProjectAccess } from "../access";
+import { listProjectFiles } from "../files";
 import { markImagesAttached, readAttachedImages, type ImageSigner } from "../images";
-import { getOwnedProject } from "../projects";
 import { ABANDONED_NOTE } from "./abandoned-runs";
 import { loadConversationSummary, saveConversationSummary } from "./conversation-summary";
 import { loadProjectKnowledge } from "./project-knowledge";
@@ -35,18 +34,16 @@ export function createChatRuns(
 ) {
   return {
     // What a run reads before it starts.
-    async ownedProject(ownerId: string, projectId: string): Promise<string> {
-      return (await getOwnedProject(ctx, ownerId, projectId)).id;
-    },
     readImages: (projectId: string, urls: string[]) => readAttachedImages(ctx, projectId, urls),
-    async load(ownerId: string, projectId: string) {
+    async load(access: ProjectAccess) {
+      const { projectId } = access;
       const [project, files, messages, summary, model, knowledge] = await Promise.all([
-        findProject(ctx.sql, ownerId, projectId),
-        listFilesInProject(ctx, projectId),
+        findProjectById(ctx.sql, projectId),
+        listProjectFiles(ctx, access),
         listMessages(ctx.sql, projectId),
         loadConversationSummary(ctx, projectId),
         findProjectModel(ctx.sql, projectId),
-        loadProjectKnowledge(ctx, projectId),
+        loadProjectKnowledge(ctx, access),
       ]);
       if (!project) throw notFound("Project");
       // Saved before the value was a secret (or typed by the user): the model does not get it from history either.
@@ -74,9 +71,13 @@ export function createChatRuns(
     finish: (messageId: string, projectId: string, message: runs.RunMessageState & { status: RunStatus }) =>
       runs.finishRunMessage(ctx.sql, messageId, projectId, message),
 
-    // Each run's workspace, scoped to a project whose ownership the run checked.
-    forProject: (ownerId: string, projectId: string) =>
-      withSecrets(createRunWorkspace(ctx, ctx.sandboxes, ownerId, projectId), { ...ctx, projectId, values: () => ctx.secrets.values(projectId) }),
+    // Each run's workspace, scoped to the project its sender's access was checked for.
+    forProject: (access: ProjectAccess) =>
+      withSecrets(createRunWorkspace(ctx, ctx.sandboxes, access), {
+        ...ctx,
+        projectId: access.projectId,
+        values: () => ctx.secrets.values(access.projectId),
+      }),
   };
 }
 

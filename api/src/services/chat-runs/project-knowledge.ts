@@ -3,10 +3,11 @@
  * capped so a long file cannot crowd out the conversation (the prompt says when it was cut).
  *
  * @example
- * const knowledge = await loadProjectKnowledge(ctx, projectId); // null when there is no AGENTS.md
+ * const knowledge = await loadProjectKnowledge(ctx, access); // null when there is no AGENTS.md
  */
 import type { ProjectKnowledge } from "../../agent/ports";
 import type { ServiceContext } from "../context";
+import type { ProjectAccess } from "../access";
 import { readFileInProject } from "../files";
 
 export const KNOWLEDGE_PATH = "AGENTS.md";
@@ -25,8 +26,8 @@ export function capKnowledge(text: string, maxBytes = MAX_KNOWLEDGE_BYTES): Proj
 }
 
 /** The project's AGENTS.md, capped; null when it is missing, empty or binary. */
-export async function loadProjectKnowledge(ctx: ServiceContext, projectId: string): Promise<ProjectKnowledge | null> {
-  const file = await readFileInProject(ctx, projectId, KNOWLEDGE_PATH);
+export async function loadProjectKnowledge(ctx: ServiceContext, access: ProjectAccess): Promise<ProjectKnowledge | null> {
+  const file = await readFileInProject(ctx, access, KNOWLEDGE_PATH);
   if (!file || file.binary || !file.content.trim()) return null;
   return capKnowledge(file.content);
 }

@@ -5,7 +5,7 @@
  * Values are read afresh (or, for the watch, reloaded on `project.env.changed`), so one set mid-run is hidden.
  *
  * @example
- * const workspace = withSecrets(createRunWorkspace(ctx, sandboxes, ownerId, projectId), { ...ctx, values: () => secrets.values(projectId), projectId });
+ * const workspace = withSecrets(createRunWorkspace(ctx, sandboxes, access), { ...ctx, values: () => secrets.values(projectId), projectId });
  * const redaction = createSecretRedaction(ctx, secrets.values); // RunDeps.redaction
  */
 import type { AppRuntime, ProjectSandbox, ProjectSecrets, SecretRedaction, Workspace } from "../../agent/ports";

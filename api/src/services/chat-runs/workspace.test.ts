@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { grantedAccess } from "../../test/access";
 import type { Sql } from "../../db/client";
 import { silentLogger } from "../../lib/logger";
 import { createSandboxProvider } from "../../sandbox/index";
@@ -6,7 +7,8 @@ import { checkLocalSandboxSupport } from "../../sandbox/local/check";
 import { memoryProvider } from "../../test/memory-provider";
 import { testApp } from "../../test/test-app";
 import { listProjectFiles, readFileContent, writeFileAtPath } from "../files";
-import { deleteProject, getOwnedProject } from "../projects";
+import { projectAccess } from "../access";
+import { deleteProject } from "../projects";
 import { createProjectSandboxes } from "../sandboxes";
 import { createRunWorkspace } from "./workspace";
 
@@ -23,7 +25,7 @@ async function workspace() {
   const user = t.user("ws");
   const res = await user.request("POST", "/api/projects", { name: "Workspace" });
   const projectId = ((await res.json()) as { id: string }).id;
-  return { ownerId: user.uid, projectId, w: createRunWorkspace(t.deps, null, user.uid, projectId) };
+  return { ownerId: user.uid, projectId, w: createRunWorkspace(t.deps, null, grantedAccess(user.uid, projectId)) };
 }
 
 describe("run workspace", () => {
@@ -34,19 +36,19 @@ describe("run workspace", () => {
     expect(await w.files.read("src/a.ts")).toMatchObject({ content: "three", binary: false, size: 5 });
     expect(await w.files.read("missing.ts")).toBeNull();
     expect((await w.files.list()).map((f) => [f.path, f.size])).toEqual([["src/a.ts", 5]]);
-    const stored = (await listProjectFiles(t.deps, ownerId, projectId))[0]!;
-    expect((await readFileContent(t.deps, ownerId, projectId, stored.id)).content).toBe("three");
+    const stored = (await listProjectFiles(t.deps, grantedAccess(ownerId, projectId)))[0]!;
+    expect((await readFileContent(t.deps, grantedAccess(ownerId, projectId), stored.id)).content).toBe("three");
   });
 
   test("a binary file reads as binary; the workflow command is recorded on the project (404 once it is gone); no sandboxes, no sandbox", async () => {
     const { ownerId, projectId, w } = await workspace();
-    await writeFileAtPath(t.deps, ownerId, projectId, "logo.bin", new Uint8Array([0, 1, 2]));
+    await writeFileAtPath(t.deps, grantedAccess(ownerId, projectId), "logo.bin", new Uint8Array([0, 1, 2]));
     expect(await w.files.read("logo.bin")).toMatchObject({ content: "", binary: true, size: 3 });
     await w.workflow.set("node server.js");
     const [row] = await t.db.sql<{ workflowCommand: string }[]>`select workflow_command as "workflowCommand" from projects where id = ${projectId}`;
     expect(row!.workflowCommand).toBe("node server.js");
     expect(w.sandbox).toBeNull();
-    await deleteProject(t.deps, ownerId, projectId);
+    await deleteProject(t.deps, grantedAccess(ownerId, projectId));
     await expect(w.workflow.set("npm start")).rejects.toMatchObject({ status: 404 });
   });
 });
@@ -58,7 +60,7 @@ describe("run workspace with a sandbox attached", () => {
     try {
       const user = t.user("one-write");
       const projectId = ((await (await user.request("POST", "/api/projects", { name: "One write" })).json()) as { id: string }).id;
-      const w = createRunWorkspace({ ...t.deps, sandboxSync: sandboxes.sync }, sandboxes, user.uid, projectId);
+      const w = createRunWorkspace({ ...t.deps, sandboxSync: sandboxes.sync }, sandboxes, grantedAccess(user.uid, projectId));
       await w.sandbox!.run("true", { timeoutMs: 5_000, signal: AbortSignal.timeout(5_000) }); // the run's sandbox, made
       const box = p.boxes.get(p.created[0]!)!;
       await w.files.write("src/app.ts", "export const one = 1;\n");
@@ -66,9 +68,9 @@ describe("run workspace with a sandbox attached", () => {
       await Bun.sleep(200); // the sandbox's watcher reports both writes back: echoes, dropped
       expect(box.writes.get("src/app.ts")).toBe(2);
       expect(new TextDecoder().decode((await box.sandbox.files.read("src/app.ts"))!)).toBe("export const two = 2;\n");
-      const [stored] = await listProjectFiles(t.deps, user.uid, projectId);
+      const [stored] = await listProjectFiles(t.deps, grantedAccess(user.uid, projectId));
       expect(stored).toMatchObject({ path: "src/app.ts" });
-      expect((await readFileContent(t.deps, user.uid, projectId, stored!.id)).content).toBe("export const two = 2;\n");
+      expect((await readFileContent(t.deps, grantedAccess(user.uid, projectId), stored!.id)).content).toBe("export const two = 2;\n");
     } finally {
       await sandboxes.shutdown();
     }
@@ -97,8 +99,8 @@ describe.skipIf(!support.ok)("run workspace in a real local sandbox", () => {
       const user = t.user("owner-once");
       const projectId = ((await (await user.request("POST", "/api/projects", { name: "Once" })).json()) as { id: string }).id;
       const before = counter.lookups;
-      await getOwnedProject(ctx, user.uid, projectId); // the run's own check, at its start
-      const w = createRunWorkspace({ ...ctx, sandboxSync: sandboxes.sync }, sandboxes, user.uid, projectId);
+      const access = await projectAccess(ctx, user.uid, projectId, "edit"); // the run's own check, at its start
+      const w = createRunWorkspace({ ...ctx, sandboxSync: sandboxes.sync }, sandboxes, access);
       expect((await w.sandbox!.run("echo hi", { timeoutMs: 10_000, signal: AbortSignal.timeout(10_000) })).stdout).toBe("hi\n");
       await w.files.write("notes.txt", "one");
       expect((await w.sandbox!.run("cat notes.txt", { timeoutMs: 10_000, signal: AbortSignal.timeout(10_000) })).stdout).toBe("one");
@@ -109,8 +111,8 @@ describe.skipIf(!support.ok)("run workspace in a real local sandbox", () => {
       await w.app!.problemsSince(new Date(0));
       await w.app!.restart();
       expect(counter.lookups - before).toBe(1);
-      // The checked paths stay checked: the same calls through the owner-checked service look the owner up.
-      await sandboxes.ensure(user.uid, projectId);
+      // Each request checks again: a second check is a second lookup.
+      await projectAccess(ctx, user.uid, projectId, "view");
       expect(counter.lookups - before).toBe(2);
     } finally {
       await sandboxes.shutdown();

@@ -1,14 +1,14 @@
 /**
  * An agent run's workspace: the project's stored files, its sandbox (created on first need and reused for
- * the rest of the run), its workflow command, its running app (app-runtime.ts) and its database, scoped to one project whose ownership the run checked at
- * its start. The only file of the chat runs that knows the sandbox service.
+ * the rest of the run), its workflow command, its running app (app-runtime.ts) and its database, scoped to the project its sender's access was checked
+ * for at its start. The only file of the chat runs that knows the sandbox service.
  *
  * Writes go through the file service, which pushes the bytes into the attached sandbox and waits for it
  * (`ctx.sandboxSync`), so a command right after a write sees the file; a sandbox attached later receives
  * every stored file when it is made, so nothing written before it exists is missed.
  *
  * @example
- * const workspace = createRunWorkspace(ctx, sandboxes, ownerId, projectId);
+ * const workspace = createRunWorkspace(ctx, sandboxes, access);
  * await workspace.files.write("src/App.tsx", "export {};\n");
  * const result = await workspace.sandbox?.run("cat src/App.tsx", { timeoutMs: 10_000, signal });
  */
@@ -19,14 +19,16 @@ import type { ProjectSandboxes } from "../sandboxes/types";
 import type { RunResult, Sandbox } from "../../sandbox/types";
 import { notFound } from "../../lib/errors";
 import type { ServiceContext } from "../context";
-import { listFilesInProject, readFileInProject, writeFileInProject } from "../files";
+import type { ProjectAccess } from "../access";
+import { listProjectFiles, readFileInProject, writeFileAtPath } from "../files";
 import { ensureProjectDatabase, withProjectDatabase } from "../app-databases";
 import { createAppRuntime } from "./app-runtime";
 import { createProjectDatabasePort } from "./project-database";
 
 const commandResult = (r: RunResult) => ({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, timedOut: r.timedOut, truncated: r.truncated });
 
-export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandboxes | null, ownerId: string, projectId: string) {
+export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandboxes | null, access: ProjectAccess) {
+  const { projectId } = access;
   let pending: Promise<Sandbox> | null = null;
   let ready: Sandbox | null = null;
   let lastChangeAt = 0;
@@ -34,7 +36,7 @@ export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandbo
   async function sandbox(): Promise<Sandbox> {
     if (ready && (await ready.isAlive().catch(() => false))) return ready;
     ready = null;
-    pending ??= sandboxes!.ensureChecked(ownerId, projectId);
+    pending ??= sandboxes!.ensure(access);
     try {
       ready = await pending;
       return ready;
@@ -45,10 +47,10 @@ export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandbo
 
   return {
     files: {
-      list: () => listFilesInProject(ctx, projectId),
-      read: (path: string) => readFileInProject(ctx, projectId, path),
+      list: () => listProjectFiles(ctx, access),
+      read: (path: string) => readFileInProject(ctx, access, path),
       async write(path: string, content: string) {
-        const { file, created } = await writeFileInProject(ctx, ownerId, projectId, path, content);
+        const { file, created } = await writeFileAtPath(ctx, access, path, content);
         lastChangeAt = Date.now();
         return { path: file.path, size: file.size, created };
       },
@@ -59,7 +61,7 @@ export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandbo
         await (await sandbox()).run(command, { background: true, onStdout: onOutput, onStderr: onOutput });
       },
       async applyTemplate(template: TemplateName) {
-        const applied = await sandboxes.applyTemplateChecked(ownerId, projectId, template);
+        const applied = await sandboxes.applyTemplate(access, template);
         lastChangeAt = Date.now();
         return applied;
       },
@@ -71,7 +73,7 @@ export function createRunWorkspace(ctx: ServiceContext, sandboxes: ProjectSandbo
         if (port !== undefined) await setPreviewPort(ctx.sql, projectId, port);
       },
     },
-    app: sandboxes && createAppRuntime({ ctx, ownerId, projectId, sandbox, lastChangeAt: () => lastChangeAt }),
+    app: sandboxes && createAppRuntime({ ctx, access, sandbox, lastChangeAt: () => lastChangeAt }),
     // Made on the first tool call that needs it; the client is closed after each call.
     database: ctx.appDatabases
       ? createProjectDatabasePort(async (fn) => {

@@ -15,8 +15,8 @@
  *
  * @example
  * const git = createGitService({ ...ctx, box, sandboxes });
- * await git.connect(uid, projectId, { url: "https://gitea.example.com/me/app.git", token: "…" });
- * await git.push(uid, projectId, { message: "First version" });
+ * await git.connect(access, { url: "https://gitea.example.com/me/app.git", token: "…" });
+ * await git.push(access, { message: "First version" });
  */
 import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -35,7 +35,8 @@ import type { SecretBox } from "../../lib/secret-box";
 import { sha256Hex } from "../content-blobs";
 import type { ServiceContext } from "../context";
 import { deleteProjectFile, writeFileAtPath } from "../files";
-import { createProject, deleteProject, getOwnedProject } from "../projects";
+import { type ProjectAccess, projectAccess } from "../access";
+import { createProject, deleteProject, getProject } from "../projects";
 import { versionLabel } from "../versions/hooks";
 import type { ImportLimits } from "../versions/import-zip";
 import { forEachLimit, withProjectLock } from "../versions/project-lock";
@@ -51,7 +52,7 @@ export type GitContext = ServiceContext & {
   box: SecretBox;
   /** Restarts `app` after a pull; absent where no app runs. */
   sandboxes?: {
-    runWorkflow(ownerId: string, projectId: string): Promise<unknown>;
+    runWorkflow(access: ProjectAccess): Promise<unknown>;
     stop(ownerId: string, projectId: string, sandboxId: string | null): Promise<void>;
   };
 };
@@ -131,9 +132,8 @@ export function createGitService(ctx: GitContext) {
     return { url: row.url, username: row.username, token };
   };
 
-  async function connectedRow(ownerId: string, projectId: string): Promise<GitRemoteRow> {
-    const project = await getOwnedProject(ctx, ownerId, projectId);
-    const row = await rows.findGitRemote(ctx.sql, project.id);
+  async function connectedRow(access: ProjectAccess): Promise<GitRemoteRow> {
+    const row = await rows.findGitRemote(ctx.sql, access.projectId);
     if (!row) throw notFound("Git remote");
     return row;
   }
@@ -176,8 +176,9 @@ export function createGitService(ctx: GitContext) {
     return `${labels.at(-1)} (and ${labels.length - 1} earlier changes)\n\n${labels.map((l) => `- ${l}`).join("\n")}`;
   }
 
-  async function push(ownerId: string, projectId: string, body: { message?: string; force?: boolean }, o = { duringRun: false }): Promise<GitPushResult> {
-    const row = await connectedRow(ownerId, projectId);
+  /** Commits as the member who pushes (or whose run pushed). */
+  async function push(access: ProjectAccess, body: { message?: string; force?: boolean }, o = { duringRun: false }): Promise<GitPushResult> {
+    const row = await connectedRow(access);
     return exclusive(row, o, () =>
       withCache(row.projectId, () =>
         withRemote(credentials(row), async (remote) => {
@@ -208,7 +209,7 @@ export function createGitService(ctx: GitContext) {
           }
           // Over a remote that moved on (force), the commit goes on top of its head: our files win, its history stays.
           const message = body.message?.trim() || (await defaultMessage(row));
-          const commit = await repo.writeCommit(gitdir, { tree, parent: head, author: await authorOf(ownerId), message });
+          const commit = await repo.writeCommit(gitdir, { tree, parent: head, author: await authorOf(access.userId), message });
           const pushed = await repo.pushCommit(gitdir, remote, row.branch, commit, head);
           if (pushed.moved) throw conflict(PULL_FIRST);
           if (!pushed.ok) throw conflict(`The remote refused the push: ${pushed.error ?? "no reason given"}.`);
@@ -249,8 +250,8 @@ export function createGitService(ctx: GitContext) {
       throw tooLarge(`${largest.path} is ${mb(largest.size)}; a file may be at most ${mb(limits.maxFileBytes)}.`);
   }
 
-  async function pull(ownerId: string, projectId: string, o = { duringRun: false }): Promise<GitPullResult | { conflicts: string[] }> {
-    const row = await connectedRow(ownerId, projectId);
+  async function pull(access: ProjectAccess, o = { duringRun: false }): Promise<GitPullResult | { conflicts: string[] }> {
+    const row = await connectedRow(access);
     const result = await exclusive(row, o, () =>
       withCache(row.projectId, () =>
         withRemote(credentials(row), async (remote) => {
@@ -303,7 +304,7 @@ export function createGitService(ctx: GitContext) {
             for (const c of plan.changes.filter((c) => "delete" in c)) {
               const file = byPath.get(c.path);
               if (!file) continue;
-              await deleteProjectFile(ctx, ownerId, file.id, { expectedKey: file.storageKey }).catch((error) => {
+              await deleteProjectFile(ctx, access, file.id, { expectedKey: file.storageKey }).catch((error) => {
                 if (!(error instanceof AppError && error.status === 404)) throw error;
               });
               deleted++;
@@ -312,7 +313,7 @@ export function createGitService(ctx: GitContext) {
               plan.changes.filter((c): c is { path: string; bytes: Uint8Array } => "bytes" in c),
               4,
               async (c) => {
-                await writeFileAtPath(ctx, ownerId, row.projectId, c.path, c.bytes, { expectedKey: byPath.get(c.path)?.storageKey ?? null });
+                await writeFileAtPath(ctx, access, c.path, c.bytes, { expectedKey: byPath.get(c.path)?.storageKey ?? null });
                 written++;
               },
             );
@@ -338,7 +339,7 @@ export function createGitService(ctx: GitContext) {
         }),
       ),
     );
-    if (!("conflicts" in result) && !result.upToDate && (result.written > 0 || result.deleted > 0)) await restartApp(ownerId, row.projectId);
+    if (!("conflicts" in result) && !result.upToDate && (result.written > 0 || result.deleted > 0)) await restartApp(access);
     return result;
   }
 
@@ -349,19 +350,18 @@ export function createGitService(ctx: GitContext) {
     maxRatio: 0,
   });
 
-  async function restartApp(ownerId: string, projectId: string) {
+  async function restartApp(access: ProjectAccess) {
     if (!ctx.sandboxes) return;
     try {
-      const project = await getOwnedProject(ctx, ownerId, projectId);
-      if (project.sandboxId && project.workflowCommand) await ctx.sandboxes.runWorkflow(ownerId, projectId);
+      const project = await getProject(ctx, access);
+      if (project.sandboxId && project.workflowCommand) await ctx.sandboxes.runWorkflow(access);
     } catch (error) {
-      ctx.logger.warn("app not restarted after a git pull", { projectId, error: String(error) });
+      ctx.logger.warn("app not restarted after a git pull", { projectId: access.projectId, error: String(error) });
     }
   }
 
-  async function status(ownerId: string, projectId: string): Promise<GitStatus | null> {
-    const project = await getOwnedProject(ctx, ownerId, projectId);
-    const row = await rows.findGitRemote(ctx.sql, project.id);
+  async function status(access: ProjectAccess): Promise<GitStatus | null> {
+    const row = await rows.findGitRemote(ctx.sql, access.projectId);
     if (!row) return null;
     const files = await currentFiles(row.projectId);
     const here = new Map(files.map((f) => [f.path, f.sha256]));
@@ -409,14 +409,9 @@ export function createGitService(ctx: GitContext) {
     push,
     pull,
 
-    /** 404 unless the project is the caller's (before a body is even read). */
-    async assertOwned(ownerId: string, projectId: string): Promise<void> {
-      await getOwnedProject(ctx, ownerId, projectId);
-    },
-
     /** Connects (or reconnects) after a ref listing shows the URL answers and the credentials are accepted. */
-    async connect(ownerId: string, projectId: string, body: ConnectGit): Promise<GitStatus> {
-      const project = await getOwnedProject(ctx, ownerId, projectId);
+    async connect(access: ProjectAccess, body: ConnectGit): Promise<GitStatus> {
+      const project = { id: access.projectId };
       const parsed = parseRemoteUrl(body.url);
       const existing = await rows.findGitRemote(ctx.sql, project.id);
       const username = body.username?.trim() || parsed.username || null;
@@ -433,21 +428,22 @@ export function createGitService(ctx: GitContext) {
         tokenSealed: token ? ctx.box.seal(token, tokenContext(project.id)) : null,
         autoPush: body.autoPush ?? existing?.autoPush ?? false,
       });
-      return (await status(ownerId, project.id))!;
+      return (await status(access))!;
     },
 
-    async disconnect(ownerId: string, projectId: string): Promise<void> {
-      const project = await getOwnedProject(ctx, ownerId, projectId);
+    async disconnect(access: ProjectAccess): Promise<void> {
+      const project = { id: access.projectId };
       if (!(await rows.deleteGitRemote(ctx.sql, project.id))) throw notFound("Git remote");
       rmSync(cacheDir(project.id), { recursive: true, force: true });
     },
 
     /** After an agent run that changed files: the automatic push, when on. A warning for the chat when it failed. */
-    async afterRun(ownerId: string, projectId: string): Promise<string | null> {
+    async afterRun(access: ProjectAccess): Promise<string | null> {
+      const projectId = access.projectId;
       const row = await rows.findGitRemote(ctx.sql, projectId).catch(() => null);
       if (!row?.autoPush) return null;
       try {
-        await push(ownerId, projectId, {}, { duringRun: true });
+        await push(access, {}, { duringRun: true });
         return null;
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
@@ -491,9 +487,10 @@ export function createGitService(ctx: GitContext) {
           "Imported project"
         ).slice(0, MAX_PROJECT_NAME_LENGTH);
         const project = await createProject(ctx, ownerId, { name });
+        const access = await projectAccess(ctx, ownerId, project.id, "own");
         try {
           await forEachLimit([...fetched.files], 4, async ([path, f]) => {
-            await writeFileAtPath(ctx, ownerId, project.id, path, fetched.bytesBySha.get(f.sha256)!);
+            await writeFileAtPath(ctx, access, path, fetched.bytesBySha.get(f.sha256)!);
           });
           await takeVersion(ctx, { projectId: project.id, source: "manual", label: versionLabel(`Imported from ${parsed.url} (${fetched.head.slice(0, 7)})`) });
           await rows.upsertGitRemote(ctx.sql, {
@@ -507,15 +504,13 @@ export function createGitService(ctx: GitContext) {
           const synced: SyncedFiles = Object.fromEntries([...fetched.files].map(([path, f]) => [path, [f.sha256, f.oid]]));
           await rows.recordSync(ctx.sql, project.id, { commit: fetched.head, files: synced, kind: "pull" });
         } catch (error) {
-          await deleteProject(ctx, ownerId, project.id).catch((e) =>
-            ctx.logger.warn("half-imported project not removed", { projectId: project.id, error: String(e) }),
-          );
+          await deleteProject(ctx, access).catch((e) => ctx.logger.warn("half-imported project not removed", { projectId: project.id, error: String(e) }));
           throw error;
         }
         // The fetched objects become the project's cache (a rename on the same disk).
         renameSync(staging, cacheDir(project.id));
         return {
-          ...(await getOwnedProject(ctx, ownerId, project.id)),
+          ...(await getProject(ctx, access)),
           git: { commit: fetched.head, skipped: fetched.skipped, lfsPointers: fetched.lfsPointers },
         };
       } finally {

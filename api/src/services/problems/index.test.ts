@@ -4,6 +4,8 @@
  * change and gone unless reported again, cleared, owner-checked, and announced on the bus; what open previews
  * say of their loads.
  */
+import { projectAccess } from "../access";
+import { grantedAccess } from "../../test/access";
 import { afterAll, describe, expect, test } from "bun:test";
 import { setProjectSandbox } from "../../db/project-sandbox";
 import { serviceContext } from "../../test/service-context";
@@ -32,7 +34,7 @@ async function projectWithSandbox() {
   await setProjectSandbox(ctx.sql, project.id, sandboxId, `http://5173-${sandboxId}.localhost`);
   return { owner, projectId: project.id, sandboxId };
 }
-const list = (p: { owner: string; projectId: string }) => listProblems(ctx, p.owner, p.projectId, { settleMs: SETTLE_MS });
+const list = (p: { owner: string; projectId: string }) => listProblems(ctx, grantedAccess(p.owner, p.projectId), { settleMs: SETTLE_MS });
 const boom = (message = "boom") => ({
   kind: "error" as const,
   message: `Uncaught Error: ${message}`,
@@ -137,7 +139,7 @@ describe("problems", () => {
   test("a file change makes problems stale: gone after the settle window unless reported again", async () => {
     const p = await projectWithSandbox();
     await reportFromPreview(ctx, p.sandboxId, [boom("fixed"), boom("still broken")]);
-    await writeFileAtPath(ctx, p.owner, p.projectId, "src/App.tsx", "export default 1");
+    await writeFileAtPath(ctx, grantedAccess(p.owner, p.projectId), "src/App.tsx", "export default 1");
     // Marked stale, but listed until the window passes.
     await eventually(
       async () => (await ctx.sql`select count(*)::int as n from problems where project_id = ${p.projectId} and stale_since is not null`)[0]!.n,
@@ -166,7 +168,7 @@ describe("problems", () => {
       { ...boom("old page"), loadedAt: loadedBefore },
       { ...boom("new page"), loadedAt: loadedBefore },
     ]);
-    await writeFileAtPath(ctx, p.owner, p.projectId, "src/App.tsx", "export default 2");
+    await writeFileAtPath(ctx, grantedAccess(p.owner, p.projectId), "src/App.tsx", "export default 2");
     await eventually(
       async () => (await ctx.sql`select count(*)::int as n from problems where project_id = ${p.projectId} and stale_since is not null`)[0]!.n,
       (n) => n === 2,
@@ -206,10 +208,9 @@ describe("problems", () => {
     const p = await projectWithSandbox();
     await reportFromPreview(ctx, p.sandboxId, [boom()]);
     const mallory = await ctx.newUser("mallory");
-    await expect(listProblems(ctx, mallory, p.projectId)).rejects.toMatchObject({ status: 404 });
-    await expect(clearProblems(ctx, mallory, p.projectId)).rejects.toMatchObject({ status: 404 });
+    await expect(projectAccess(ctx, mallory, p.projectId, "view")).rejects.toMatchObject({ status: 404 });
     expect(await list(p)).toHaveLength(1);
-    await clearProblems(ctx, p.owner, p.projectId);
+    await clearProblems(ctx, grantedAccess(p.owner, p.projectId));
     expect(await list(p)).toEqual([]);
   });
 });

@@ -7,13 +7,13 @@
  *
  * @example
  * await reportFromPreview(ctx, sandboxId, [{ kind: "error", message: "boom", stack }]);
- * const problems = await listProblems(ctx, ownerId, projectId);
+ * const problems = await listProblems(ctx, access);
  */
 import type { Problem } from "@shared/schemas/problems";
 import { MAX_PROBLEMS } from "@shared/schemas/problems";
 import * as rows from "../../db/problems";
 import type { ServiceContext } from "../context";
-import { getOwnedProject } from "../projects";
+import type { ProjectAccess } from "../access";
 import { browserReportToProblem, viteErrorSchema, viteErrorToProblem, type BrowserReport } from "./browser-report";
 import { recordPreviewPings } from "./preview-loads";
 import { announceChanged, recordProblems } from "./store";
@@ -25,8 +25,8 @@ export { startProblemsWatch } from "./watch";
 export { openPreviewLoad, PING_EVERY_MS, PREVIEW_OPEN_MS } from "./preview-loads";
 export type { ProblemsOptions } from "./types";
 
-export async function listProblems(ctx: ServiceContext, ownerId: string, projectId: string, options: ProblemsOptions = {}): Promise<Problem[]> {
-  await getOwnedProject(ctx, ownerId, projectId);
+export async function listProblems(ctx: ServiceContext, access: ProjectAccess, options: ProblemsOptions = {}): Promise<Problem[]> {
+  const { projectId } = access;
   return listProblemsInProject(ctx, projectId, options);
 }
 
@@ -37,8 +37,8 @@ export async function listProblemsInProject(ctx: ServiceContext, projectId: stri
   return rows.listProblemRows(ctx.sql, projectId, MAX_PROBLEMS);
 }
 
-export async function clearProblems(ctx: ServiceContext, ownerId: string, projectId: string): Promise<void> {
-  await getOwnedProject(ctx, ownerId, projectId);
+export async function clearProblems(ctx: ServiceContext, access: ProjectAccess): Promise<void> {
+  const { ownerId, projectId } = access;
   if ((await rows.deleteAllProblems(ctx.sql, projectId)) > 0) announceChanged(ctx, projectId, ownerId);
 }
 

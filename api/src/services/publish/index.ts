@@ -6,7 +6,7 @@
  * the project is the caller's (404 otherwise).
  *
  * @example
- * const { deploymentId, url } = await publishProject(deps, uid, projectId, { slug: "todo" });
+ * const { deploymentId, url } = await publishProject(deps, access, { slug: "todo" });
  */
 import type { Deployment, LiveSite, PublishResult, SiteState } from "@shared/schemas/publish";
 import * as blobs from "../../db/blobs";
@@ -16,7 +16,8 @@ import { findVersion, type Manifest } from "../../db/versions";
 import type { Config } from "../../lib/config";
 import { AppError, badRequest, conflict, notFound } from "../../lib/errors";
 import { isUuid, type ServiceContext } from "../context";
-import { getOwnedProject } from "../projects";
+import type { ProjectAccess } from "../access";
+import { getProject } from "../projects";
 import type { ProjectSandboxesService } from "../sandboxes";
 import { takeVersion } from "../versions/snapshot";
 import { createBuildLog, type BuildLog } from "./build-log";
@@ -33,8 +34,9 @@ export const siteUrl = (sites: Config["sites"], slug: string) => `${sites.scheme
 const running = new Set<Promise<void>>();
 export const buildsSettled = () => Promise.all([...running]);
 
-export async function publishProject(deps: PublishDeps, ownerId: string, projectId: string, input: { slug?: string }): Promise<PublishResult> {
-  const project = await getOwnedProject(deps, ownerId, projectId);
+export async function publishProject(deps: PublishDeps, access: ProjectAccess, input: { slug?: string }): Promise<PublishResult> {
+  const { projectId } = access;
+  const project = await getProject(deps, access);
   const deploymentId = crypto.randomUUID();
   // Stale after the build's own limit plus room for install and upload: its instance must have died.
   const staleSeconds = Math.ceil(deps.config.sites.buildTimeoutMs / 1000) + 15 * 60;
@@ -51,7 +53,7 @@ export async function publishProject(deps: PublishDeps, ownerId: string, project
     throw error;
   }
   const url = siteUrl(deps.config.sites, slug);
-  const work = build(deps, { ownerId, projectId: project.id, deploymentId, slug, url }).catch((error) =>
+  const work = build(deps, { access, projectId: project.id, deploymentId, slug, url }).catch((error) =>
     deps.logger.error("publish failed unexpectedly", { projectId, deploymentId, error: String(error) }),
   );
   running.add(work);
@@ -85,15 +87,15 @@ async function chooseSlug(deps: PublishDeps, projectId: string, projectName: str
   throw conflict("Could not find a free site name; choose one.");
 }
 
-type Build = { ownerId: string; projectId: string; deploymentId: string; slug: string; url: string };
+type Build = { access: ProjectAccess; projectId: string; deploymentId: string; slug: string; url: string };
 
 async function build(deps: PublishDeps, b: Build): Promise<void> {
-  const log = createBuildLog(deps.events, b);
+  const log = createBuildLog(deps.events, { ownerId: b.access.ownerId, projectId: b.projectId, deploymentId: b.deploymentId });
   const status = (status: Deployment["status"], error?: string) =>
     deps.events
       .publishSite({
         type: "deployment.status",
-        ownerId: b.ownerId,
+        ownerId: b.access.ownerId,
         projectId: b.projectId,
         deploymentId: b.deploymentId,
         status,
@@ -150,7 +152,7 @@ async function deploymentFiles(deps: PublishDeps, b: Build, versionId: string, l
     );
     return files;
   }
-  const sandbox = await deps.sandboxes.ensure(b.ownerId, b.projectId);
+  const sandbox = await deps.sandboxes.ensure(b.access);
   const dir = await runBuild({
     sandbox,
     packageJson: packageJson!,
@@ -175,15 +177,15 @@ const toDeployment = (sites: Config["sites"], slug: string | null, d: rows.Deplo
   ...(withLog || d.state !== "ready" ? { buildLog: d.buildLog } : {}),
 });
 
-export async function listProjectDeployments(deps: PublishDeps, ownerId: string, projectId: string): Promise<Deployment[]> {
-  const project = await getOwnedProject(deps, ownerId, projectId);
+export async function listProjectDeployments(deps: PublishDeps, access: ProjectAccess): Promise<Deployment[]> {
+  const project = await getProject(deps, access);
   const [site, list] = await Promise.all([rows.findSite(deps.sql, project.id), rows.listDeployments(deps.sql, project.id)]);
   return list.map((d, i) => toDeployment(deps.config.sites, site?.slug ?? null, d, i === 0));
 }
 
 /** Rollback or roll forward: the site serves that deployment from the next request on, on every instance. */
-export async function activateDeployment(deps: PublishDeps, ownerId: string, projectId: string, deploymentId: string): Promise<Deployment> {
-  const project = await getOwnedProject(deps, ownerId, projectId);
+export async function activateDeployment(deps: PublishDeps, access: ProjectAccess, deploymentId: string): Promise<Deployment> {
+  const project = await getProject(deps, access);
   const found = isUuid(deploymentId) ? await rows.findDeployment(deps.sql, project.id, deploymentId) : null;
   if (!found) throw notFound("Deployment");
   if (found.state !== "ready") throw conflict(found.state === "building" ? "This deployment is still building." : "A failed build cannot go live.");
@@ -195,15 +197,15 @@ export async function activateDeployment(deps: PublishDeps, ownerId: string, pro
 }
 
 /** Unpublish: the site answers 404 at once on every instance; deployments stay, for publishing again. */
-export async function unpublishProject(deps: PublishDeps, ownerId: string, projectId: string): Promise<void> {
-  const project = await getOwnedProject(deps, ownerId, projectId);
+export async function unpublishProject(deps: PublishDeps, access: ProjectAccess): Promise<void> {
+  const project = await getProject(deps, access);
   const slug = await rows.deleteSite(deps.sql, project.id);
   if (!slug) throw notFound("Published site");
   await deps.events.publishSite({ type: "site.changed", slug });
 }
 
-export async function getSiteState(deps: PublishDeps, ownerId: string, projectId: string): Promise<SiteState> {
-  const project = await getOwnedProject(deps, ownerId, projectId);
+export async function getSiteState(deps: PublishDeps, access: ProjectAccess): Promise<SiteState> {
+  const project = await getProject(deps, access);
   const site = await rows.findSite(deps.sql, project.id);
   let unpublishedChanges = false;
   if (site?.liveDeploymentId) {

@@ -4,6 +4,7 @@
  * the output folder refused, a new site name taken by another site while the build ran, a second publish
  * refused while one builds, and the size and time limits (the live deployment serving throughout).
  */
+import { grantedAccess } from "../../test/access";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,7 +44,7 @@ if (await localSuiteGate("publish build", { sameOnEveryDatabase: true })) {
 
     test("a Vite React project is built and served: index.html, hashed assets immutable, deep links, 404s, a second instance; a broken build leaves it live", async () => {
       const projectId = await newProject("React Site");
-      await a.deps.sandboxes.applyTemplate(alice.uid, projectId, "react");
+      await a.deps.sandboxes.applyTemplate(grantedAccess(alice.uid, projectId), "react");
       const slug = `react-${crypto.randomUUID().slice(0, 8)}`;
       const started = await publish(projectId, { slug });
       expect(started.status).toBe("building");
@@ -67,7 +68,7 @@ if (await localSuiteGate("publish build", { sameOnEveryDatabase: true })) {
       expect(await (await b.site(slug, script!)).text()).toContain("createRoot");
 
       // A broken build: the live deployment stays, the failure shows its log.
-      await writeFileAtPath(a.deps, alice.uid, projectId, "src/App.tsx", "export default function App( { return <div> }\n");
+      await writeFileAtPath(a.deps, grantedAccess(alice.uid, projectId), "src/App.tsx", "export default function App( { return <div> }\n");
       await publish(projectId);
       const [failed, stillLive] = await deploymentsAfterBuild(alice, projectId);
       expect(failed!.status).toBe("failed");
@@ -81,7 +82,7 @@ if (await localSuiteGate("publish build", { sameOnEveryDatabase: true })) {
     test("a symlink out of the output folder refuses the upload; a new name taken during the build fails it; a second publish while one builds answers 409; output over MAX_DEPLOYMENT_BYTES and a build past PUBLISH_BUILD_TIMEOUT_S fail, the live site serving on", async () => {
       const projectId = await newProject("Sneaky");
       const build = "mkdir -p dist && echo '<p>hi</p>' > dist/index.html && ln -sf /etc/passwd dist/leak.txt && ln -sf index.html dist/home.html";
-      await writeFileAtPath(a.deps, alice.uid, projectId, "package.json", JSON.stringify({ name: "sneaky", scripts: { build } }));
+      await writeFileAtPath(a.deps, grantedAccess(alice.uid, projectId), "package.json", JSON.stringify({ name: "sneaky", scripts: { build } }));
       await publish(projectId);
       const [refused] = await deploymentsAfterBuild(alice, projectId);
       expect(refused!.status).toBe("failed");
@@ -89,7 +90,7 @@ if (await localSuiteGate("publish build", { sameOnEveryDatabase: true })) {
 
       // Links inside the folder are fine: the target's bytes under the link's name.
       const inside = "rm -rf dist && mkdir -p dist && echo '<p>hi</p>' > dist/index.html && ln -sf index.html dist/home.html";
-      await writeFileAtPath(a.deps, alice.uid, projectId, "package.json", JSON.stringify({ name: "sneaky", scripts: { build: inside } }));
+      await writeFileAtPath(a.deps, grantedAccess(alice.uid, projectId), "package.json", JSON.stringify({ name: "sneaky", scripts: { build: inside } }));
       const ok = await publish(projectId);
       const [published] = await deploymentsAfterBuild(alice, projectId);
       expect(published!.buildLog).not.toContain("refused");
@@ -101,10 +102,10 @@ if (await localSuiteGate("publish build", { sameOnEveryDatabase: true })) {
       // so, and the site keeps its name and its live deployment.
       const wanted = `contested-${crypto.randomUUID().slice(0, 8)}`;
       const slowBuild = "sleep 3 && rm -rf dist && mkdir -p dist && echo '<p>renamed</p>' > dist/index.html";
-      await writeFileAtPath(a.deps, alice.uid, projectId, "package.json", JSON.stringify({ name: "sneaky", scripts: { build: slowBuild } }));
+      await writeFileAtPath(a.deps, grantedAccess(alice.uid, projectId), "package.json", JSON.stringify({ name: "sneaky", scripts: { build: slowBuild } }));
       expect((await publish(projectId, { slug: wanted })).status).toBe("building");
       const rival = await newProject("Rival");
-      await writeFileAtPath(a.deps, alice.uid, rival, "index.html", "<p>rival</p>");
+      await writeFileAtPath(a.deps, grantedAccess(alice.uid, rival), "index.html", "<p>rival</p>");
       expect((await publish(rival, { slug: wanted })).status).toBe("building");
       const [lost, kept] = await deploymentsAfterBuild(alice, projectId);
       expect(lost!.status).toBe("failed");
@@ -118,7 +119,8 @@ if (await localSuiteGate("publish build", { sameOnEveryDatabase: true })) {
       try {
         const bob = slow.user("bob");
         const p = ((await (await bob.request("POST", "/api/projects", { name: "Slow" })).json()) as { id: string }).id;
-        const setBuild = (build: string) => writeFileAtPath(slow.deps, bob.uid, p, "package.json", JSON.stringify({ name: "slow", scripts: { build } }));
+        const setBuild = (build: string) =>
+          writeFileAtPath(slow.deps, grantedAccess(bob.uid, p), "package.json", JSON.stringify({ name: "slow", scripts: { build } }));
         const bobPublish = async () => (await (await bob.request("POST", `/api/projects/${p}/publish`, {})).json()) as PublishResult;
         await setBuild("mkdir -p dist && echo '<p>first</p>' > dist/index.html");
         const first = await bobPublish();

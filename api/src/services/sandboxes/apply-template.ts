@@ -10,8 +10,8 @@ import type { Config } from "../../lib/config";
 import { AppError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { KNOWLEDGE_PATH } from "../chat-runs/project-knowledge";
-import { writeFileInProject } from "../files";
-import { getOwnedProject } from "../projects";
+import { writeFileAtPath } from "../files";
+import type { ProjectAccess } from "../access";
 import { installDependencies, type DependencyDeps } from "./dependencies";
 import type { SandboxLifecycle } from "./lifecycle";
 import { previewUrlFor } from "./preview-url";
@@ -25,19 +25,10 @@ const SERVER_START_WAIT_MS = 20_000;
 
 export type ApplyTemplateDeps = ServiceContext & { config: Config; lifecycle: SandboxLifecycle; sync: SandboxSyncService } & DependencyDeps;
 
-/** `ownerChecked`: the caller checked the project is the owner's (an agent run, at its start); else it is checked here, once. */
-export type ApplyTemplateOptions = StartOptions & { ownerChecked?: boolean };
-
-export async function applyTemplate(
-  deps: ApplyTemplateDeps,
-  ownerId: string,
-  projectId: string,
-  name: TemplateName,
-  { ownerChecked = false, ...start }: ApplyTemplateOptions = {},
-): Promise<AppliedTemplate> {
-  if (!ownerChecked) await getOwnedProject(deps, ownerId, projectId);
+export async function applyTemplate(deps: ApplyTemplateDeps, access: ProjectAccess, name: TemplateName, start: StartOptions = {}): Promise<AppliedTemplate> {
+  const { projectId } = access;
   const template = await loadTemplate(name);
-  const sandbox = await deps.lifecycle.ensureChecked(ownerId, projectId, start);
+  const sandbox = await deps.lifecycle.ensure(access, start);
   // Written through the sync's hook (into the sandbox just ensured, bytes in hand); origin "sandbox" because
   // the sandbox already has them, so no instance pushes them in again.
   const writer: ServiceContext = { ...deps, origin: "sandbox", sandboxSync: deps.sync };
@@ -46,7 +37,7 @@ export async function applyTemplate(
   let filesWritten = 0;
   for (const file of template.files) {
     if (keepKnowledge && file.path === KNOWLEDGE_PATH) continue;
-    await writeFileInProject(writer, ownerId, projectId, file.path, file.content);
+    await writeFileAtPath(writer, access, file.path, file.content);
     filesWritten++;
   }
   const installed = await installDependencies(deps, sandbox, template, template.install);

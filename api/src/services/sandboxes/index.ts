@@ -7,11 +7,12 @@
  * @example
  * const sandboxes = createProjectSandboxes({ sql, store, logger, events, provider, config });
  * const deps = { ...ctx, sandboxes, sandboxSync: sandboxes.sync };
- * await sandboxes.ensure(ownerId, projectId);
+ * await sandboxes.ensure(access);
  */
 import { isProjectSandbox } from "../../db/project-sandbox";
 import { badRequest } from "../../lib/errors";
-import { getOwnedProject } from "../projects";
+import type { ProjectAccess } from "../access";
+import { getProject } from "../projects";
 import { applyTemplate } from "./apply-template";
 import { createSandboxLifecycle, type LifecycleDeps, type RecreateResult } from "./lifecycle";
 import { createSandboxProcesses, type SandboxProcessesService } from "./processes";
@@ -29,15 +30,15 @@ export type ProjectSandboxesService = ProjectSandboxes & {
    * Kills the current sandbox (if any), makes a new one with every file, starts the workflow. Concurrent
    * calls for one project (on any instance) collapse into one recreate and share its result.
    */
-  recreate(ownerId: string, projectId: string): Promise<RecreateResult>;
+  recreate(access: ProjectAccess): Promise<RecreateResult>;
   /** Stops this sandbox of the project wherever it runs (this instance at once, the others by the bus). */
   stop(ownerId: string, projectId: string, sandboxId: string | null): Promise<void>;
   /** Whether some project names this sandbox as its own (false once it was deleted or recreated away). */
   isProjectSandbox(sandboxId: string): Promise<boolean>;
   /** Whether the project's recorded sandbox is still running. */
-  validate(ownerId: string, projectId: string): Promise<boolean>;
+  validate(access: ProjectAccess): Promise<boolean>;
   /** The preview URL of the project's app, or null when it has no sandbox. */
-  url(ownerId: string, projectId: string): Promise<string | null>;
+  url(access: ProjectAccess): Promise<string | null>;
   /**
    * Fills the template dependency cache for these templates in the background (local provider only; no-op
    * otherwise), so the first project to apply one gets the fast copy too. Never rejects.
@@ -71,30 +72,27 @@ export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesServ
     }));
   const lifecycle = createSandboxLifecycle(ctx, sync, dependencies, env);
   const stopRestarts = restartAppOnEnvChange(ctx, (projectId) => sync.get(projectId)?.sandbox ?? null);
-  const processes = createSandboxProcesses(ctx, { ensure: lifecycle.ensure });
+  const processes = createSandboxProcesses({ ensure: (access) => lifecycle.ensure(access) });
   let shuttingDown: Promise<void> | null = null;
 
   return {
     ensure: lifecycle.ensure,
-    ensureChecked: lifecycle.ensureChecked,
     recreate: lifecycle.recreate,
     stop: lifecycle.stop,
     isProjectSandbox: (sandboxId) => isProjectSandbox(ctx.sql, sandboxId),
     validate: lifecycle.validate,
-    applyTemplate: (ownerId, projectId, name, options) => applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name, options),
-    applyTemplateChecked: (ownerId, projectId, name) =>
-      applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, ownerId, projectId, name, { ownerChecked: true }),
+    applyTemplate: (access, name, options) => applyTemplate({ ...ctx, ...dependencies, lifecycle, sync }, access, name, options),
 
-    async runWorkflow(ownerId, projectId, options) {
-      const project = await getOwnedProject(ctx, ownerId, projectId);
+    async runWorkflow(access, options) {
+      const project = await getProject(ctx, access);
       if (!project.workflowCommand) throw badRequest("The AI hasn't configured a run command yet");
-      const sandbox = await lifecycle.ensureChecked(ownerId, projectId, options);
+      const sandbox = await lifecycle.ensure(access, options);
       await startWorkflow(sandbox, project.workflowCommand);
       return { workflowCommand: project.workflowCommand };
     },
 
-    async url(ownerId, projectId) {
-      return (await getOwnedProject(ctx, ownerId, projectId)).sandboxUrl;
+    async url(access) {
+      return (await getProject(ctx, access)).sandboxUrl;
     },
 
     templateCache,

@@ -3,6 +3,7 @@
  * and one event bus: concurrent recreates collapse into one sandbox, stopping a deleted project's sandbox
  * reaches the instance that runs it, and a start the sandbox-start limit refuses stops nothing to make room.
  */
+import { grantedAccess } from "../../test/access";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../lib/config";
 import { memoryProvider } from "../../test/memory-provider";
@@ -26,7 +27,11 @@ describe("sandbox lifecycle across instances", () => {
     const p = memoryProvider();
     const a = instance(p);
     try {
-      const answers = await Promise.all([a.recreate(owner, project.id), a.recreate(owner, project.id), a.recreate(owner, project.id)]);
+      const answers = await Promise.all([
+        a.recreate(grantedAccess(owner, project.id)),
+        a.recreate(grantedAccess(owner, project.id)),
+        a.recreate(grantedAccess(owner, project.id)),
+      ]);
       expect(p.created.length).toBe(1);
       expect(p.live.size).toBe(1);
       expect(new Set(answers.map((x) => x.url)).size).toBe(1);
@@ -44,17 +49,17 @@ describe("sandbox lifecycle across instances", () => {
     const [a, b] = [instance(pa), instance(pb)];
     try {
       const answers = await Promise.all([
-        a.recreate(owner, project.id),
-        b.recreate(owner, project.id),
-        a.recreate(owner, project.id),
-        b.recreate(owner, project.id),
+        a.recreate(grantedAccess(owner, project.id)),
+        b.recreate(grantedAccess(owner, project.id)),
+        a.recreate(grantedAccess(owner, project.id)),
+        b.recreate(grantedAccess(owner, project.id)),
       ]);
       expect(pa.created.length + pb.created.length).toBe(1);
       expect(pa.live.size + pb.live.size).toBe(1);
       expect(new Set(answers.map((x) => x.url)).size).toBe(1);
       // The claim is released: a later recreate runs (and replaces the sandbox, stopping the old one wherever it is).
       const first = [...pa.created, ...pb.created][0]!;
-      await b.recreate(owner, project.id);
+      await b.recreate(grantedAccess(owner, project.id));
       await Bun.sleep(20);
       expect(pa.live.size + pb.live.size).toBe(1);
       expect([...pa.killed, ...pb.killed]).toContain(first);
@@ -71,9 +76,9 @@ describe("sandbox lifecycle across instances", () => {
     const pb = memoryProvider({ startMs: 0 });
     const [a, b] = [instance(pa), instance(pb)];
     try {
-      const sandbox = await a.ensure(owner, project.id);
+      const sandbox = await a.ensure(grantedAccess(owner, project.id));
       expect(await b.isProjectSandbox(sandbox.id)).toBe(true);
-      const { sandboxId } = await deleteProject(ctx, owner, project.id);
+      const { sandboxId } = await deleteProject(ctx, grantedAccess(owner, project.id));
       expect(sandboxId).toBe(sandbox.id);
       expect(await b.isProjectSandbox(sandbox.id)).toBe(false);
       await b.stop(owner, project.id, sandboxId); // deleted through instance B
@@ -100,8 +105,8 @@ describe("sandbox lifecycle across instances", () => {
     });
     const a = createProjectSandboxes({ ...ctx, provider: p.provider, config: { ...limited, rateLimits: { ...limited.rateLimits, windowSeconds: 3600 } } });
     try {
-      const kept = await a.ensure(owner, p1.id);
-      for (const start of [() => a.ensure(owner, p2.id), () => a.recreate(owner, p2.id)]) {
+      const kept = await a.ensure(grantedAccess(owner, p1.id));
+      for (const start of [() => a.ensure(grantedAccess(owner, p2.id)), () => a.recreate(grantedAccess(owner, p2.id))]) {
         const refused = await start().then(
           () => null,
           (e: { status?: number }) => e.status,
@@ -113,7 +118,7 @@ describe("sandbox lifecycle across instances", () => {
         const [row] = await ctx.sql<{ running: boolean }[]>`select sandbox_running_until >= now() as running from projects where id = ${p1.id}`;
         expect(row!.running).toBe(true);
       }
-      expect((await a.ensure(owner, p1.id)).id).toBe(kept.id);
+      expect((await a.ensure(grantedAccess(owner, p1.id))).id).toBe(kept.id);
     } finally {
       await a.shutdown();
     }
@@ -125,12 +130,12 @@ describe("sandbox lifecycle across instances", () => {
     const p = memoryProvider({ startMs: 300 });
     const a = instance(p);
     try {
-      const starting = a.ensure(owner, project.id).then(
+      const starting = a.ensure(grantedAccess(owner, project.id)).then(
         () => "kept",
         (e: Error) => e.message,
       );
       await Bun.sleep(50);
-      await deleteProject(ctx, owner, project.id);
+      await deleteProject(ctx, grantedAccess(owner, project.id));
       expect(await starting).toBe("Project not found");
       expect(p.created.length).toBe(1);
       expect(p.live.size).toBe(0);

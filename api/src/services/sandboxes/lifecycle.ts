@@ -13,18 +13,18 @@
  *
  * @example
  * const lifecycle = createSandboxLifecycle({ ...ctx, provider, config }, sync, dependencies, createProjectEnv(ctx));
- * const sandbox = await lifecycle.ensure(ownerId, projectId);
+ * const sandbox = await lifecycle.ensure(access);
  */
 import * as fileRows from "../../db/files";
 import { findSandboxRecord, getPreviewPort, setProjectSandbox } from "../../db/project-sandbox";
-import { isFileEvent } from "../../events/types";
 import type { Config } from "../../lib/config";
 import { AppError, notFound } from "../../lib/errors";
 import { APP_PROCESS } from "@shared/schemas/processes";
 import type { Sandbox, SandboxProvider } from "../../sandbox/types";
 import type { StartOptions } from "./types";
 import type { ServiceContext } from "../context";
-import { getOwnedProject } from "../projects";
+import type { ProjectAccess } from "../access";
+import { getProject } from "../projects";
 import { createRateLimiter } from "../rate-limits";
 import { installDependencies, templateWithPackageJson, type DependencyDeps } from "./dependencies";
 import { previewUrlFor } from "./preview-url";
@@ -111,12 +111,13 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
   /** Sandboxes whose process events this instance publishes (each once, for as long as it lives). */
   const published = new WeakSet<Sandbox>();
 
-  async function attach(ownerId: string, projectId: string, sandbox: Sandbox): Promise<number> {
+  async function attach(access: ProjectAccess, sandbox: Sandbox): Promise<number> {
+    const { ownerId, projectId } = access;
     if (!published.has(sandbox)) {
       published.add(sandbox);
       publishProcessEvents(ctx, ownerId, projectId, sandbox);
     }
-    const { filesSynced } = await sync.attach(ownerId, projectId, sandbox);
+    const { filesSynced } = await sync.attach(access, sandbox);
     const port = await getPreviewPort(ctx.sql, projectId);
     if (!(await setProjectSandbox(ctx.sql, projectId, sandbox.id, previewUrlFor(ctx.config.preview, sandbox, port)))) {
       // The project was deleted while its sandbox started: nobody may keep it.
@@ -167,7 +168,8 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     }
   }
 
-  async function createFresh(ownerId: string, projectId: string): Promise<{ sandbox: Sandbox; filesSynced: number }> {
+  async function createFresh(access: ProjectAccess): Promise<{ sandbox: Sandbox; filesSynced: number }> {
+    const { projectId } = access;
     let sandbox: Sandbox;
     try {
       sandbox = asProjects(projectId, await ctx.provider.create(projectId));
@@ -176,20 +178,15 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
         cause: error,
       });
     }
-    return { sandbox, filesSynced: await attach(ownerId, projectId, sandbox) };
+    return { sandbox, filesSynced: await attach(access, sandbox) };
   }
 
   /**
    * The project's running sandbox. Created on first need (or when the old one expired), filled with every
    * stored file, watched so changes made inside flow back to storage, and recorded on the project.
    */
-  async function ensure(ownerId: string, projectId: string): Promise<Sandbox> {
-    await getOwnedProject(ctx, ownerId, projectId);
-    return ensureChecked(ownerId, projectId);
-  }
-
-  /** `ensure` for callers that checked the project is the owner's already (an agent run checks once, at its start). */
-  async function ensureChecked(ownerId: string, projectId: string, options: StartOptions = {}): Promise<Sandbox> {
+  async function ensure(access: ProjectAccess, options: StartOptions = {}): Promise<Sandbox> {
+    const { ownerId, projectId } = access;
     // A recreate under way makes the project's next sandbox: wait for it rather than start a second one.
     await recreating.get(projectId)?.catch(() => {});
     const current = sync.get(projectId);
@@ -200,7 +197,7 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     sync.detach(projectId);
     const running = inflight.get(projectId);
     if (running) return running;
-    const work = withStartClaim(ownerId, projectId, (makeRoom) => connectOrCreate(ownerId, projectId, options, makeRoom));
+    const work = withStartClaim(ownerId, projectId, (makeRoom) => connectOrCreate(access, options, makeRoom));
     inflight.set(projectId, work);
     try {
       return await work;
@@ -210,8 +207,9 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
   }
 
   /** Under the start claim: the project's recorded sandbox if it still runs (made by another start, or before a restart), else a new one. */
-  async function connectOrCreate(ownerId: string, projectId: string, options: StartOptions, makeRoom: () => Promise<void>): Promise<Sandbox> {
-    // Read again under the claim (another start may have recorded a sandbox); the owner was checked by the caller.
+  async function connectOrCreate(access: ProjectAccess, options: StartOptions, makeRoom: () => Promise<void>): Promise<Sandbox> {
+    const { ownerId, projectId } = access;
+    // Read again under the claim (another start may have recorded a sandbox); access was checked by the caller.
     const project = await findSandboxRecord(ctx.sql, projectId);
     if (!project) throw notFound("Project");
     if (project.sandboxId) {
@@ -220,7 +218,7 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
       if (existing && (await existing.isAlive().catch(() => false))) {
         // Free of the start limit, but it counts toward the owner's sandboxes again: the room is still made.
         await makeRoom();
-        await attach(ownerId, projectId, existing);
+        await attach(access, existing);
         // Reconnected from an instance that never ran it here (E2B): the app is started again.
         const hasApp = (await existing.processes.list()).some((p) => p.name === APP_PROCESS);
         if (project.workflowCommand && !hasApp) void startApp(projectId, existing, project.workflowCommand, false);
@@ -232,7 +230,7 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     // Recorded but not reachable from here: if it still runs on another instance, it stops there (it would
     // otherwise run on, counted by nobody).
     if (project.sandboxId) await stop(ownerId, projectId, project.sandboxId);
-    const { sandbox } = await createFresh(ownerId, projectId);
+    const { sandbox } = await createFresh(access);
     // The old sandbox expired or stopped: its app comes back in the new one, dependencies first. In the
     // background, so whatever asked for the sandbox is not held up by an install.
     if (project.sandboxId && project.workflowCommand) void startApp(projectId, sandbox, project.workflowCommand, true);
@@ -256,11 +254,11 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
    * Kills the current sandbox (if any), makes a new one with every file, installs and starts the workflow.
    * Callers arriving while a recreate of the project runs (here or on another instance) get its result.
    */
-  async function recreate(ownerId: string, projectId: string): Promise<RecreateResult> {
-    await getOwnedProject(ctx, ownerId, projectId);
+  async function recreate(access: ProjectAccess): Promise<RecreateResult> {
+    const { projectId } = access;
     const running = recreating.get(projectId);
     if (running) return running;
-    const work = recreateOnce(ownerId, projectId);
+    const work = recreateOnce(access);
     recreating.set(projectId, work);
     try {
       return await work;
@@ -269,26 +267,28 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     }
   }
 
-  async function recreateOnce(ownerId: string, projectId: string): Promise<RecreateResult> {
+  async function recreateOnce(access: ProjectAccess): Promise<RecreateResult> {
     return withStartClaim(
-      ownerId,
-      projectId,
-      (makeRoom) => replaceSandbox(ownerId, projectId, makeRoom),
-      () => awaitOtherRecreate(ownerId, projectId),
+      access.ownerId,
+      access.projectId,
+      (makeRoom) => replaceSandbox(access, makeRoom),
+      () => awaitOtherRecreate(access),
     );
   }
 
   /** Another start of the project holds the claim: wait until it lets go, then answer with the sandbox it made. */
-  async function awaitOtherRecreate(ownerId: string, projectId: string): Promise<RecreateResult> {
+  async function awaitOtherRecreate(access: ProjectAccess): Promise<RecreateResult> {
+    const { projectId } = access;
     await slots.waitWhileHeld(projectId);
-    const project = await getOwnedProject(ctx, ownerId, projectId);
+    const project = await getProject(ctx, access);
     if (!project.sandboxUrl) throw new AppError(503, "dependency_unavailable", "The sandbox recreate running elsewhere did not finish; try again.");
     const { files } = await fileRows.projectUsage(ctx.sql, projectId);
     return { url: project.sandboxUrl, filesSynced: files, workflowCommand: project.workflowCommand };
   }
 
-  async function replaceSandbox(ownerId: string, projectId: string, makeRoom: () => Promise<void>): Promise<RecreateResult> {
-    const project = await getOwnedProject(ctx, ownerId, projectId);
+  async function replaceSandbox(access: ProjectAccess, makeRoom: () => Promise<void>): Promise<RecreateResult> {
+    const { ownerId, projectId } = access;
+    const project = await getProject(ctx, access);
     await countStart(ownerId); // before any sandbox is stopped: a refused recreate leaves the old one and the owner's others running
     await makeRoom();
     const old = sync.get(projectId)?.sandbox ?? (project.sandboxId ? await ctx.provider.connect(project.sandboxId).catch(() => null) : null);
@@ -296,7 +296,7 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     await old?.kill().catch(() => {});
     // The recorded sandbox may run on another instance (which this one cannot reach): it stops it there.
     if (project.sandboxId && project.sandboxId !== old?.id) await stop(ownerId, projectId, project.sandboxId);
-    const { sandbox, filesSynced } = await createFresh(ownerId, projectId);
+    const { sandbox, filesSynced } = await createFresh(access);
     if (project.workflowCommand) await startApp(projectId, sandbox, project.workflowCommand, true);
     const port = await getPreviewPort(ctx.sql, projectId);
     return { url: previewUrlFor(ctx.config.preview, sandbox, port), filesSynced, workflowCommand: project.workflowCommand };
@@ -323,8 +323,9 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
   }
 
   /** Whether the project's recorded sandbox is still running. */
-  async function validate(ownerId: string, projectId: string): Promise<boolean> {
-    const project = await getOwnedProject(ctx, ownerId, projectId);
+  async function validate(access: ProjectAccess): Promise<boolean> {
+    const { projectId } = access;
+    const project = await getProject(ctx, access);
     if (!project.sandboxId) return false;
     const a = sync.get(projectId);
     if (a && a.sandbox.id === project.sandboxId) return a.sandbox.isAlive();
@@ -337,5 +338,5 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     clearInterval(heartbeat);
   }
 
-  return { ensure, ensureChecked, recreate, validate, stop, close };
+  return { ensure, recreate, validate, stop, close };
 }

@@ -1,38 +1,27 @@
 /**
  * A project's named processes (its sandbox's process table), for the routes and for the agent: list, start
  * (or replace), restart, stop, read logs; and, for work already scoped to a project (the agent checking its
- * own work), the `app` process's state, a log tail and a restart without an owner id. Every owner-checked
- * call answers 404 for a project that is not the caller's, and for an unknown process name.
+ * own work), the `app` process's state, a log tail and a restart. Every call takes the caller's checked access
+ * (services/access.ts) and answers 404 for an unknown process name.
  *
  * @example
  * const processes = createSandboxProcesses(ctx, { ensure: lifecycle.ensure });
- * await processes.start(uid, projectId, { name: "api", command: "node server.js" });
- * const { status, ports } = await processes.appStatus(projectId); // "running", [5173]
+ * await processes.start(access, { name: "api", command: "node server.js" });
+ * const { status, ports } = await processes.appStatus(access); // "running", [5173]
  */
 import { APP_PROCESS, type ProcessInfo, type ProcessLogs, type ProcessStatus, type StartProcess } from "@shared/schemas/processes";
-import { projectOwner } from "../../db/project-sandbox";
 import { conflict, notFound } from "../../lib/errors";
 import { TooManyProcessesError, type Sandbox } from "../../sandbox/types";
-import type { ServiceContext } from "../context";
-import { getOwnedProject } from "../projects";
+import type { ProjectAccess } from "../access";
 
 export type SandboxProcessesService = ReturnType<typeof createSandboxProcesses>;
 
 /** The `app` process as the agent sees it: "absent" when the project has none (no workflow yet). */
 export type AppStatus = { status: ProcessStatus | "absent"; ports: number[]; exitCode: number | null; restarts: number };
 
-export function createSandboxProcesses(ctx: ServiceContext, deps: { ensure: (ownerId: string, projectId: string) => Promise<Sandbox> }) {
+export function createSandboxProcesses(deps: { ensure: (access: ProjectAccess) => Promise<Sandbox> }) {
   /** The project's running sandbox (created or reconnected on need, `app` started again with it). */
-  async function sandboxOf(ownerId: string, projectId: string): Promise<Sandbox> {
-    await getOwnedProject(ctx, ownerId, projectId);
-    return deps.ensure(ownerId, projectId);
-  }
-
-  async function ownedByAnyone(projectId: string): Promise<Sandbox> {
-    const ownerId = await projectOwner(ctx.sql, projectId);
-    if (!ownerId) throw notFound("Project");
-    return deps.ensure(ownerId, projectId);
-  }
+  const sandboxOf = (access: ProjectAccess): Promise<Sandbox> => deps.ensure(access);
 
   const found = <T>(value: T | null): T => {
     if (value === null) throw notFound("Process");
@@ -49,25 +38,25 @@ export function createSandboxProcesses(ctx: ServiceContext, deps: { ensure: (own
   }
 
   return {
-    async list(ownerId: string, projectId: string): Promise<ProcessInfo[]> {
-      return (await sandboxOf(ownerId, projectId)).processes.list();
+    async list(access: ProjectAccess): Promise<ProcessInfo[]> {
+      return (await sandboxOf(access)).processes.list();
     },
 
     /** Starts `command` as `name`, replacing a process of that name; 409 past the sandbox's limit. */
-    async start(ownerId: string, projectId: string, body: StartProcess): Promise<ProcessInfo> {
-      return startOn(await sandboxOf(ownerId, projectId), body.name, body.command);
+    async start(access: ProjectAccess, body: StartProcess): Promise<ProcessInfo> {
+      return startOn(await sandboxOf(access), body.name, body.command);
     },
 
-    async restartOwned(ownerId: string, projectId: string, name: string): Promise<ProcessInfo> {
-      return found(await (await sandboxOf(ownerId, projectId)).processes.restart(name));
+    async restartNamed(access: ProjectAccess, name: string): Promise<ProcessInfo> {
+      return found(await (await sandboxOf(access)).processes.restart(name));
     },
 
-    async stopOwned(ownerId: string, projectId: string, name: string): Promise<ProcessInfo> {
-      return found(await (await sandboxOf(ownerId, projectId)).processes.stop(name));
+    async stopNamed(access: ProjectAccess, name: string): Promise<ProcessInfo> {
+      return found(await (await sandboxOf(access)).processes.stop(name));
     },
 
-    async logs(ownerId: string, projectId: string, name: string, since?: number): Promise<ProcessLogs> {
-      return found(await (await sandboxOf(ownerId, projectId)).processes.logs(name, since));
+    async logs(access: ProjectAccess, name: string, since?: number): Promise<ProcessLogs> {
+      return found(await (await sandboxOf(access)).processes.logs(name, since));
     },
 
     /** Starts (or restarts) the project's `app` with `command` in `sandbox`. */
@@ -75,19 +64,19 @@ export function createSandboxProcesses(ctx: ServiceContext, deps: { ensure: (own
       return startOn(sandbox, APP_PROCESS, command);
     },
 
-    // For work already scoped to a project whose owner is known to be the actor (the agent's own checks).
+    // For the agent's own checks of its work.
 
     /** The `app` process's status and the ports it listens on. */
-    async appStatus(projectId: string): Promise<AppStatus> {
-      const sandbox = await ownedByAnyone(projectId);
+    async appStatus(access: ProjectAccess): Promise<AppStatus> {
+      const sandbox = await sandboxOf(access);
       const app = (await sandbox.processes.list()).find((p) => p.name === APP_PROCESS);
       if (!app) return { status: "absent", ports: [], exitCode: null, restarts: 0 };
       return { status: app.status, ports: app.ports, exitCode: app.exitCode, restarts: app.restarts };
     },
 
     /** The last `maxBytes` (about; whole lines) of a process's output, one line per line; "" when it has none. */
-    async logTail(projectId: string, name: string, maxBytes: number): Promise<string> {
-      const logs = await (await ownedByAnyone(projectId)).processes.logs(name);
+    async logTail(access: ProjectAccess, name: string, maxBytes: number): Promise<string> {
+      const logs = await (await sandboxOf(access)).processes.logs(name);
       if (!logs) return "";
       const kept: string[] = [];
       let size = 0;
@@ -104,8 +93,8 @@ export function createSandboxProcesses(ctx: ServiceContext, deps: { ensure: (own
     },
 
     /** Restarts a process by name; null when the project's sandbox has no such process. */
-    async restart(projectId: string, name: string): Promise<ProcessInfo | null> {
-      return (await ownedByAnyone(projectId)).processes.restart(name);
+    async restart(access: ProjectAccess, name: string): Promise<ProcessInfo | null> {
+      return (await sandboxOf(access)).processes.restart(name);
     },
   };
 }

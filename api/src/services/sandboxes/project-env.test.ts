@@ -3,6 +3,7 @@
  * sandbox (commands, run_shell, run_code, the shell route, named processes, terminals) starts with it, and
  * that a change restarts `app` with the new values.
  */
+import { grantedAccess } from "../../test/access";
 import { afterAll, describe, expect, test } from "bun:test";
 import { APP_PROCESS } from "@shared/schemas/processes";
 import { runCodeTool } from "../../agent/tools/run-code";
@@ -51,7 +52,7 @@ if (await localSuiteGate("project environment", { sameOnEveryDatabase: true })) 
     const sandboxes = h.t.deps.sandboxes;
 
     test("commands, run_shell, run_code and the shell route see it", async () => {
-      const sandbox = await sandboxes.ensure(p.user.uid, p.projectId);
+      const sandbox = await sandboxes.ensure(grantedAccess(p.user.uid, p.projectId));
       expect((await sandbox.run('echo "$PROJECT_GREETING"')).stdout).toBe("hello-from-the-seam\n");
       // A caller's own env wins over the project's (a build's NODE_ENV), and adds to it.
       expect((await sandbox.run('echo "$PROJECT_GREETING $EXTRA"', { env: { EXTRA: "x" } })).stdout).toBe("hello-from-the-seam x\n");
@@ -59,12 +60,12 @@ if (await localSuiteGate("project environment", { sameOnEveryDatabase: true })) 
       expect((await p.call(runCodeTool, { language: "javascript", code: "console.log('code:' + process.env.PROJECT_GREETING)" })).result).toContain(
         "code:hello-from-the-seam",
       );
-      const route = await runShellCommand(sandboxes, p.user.uid, p.projectId, 'echo "route:$PROJECT_GREETING"');
+      const route = await runShellCommand(sandboxes, grantedAccess(p.user.uid, p.projectId), 'echo "route:$PROJECT_GREETING"');
       expect(route.stdout).toBe("route:hello-from-the-seam\n");
     }, 60_000);
 
     test("a terminal's shell sees it", async () => {
-      const term = await openTestTerminal(await sandboxes.ensure(p.user.uid, p.projectId));
+      const term = await openTestTerminal(await sandboxes.ensure(grantedAccess(p.user.uid, p.projectId)));
       term.type('echo "term:$PROJECT_GREETING"\r');
       await term.waitFor(/term:hello-from-the-seam\r\n/);
       term.session.close();
@@ -72,22 +73,22 @@ if (await localSuiteGate("project environment", { sameOnEveryDatabase: true })) 
 
     test("`app` starts with it, and a change restarts it with the new value", async () => {
       const command = 'echo "app:$PROJECT_GREETING"; sleep 1000';
-      await sandboxes.processes.start(p.user.uid, p.projectId, { name: APP_PROCESS, command });
-      const logged = async () => (await sandboxes.processes.logs(p.user.uid, p.projectId, APP_PROCESS)).lines.map((l) => l.text);
+      await sandboxes.processes.start(grantedAccess(p.user.uid, p.projectId), { name: APP_PROCESS, command });
+      const logged = async () => (await sandboxes.processes.logs(grantedAccess(p.user.uid, p.projectId), APP_PROCESS)).lines.map((l) => l.text);
       await waitFor("app's first line", async () => (await logged()).includes("app:hello-from-the-seam"), 10_000);
       values.set(p.projectId, "changed-value");
       await sandboxes.env.changed(p.user.uid, p.projectId, ["PROJECT_GREETING"]);
       await waitFor("app restarted with the new value", async () => (await logged()).includes("app:changed-value"), 10_000);
       // Restarted in place (its count goes up), not replaced by a second process of the name.
-      const [app] = (await sandboxes.processes.list(p.user.uid, p.projectId)).filter((x) => x.name === APP_PROCESS);
+      const [app] = (await sandboxes.processes.list(grantedAccess(p.user.uid, p.projectId))).filter((x) => x.name === APP_PROCESS);
       expect(app?.restarts).toBe(1);
     }, 30_000);
 
     test("an `app` the user stopped stays stopped when the environment changes", async () => {
-      await sandboxes.processes.stopOwned(p.user.uid, p.projectId, APP_PROCESS);
+      await sandboxes.processes.stopNamed(grantedAccess(p.user.uid, p.projectId), APP_PROCESS);
       await sandboxes.env.changed(p.user.uid, p.projectId, ["PROJECT_GREETING"]);
       await Bun.sleep(500);
-      const [app] = (await sandboxes.processes.list(p.user.uid, p.projectId)).filter((x) => x.name === APP_PROCESS);
+      const [app] = (await sandboxes.processes.list(grantedAccess(p.user.uid, p.projectId))).filter((x) => x.name === APP_PROCESS);
       expect(app?.status).toBe("exited");
     }, 30_000);
   });

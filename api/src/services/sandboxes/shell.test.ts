@@ -1,4 +1,6 @@
 /** The shell service with an in-memory sandbox: what runs, how, and what the terminal is told. */
+import type { ProjectAccess } from "../../lib/project-access";
+import { grantedAccess } from "../../test/access";
 import { describe, expect, test } from "bun:test";
 import type { RunResult } from "../../sandbox/types";
 import { memorySandbox } from "../../test/memory-sandbox";
@@ -11,7 +13,7 @@ function harness(answer: Partial<RunResult> = {}) {
   box.answer(() => result(answer));
   const ensured: [string, string][] = [];
   const sandboxes = {
-    ensure: async (ownerId: string, projectId: string) => {
+    ensure: async ({ ownerId, projectId }: ProjectAccess) => {
       ensured.push([ownerId, projectId]);
       return box.sandbox;
     },
@@ -19,7 +21,7 @@ function harness(answer: Partial<RunResult> = {}) {
   return {
     box,
     ensured,
-    run: (command: string, signal?: AbortSignal, timeoutMs?: number) => runShellCommand(sandboxes, "u1", "p1", command, signal, timeoutMs),
+    run: (command: string, signal?: AbortSignal, timeoutMs?: number) => runShellCommand(sandboxes, grantedAccess("u1", "p1"), command, signal, timeoutMs),
   };
 }
 

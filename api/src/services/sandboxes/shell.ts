@@ -4,9 +4,10 @@
  * Aborting `signal` (the browser dropped the request, e.g. Ctrl+C in the terminal) kills the command.
  *
  * @example
- * const result = await runShellCommand(sandboxes, uid, projectId, "ls -la", c.req.raw.signal);
+ * const result = await runShellCommand(sandboxes, access, "ls -la", c.req.raw.signal);
  */
 import type { ShellResult } from "@shared/schemas/sandbox";
+import type { ProjectAccess } from "../access";
 import type { ProjectSandboxes } from "./types";
 
 export const SHELL_TIMEOUT_MS = 60_000;
@@ -22,13 +23,12 @@ export function backgroundCommand(command: string): string | null {
 
 export async function runShellCommand(
   sandboxes: Pick<ProjectSandboxes, "ensure">,
-  ownerId: string,
-  projectId: string,
+  access: ProjectAccess,
   command: string,
   signal?: AbortSignal,
   timeoutMs = SHELL_TIMEOUT_MS,
 ): Promise<ShellResult> {
-  const sandbox = await sandboxes.ensure(ownerId, projectId);
+  const sandbox = await sandboxes.ensure(access);
   // Each command runs in its own process namespace, which ends with it. A trailing `&` asks for a server
   // that outlives the command, so start it as a background process of the sandbox instead.
   const started = backgroundCommand(command);

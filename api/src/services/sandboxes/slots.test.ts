@@ -5,6 +5,7 @@
  * cap; a first start racing on two instances makes one sandbox; a sandbox that stopped, or whose instance
  * died, stops counting.
  */
+import { grantedAccess } from "../../test/access";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { finishRunMessage, insertRunMessages } from "../../db/message-runs";
 import { AppError } from "../../lib/errors";
@@ -61,11 +62,11 @@ describe(`sandboxes per user (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "
     const pb = memoryProvider({ startMs: 0 });
     const [a, b] = [instance(pa, 2), instance(pb, 2)];
     try {
-      const s1 = await a.ensure(owner, p1!);
+      const s1 = await a.ensure(grantedAccess(owner, p1!));
       await Bun.sleep(20);
-      const s2 = await b.ensure(owner, p2!);
+      const s2 = await b.ensure(grantedAccess(owner, p2!));
       await Bun.sleep(20);
-      const s3 = await b.ensure(owner, p3!); // one more than the cap: p1's sandbox, the oldest, makes room
+      const s3 = await b.ensure(grantedAccess(owner, p3!)); // one more than the cap: p1's sandbox, the oldest, makes room
       for (let i = 0; i < 50 && pa.live.has(s1.id); i++) await Bun.sleep(10);
       expect(pa.killed).toEqual([s1.id]);
       expect([...pb.live.keys()].sort()).toEqual([s2.id, s3.id].sort());
@@ -74,7 +75,7 @@ describe(`sandboxes per user (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "
       // Using p2 makes p3 the least recently used: p1 coming back stops p3, not p2.
       await Bun.sleep(20);
       await ctx.sql`update projects set sandbox_used_at = now() where id = ${p2!}`;
-      const again = await a.ensure(owner, p1!);
+      const again = await a.ensure(grantedAccess(owner, p1!));
       expect(again.id).not.toBe(s1.id);
       expect(pb.killed).toEqual([s3.id]);
       expect(pa.live.size + pb.live.size).toBe(2);
@@ -90,23 +91,23 @@ describe(`sandboxes per user (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "
     const p = memoryProvider({ startMs: 0 });
     const a = instance(p, 2);
     try {
-      await a.ensure(owner, p1!);
-      await a.ensure(owner, p2!);
+      await a.ensure(grantedAccess(owner, p1!));
+      await a.ensure(grantedAccess(owner, p2!));
       const done1 = await answering(p1!);
       await answering(p2!);
-      const refused = await refusal(a.ensure(owner, p3!));
+      const refused = await refusal(a.ensure(grantedAccess(owner, p3!)));
       expect(refused?.status).toBe(429);
       expect(refused?.retryAfter).toBe("30");
       expect(refused?.message).toBe(
         'Your account may run 2 sandboxes at once and all are busy: "P1" is writing an AI answer and "P2" is writing an AI answer. ' +
           "This project's sandbox can start when one of them finishes (or when you stop its answer); try again then.",
       );
-      expect((await refusal(a.recreate(owner, p3!)))?.status).toBe(429);
+      expect((await refusal(a.recreate(grantedAccess(owner, p3!))))?.status).toBe(429);
       expect(p.created.length).toBe(2);
       expect(p.killed).toEqual([]);
       // An answer ends: its sandbox is idle again, and makes room.
       await done1();
-      await a.ensure(owner, p3!);
+      await a.ensure(grantedAccess(owner, p3!));
       expect(p.created.length).toBe(3);
       expect(p.killed.length).toBe(1);
     } finally {
@@ -121,7 +122,7 @@ describe(`sandboxes per user (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "
     const pb = memoryProvider({ startMs: 300 });
     const [a, b] = [instance(pa, 2), instance(pb, 2)];
     try {
-      const outcomes = await Promise.all(ids.map((id, i) => refusal((i % 2 ? b : a).ensure(owner, id))));
+      const outcomes = await Promise.all(ids.map((id, i) => refusal((i % 2 ? b : a).ensure(grantedAccess(owner, id)))));
       expect(outcomes.filter((o) => o === null).length).toBe(2);
       expect(outcomes.filter((o) => o?.status === 429).length).toBe(3);
       expect(pa.created.length + pb.created.length).toBe(2);
@@ -140,7 +141,12 @@ describe(`sandboxes per user (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "
     const pb = memoryProvider({ startMs: 300, shared: pool });
     const [a, b] = [instance(pa, 3), instance(pb, 3)];
     try {
-      const got = await Promise.all([a.ensure(owner, id!), b.ensure(owner, id!), a.ensure(owner, id!), b.ensure(owner, id!)]);
+      const got = await Promise.all([
+        a.ensure(grantedAccess(owner, id!)),
+        b.ensure(grantedAccess(owner, id!)),
+        a.ensure(grantedAccess(owner, id!)),
+        b.ensure(grantedAccess(owner, id!)),
+      ]);
       expect(pa.created.length + pb.created.length).toBe(1);
       expect(pool.size).toBe(1);
       expect(new Set(got.map((s) => s.id))).toEqual(new Set([...pa.created, ...pb.created]));
@@ -161,18 +167,18 @@ describe(`sandboxes per user (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "
     const [a, b] = [instance(pa, 1, 1500), instance(pb, 1, 1500)];
     try {
       // Busy (an answer running), so nothing could stop it to make room: only its end frees the slot.
-      const s1 = await a.ensure(owner, p1!);
+      const s1 = await a.ensure(grantedAccess(owner, p1!));
       await answering(p1!);
-      expect((await refusal(b.ensure(owner, p2!)))?.status).toBe(429);
+      expect((await refusal(b.ensure(grantedAccess(owner, p2!))))?.status).toBe(429);
       await s1.kill(); // its idle time ran out (or its lifetime)
       await Bun.sleep(700); // instance A's next lease renewal (every 500 ms) finds it stopped
-      const s2 = await b.ensure(owner, p2!);
+      const s2 = await b.ensure(grantedAccess(owner, p2!));
       await answering(p2!);
       // Instance B dies: nothing renews its sandbox's lease, and after it lapses p3 may start.
       await b.shutdown();
-      expect((await refusal(a.ensure(owner, p3!)))?.status).toBe(429);
+      expect((await refusal(a.ensure(grantedAccess(owner, p3!))))?.status).toBe(429);
       await Bun.sleep(1600);
-      expect(await refusal(a.ensure(owner, p3!))).toBeNull();
+      expect(await refusal(a.ensure(grantedAccess(owner, p3!)))).toBeNull();
       expect(pb.killed).toEqual([]); // it was not stopped by anyone: its lease simply ran out
       expect(s2.id).toBeTruthy();
     } finally {

@@ -3,6 +3,7 @@
  * echoes every write (as the local provider's does). Evidence is counted storage reads, sandbox writes and
  * file events, never timing alone.
  */
+import { grantedAccess, ownerFileAccess } from "../../test/access";
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { BusEvent } from "../../events/types";
 import type { ObjectStore } from "../../storage/types";
@@ -49,9 +50,9 @@ const eventsOf = (projectId: string) => events.filter((e) => e.projectId === pro
 describe("sandbox sync", () => {
   test("attach writes every stored file into the sandbox", async () => {
     const s = await setup("attach");
-    await writeFileAtPath(ctx, s.uid, s.projectId, "a.txt", "A");
-    await writeFileAtPath(ctx, s.uid, s.projectId, "src/b.txt", "B");
-    expect(await s.sync.attach(s.uid, s.projectId, s.box.sandbox)).toEqual({ filesSynced: 2 });
+    await writeFileAtPath(ctx, grantedAccess(s.uid, s.projectId), "a.txt", "A");
+    await writeFileAtPath(ctx, grantedAccess(s.uid, s.projectId), "src/b.txt", "B");
+    expect(await s.sync.attach(grantedAccess(s.uid, s.projectId), s.box.sandbox)).toEqual({ filesSynced: 2 });
     expect([s.box.text("a.txt"), s.box.text("src/b.txt")]).toEqual(["A", "B"]);
     expect(s.sync.get(s.projectId)?.sandbox).toBe(s.box.sandbox);
     s.sync.stop();
@@ -60,12 +61,12 @@ describe("sandbox sync", () => {
 
   test("a write through the file service is in the sandbox when it returns, from the bytes in hand; its echo is dropped", async () => {
     const s = await setup("push");
-    await s.sync.attach(s.uid, s.projectId, s.box.sandbox);
+    await s.sync.attach(grantedAccess(s.uid, s.projectId), s.box.sandbox);
     const readsBefore = storageReads;
 
-    const { file } = await writeFileAtPath(s.files, s.uid, s.projectId, "app.js", "v1");
+    const { file } = await writeFileAtPath(s.files, grantedAccess(s.uid, s.projectId), "app.js", "v1");
     expect(s.box.text("app.js")).toBe("v1"); // awaited: a command right after sees it
-    await saveFileContent(s.files, s.uid, file.id, "v2");
+    await saveFileContent(s.files, await ownerFileAccess(s.files, s.uid, file.id), file.id, "v2");
     expect(s.box.text("app.js")).toBe("v2");
     await settle();
 
@@ -82,23 +83,23 @@ describe("sandbox sync", () => {
 
   test("renames and deletes through the file service reach the sandbox before they return", async () => {
     const s = await setup("move");
-    await s.sync.attach(s.uid, s.projectId, s.box.sandbox);
-    const { file } = await writeFileAtPath(s.files, s.uid, s.projectId, "old.txt", "x");
-    await renameProjectFile(s.files, s.uid, file.id, "docs/new.txt");
+    await s.sync.attach(grantedAccess(s.uid, s.projectId), s.box.sandbox);
+    const { file } = await writeFileAtPath(s.files, grantedAccess(s.uid, s.projectId), "old.txt", "x");
+    await renameProjectFile(s.files, await ownerFileAccess(s.files, s.uid, file.id), file.id, "docs/new.txt");
     expect([s.box.text("old.txt"), s.box.text("docs/new.txt")]).toEqual([null, "x"]);
-    await deleteProjectFile(s.files, s.uid, file.id);
+    await deleteProjectFile(s.files, await ownerFileAccess(s.files, s.uid, file.id), file.id);
     expect(s.box.files.size).toBe(0);
     await settle();
-    expect(await listProjectFiles(ctx, s.uid, s.projectId)).toEqual([]); // the sandbox's remove events wrote nothing back
+    expect(await listProjectFiles(ctx, grantedAccess(s.uid, s.projectId))).toEqual([]); // the sandbox's remove events wrote nothing back
     s.sync.stop();
   });
 
   test("a change made on another instance arrives as a file event and is read from storage", async () => {
     const s = await setup("other");
-    await s.sync.attach(s.uid, s.projectId, s.box.sandbox);
+    await s.sync.attach(grantedAccess(s.uid, s.projectId), s.box.sandbox);
     const otherInstance = createSandboxSync(ctx); // shares the bus, has no sandbox of this project
     const readsBefore = storageReads;
-    await writeFileAtPath({ ...ctx, sandboxSync: otherInstance }, s.uid, s.projectId, "remote.txt", "from elsewhere");
+    await writeFileAtPath({ ...ctx, sandboxSync: otherInstance }, grantedAccess(s.uid, s.projectId), "remote.txt", "from elsewhere");
     for (let i = 0; i < 40 && s.box.text("remote.txt") === null; i++) await Bun.sleep(25);
     expect(s.box.text("remote.txt")).toBe("from elsewhere");
     expect(storageReads).toBeGreaterThan(readsBefore);
@@ -108,7 +109,7 @@ describe("sandbox sync", () => {
 
   test("files a command makes or removes go back to storage once, as origin 'sandbox'; ignored folders and terminal noise stay out", async () => {
     const s = await setup("back");
-    await s.sync.attach(s.uid, s.projectId, s.box.sandbox);
+    await s.sync.attach(grantedAccess(s.uid, s.projectId), s.box.sandbox);
     s.box.inside.write("src/made.txt", "made inside");
     s.box.inside.write("node_modules/x/index.js", "dep");
     s.box.inside.write("out/index.html", "a build's output, which publishing reads from the sandbox");
@@ -119,25 +120,25 @@ describe("sandbox sync", () => {
     s.box.inside.write(".npm/_logs/debug-0.log", "npm log");
     s.box.inside.write(".cache/pip/selfcheck.json", "{}");
     await settle();
-    const [made] = await listProjectFiles(ctx, s.uid, s.projectId);
+    const [made] = await listProjectFiles(ctx, grantedAccess(s.uid, s.projectId));
     expect(made?.path).toBe("src/made.txt");
-    expect((await readFileContent(ctx, s.uid, s.projectId, made!.id)).content).toBe("made inside");
+    expect((await readFileContent(ctx, grantedAccess(s.uid, s.projectId), made!.id)).content).toBe("made inside");
     expect(eventsOf(s.projectId).map((e) => [e.type, e.origin])).toEqual([["file.created", "sandbox"]]);
     expect(s.box.writes.size).toBe(0); // nothing was pushed back into the sandbox
 
     s.box.inside.remove("src/made.txt");
     await settle();
-    expect(await listProjectFiles(ctx, s.uid, s.projectId)).toEqual([]);
+    expect(await listProjectFiles(ctx, grantedAccess(s.uid, s.projectId))).toEqual([]);
     s.sync.stop();
   });
 
   test("without an attached sandbox the hook does nothing, and a detached sandbox is no longer written", async () => {
     const s = await setup("none");
-    await writeFileAtPath(s.files, s.uid, s.projectId, "a.txt", "1");
+    await writeFileAtPath(s.files, grantedAccess(s.uid, s.projectId), "a.txt", "1");
     expect(s.box.files.size).toBe(0);
-    await s.sync.attach(s.uid, s.projectId, s.box.sandbox);
+    await s.sync.attach(grantedAccess(s.uid, s.projectId), s.box.sandbox);
     s.sync.detach(s.projectId);
-    await writeFileAtPath(s.files, s.uid, s.projectId, "b.txt", "2");
+    await writeFileAtPath(s.files, grantedAccess(s.uid, s.projectId), "b.txt", "2");
     expect(s.box.text("b.txt")).toBeNull();
     s.sync.stop();
   });

@@ -12,7 +12,7 @@
  * @example
  * const sync = createSandboxSync(ctx);
  * const files = { ...ctx, sandboxSync: sync }; // what routes and the agent write through
- * await sync.attach(ownerId, projectId, sandbox);
+ * await sync.attach(access, sandbox);
  */
 import { filePathProblem } from "@shared/file-path";
 import { MAX_FILE_CONTENT_BYTES } from "@shared/schemas/file";
@@ -20,12 +20,14 @@ import * as fileRows from "../../db/files";
 import { isFileEvent, type BusEvent } from "../../events/types";
 import { isIgnoredPath } from "../../sandbox/ignored-paths";
 import type { FileChange, Sandbox } from "../../sandbox/types";
+import type { ProjectAccess } from "../access";
 import type { SandboxSync, ServiceContext } from "../context";
 import { deleteProjectFile, writeFileAtPath } from "../files";
 
 export type AttachedSandbox = {
   sandbox: Sandbox;
-  ownerId: string;
+  /** The access the sandbox was attached under: what it writes back goes through the file service with it. */
+  access: ProjectAccess;
   projectId: string;
   stopWatch: () => void;
   /** Hash of the content we last saw (or wrote) per path. */
@@ -37,7 +39,7 @@ export type AttachedSandbox = {
 
 export type SandboxSyncService = SandboxSync & {
   /** Writes every stored file into `sandbox`, watches it, and makes it the project's sandbox on this instance. */
-  attach(ownerId: string, projectId: string, sandbox: Sandbox): Promise<{ filesSynced: number }>;
+  attach(access: ProjectAccess, sandbox: Sandbox): Promise<{ filesSynced: number }>;
   /** Stops syncing the project's sandbox (the sandbox itself keeps running). */
   detach(projectId: string): void;
   /** The project's attached sandbox on this instance, if any. */
@@ -119,7 +121,7 @@ export function createSandboxSync(ctx: ServiceContext): SandboxSyncService {
       if (!a.known.has(path)) return;
       a.known.delete(path);
       const row = await fileRows.findFileByPath(ctx.sql, a.projectId, path);
-      if (row) await deleteProjectFile(fromSandbox, a.ownerId, row.id);
+      if (row) await deleteProjectFile(fromSandbox, a.access, row.id);
       return;
     }
     if (bytes.length > MAX_FILE_CONTENT_BYTES) {
@@ -129,7 +131,7 @@ export function createSandboxSync(ctx: ServiceContext): SandboxSyncService {
     const h = contentHash(bytes);
     if (a.known.get(path) === h) return; // our own write, or no change
     a.known.set(path, h);
-    await writeFileAtPath(fromSandbox, a.ownerId, a.projectId, path, bytes);
+    await writeFileAtPath(fromSandbox, a.access, path, bytes);
   }
 
   async function pushAllFiles(sandbox: Sandbox, projectId: string, known: Map<string, string>): Promise<number> {
@@ -161,10 +163,11 @@ export function createSandboxSync(ctx: ServiceContext): SandboxSyncService {
     removed: (projectId, path) => inQueue(projectId, (a) => remove(a, path)),
     renamed: (projectId, from, to) => inQueue(projectId, (a) => rename(a, from, to)),
 
-    async attach(ownerId, projectId, sandbox) {
+    async attach(access, sandbox) {
+      const { projectId } = access;
       const known = new Map<string, string>();
       const filesSynced = await pushAllFiles(sandbox, projectId, known);
-      const a: AttachedSandbox = { sandbox, ownerId, projectId, known, stopWatch: () => {}, queue: Promise.resolve(), pending: new Map() };
+      const a: AttachedSandbox = { sandbox, access, projectId, known, stopWatch: () => {}, queue: Promise.resolve(), pending: new Map() };
       a.stopWatch = await sandbox.files.watch((change) => onSandboxChange(a, change));
       attached.set(projectId, a);
       return { filesSynced };

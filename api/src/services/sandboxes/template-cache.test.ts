@@ -5,6 +5,7 @@
  * Evidence is never timing: the dependency source applyTemplate reports, the population count and id, and
  * `cp -a`'s preserved modification times.
  */
+import { grantedAccess } from "../../test/access";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
@@ -83,7 +84,7 @@ if (await localSuiteGate("template cache", { sameOnEveryDatabase: true })) {
         const alice = t.user("alice");
         const projectId = await newProject(alice, "Cached");
         const populationId = readyJson(react).populationId;
-        const applied = await t.deps.sandboxes.applyTemplate(alice.uid, projectId, "react");
+        const applied = await t.deps.sandboxes.applyTemplate(grantedAccess(alice.uid, projectId), "react");
         expect(applied.dependencies).toBe("template-cache");
         expect(applied.filesWritten).toBe(react.files.length);
         expect(applied.workflowCommand).toBe(react.workflowCommand);
@@ -91,7 +92,7 @@ if (await localSuiteGate("template cache", { sameOnEveryDatabase: true })) {
         expect(cache.populations).toBe(1);
         expect(readyJson(react).populationId).toBe(populationId);
 
-        const sandbox = await t.deps.sandboxes.ensure(alice.uid, projectId);
+        const sandbox = await t.deps.sandboxes.ensure(grantedAccess(alice.uid, projectId));
         const { uid, projectDir } = hostInfo(sandbox);
         const entry = path.join(cacheDir, cache.key(react)!, "node_modules");
         // Inside: every file under node_modules is the sandbox user's, with one link (a copy, not a hard link).
@@ -134,9 +135,9 @@ if (await localSuiteGate("template cache", { sameOnEveryDatabase: true })) {
       async () => {
         const bob = t.user("bob");
         const projectId = await newProject(bob, "Served");
-        const applied = await t.deps.sandboxes.applyTemplate(bob.uid, projectId, "react");
+        const applied = await t.deps.sandboxes.applyTemplate(grantedAccess(bob.uid, projectId), "react");
         expect(applied.dependencies).toBe("template-cache");
-        const sandbox = await t.deps.sandboxes.ensure(bob.uid, projectId);
+        const sandbox = await t.deps.sandboxes.ensure(grantedAccess(bob.uid, projectId));
         expect(applied.url).toBe(`http://5173-${sandbox.id}.localhost:3000`);
 
         const provider = { kind: "local", connect: async (id: string) => (id === sandbox.id ? sandbox : null) } as unknown as SandboxProvider;
@@ -179,7 +180,7 @@ if (await localSuiteGate("template cache", { sameOnEveryDatabase: true })) {
         // A lock left by a process that died while populating does not stop this one.
         const lock = path.join(cacheDir, `.${cache.key(vite)}.lock`);
         fs.writeFileSync(lock, JSON.stringify({ pid: 2 ** 22 + 1, at: Date.now() }));
-        const cold = await t.deps.sandboxes.applyTemplate(carol.uid, await newProject(carol, "Cold"), "vite");
+        const cold = await t.deps.sandboxes.applyTemplate(grantedAccess(carol.uid, await newProject(carol, "Cold")), "vite");
         expect(cold.dependencies).toBe("install");
         // The apply started the cache's population in the background (it may have finished already).
         const deadline = Date.now() + INSTALL_MS / 2;
@@ -187,11 +188,11 @@ if (await localSuiteGate("template cache", { sameOnEveryDatabase: true })) {
         expect(cache.isReady(vite)).toBe(true);
         expect(fs.existsSync(lock)).toBe(false);
         expect(cache.populations).toBe(2);
-        const warm = await t.deps.sandboxes.applyTemplate(carol.uid, await newProject(carol, "Warm"), "vite");
+        const warm = await t.deps.sandboxes.applyTemplate(grantedAccess(carol.uid, await newProject(carol, "Warm")), "vite");
         expect(warm.dependencies).toBe("template-cache");
         expect(cache.populations).toBe(2);
         // The node template installs nothing and never touches the cache.
-        const node = await t.deps.sandboxes.applyTemplate(carol.uid, await newProject(carol, "Node"), "node");
+        const node = await t.deps.sandboxes.applyTemplate(grantedAccess(carol.uid, await newProject(carol, "Node")), "node");
         expect(node.dependencies).toBe("none");
         expect(cache.key(await loadTemplate("node"))).toBeNull();
       },
@@ -203,12 +204,12 @@ if (await localSuiteGate("template cache", { sameOnEveryDatabase: true })) {
       async () => {
         const dave = t.user("dave");
         const projectId = await newProject(dave, "Again");
-        await t.deps.sandboxes.applyTemplate(dave.uid, projectId, "react");
+        await t.deps.sandboxes.applyTemplate(grantedAccess(dave.uid, projectId), "react");
         const res = await dave.request("POST", `/api/sandbox/${projectId}/recreate`);
         expect(res.status).toBe(200);
         const body = (await res.json()) as { workflowCommand: string };
         expect(body.workflowCommand).toContain("vite.js");
-        const { projectDir } = hostInfo(await t.deps.sandboxes.ensure(dave.uid, projectId));
+        const { projectDir } = hostInfo(await t.deps.sandboxes.ensure(grantedAccess(dave.uid, projectId)));
         const original = path.join(cacheDir, cache.key(react)!, "node_modules/react/package.json");
         // A fresh npm install would write new times; the copy keeps the cache's.
         expect(mtime(path.join(projectDir, "node_modules/react/package.json"))).toBe(mtime(original));

@@ -1,18 +1,19 @@
 /**
- * Interactive terminal sessions: who may open one (the project's owner), how many a project may have open,
+ * Interactive terminal sessions: opened with a checked access (an owner's or editor's, services/access.ts), how many a project may have open,
  * and when an idle one is closed. Each session is a shell on a pseudo-terminal in the project's sandbox
  * (`Sandbox.openTerminal`); closing it hangs up like closing a terminal window, so what the user started
  * with `&` or `nohup` keeps running.
  *
  * @example
  * const terminals = createTerminalSessions({ sandboxes, logger, idleMs: 15 * 60_000 });
- * const session = await terminals.open(uid, projectId, { cols: 80, rows: 24, onData, onEnd });
+ * const session = await terminals.open(access, { cols: 80, rows: 24, onData, onEnd });
  * session.input(bytes);
  */
 import { MAX_TERMINALS_PER_PROJECT } from "@shared/events/pty-frames";
 import { conflict } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
 import type { TerminalSession } from "../../sandbox/types";
+import type { ProjectAccess } from "../access";
 import type { ProjectSandboxes } from "./types";
 
 /** Why a session ended: its shell exited (status, or null when killed / the sandbox stopped), or it sat idle. */
@@ -26,10 +27,9 @@ export type OpenTerminal = {
 };
 
 export type TerminalSessions = {
-  /** Throws 404 for a project that is not the caller's, 409 past the per-project limit, 503 without a sandbox. */
+  /** Throws 409 past the per-project limit, 503 without a sandbox. */
   open(
-    ownerId: string,
-    projectId: string,
+    access: ProjectAccess,
     options: { cols: number; rows: number; onData: (bytes: Uint8Array) => void; onEnd: (end: TerminalEnd) => void },
   ): Promise<OpenTerminal>;
   /** Open sessions on this server. */
@@ -58,9 +58,9 @@ export function createTerminalSessions(deps: {
   };
 
   return {
-    async open(ownerId, projectId, options) {
-      // The owner check comes first (ensure repeats it): a stranger learns nothing from the limit.
-      const sandboxPromise = deps.sandboxes.ensure(ownerId, projectId);
+    async open(access, options) {
+      const { projectId } = access;
+      const sandboxPromise = deps.sandboxes.ensure(access);
       const set = byProject.get(projectId) ?? new Set<symbol>();
       if (set.size >= maxPerProject) {
         await sandboxPromise;

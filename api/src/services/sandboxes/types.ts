@@ -4,6 +4,7 @@
  */
 import type { TemplateName } from "@shared/schemas/sandbox";
 import type { Sandbox } from "../../sandbox/types";
+import type { ProjectAccess } from "../access";
 
 export type { TemplateName };
 
@@ -26,18 +27,14 @@ export interface ProjectSandboxes {
    * The project's running sandbox. Created on first need (or when the old one expired), filled with every
    * stored file, watched so changes made inside flow back to storage, and recorded on the project.
    */
-  ensure(ownerId: string, projectId: string): Promise<Sandbox>;
-  /** `ensure` without the ownership check, for callers that made it already (an agent run, once at its start). */
-  ensureChecked(ownerId: string, projectId: string): Promise<Sandbox>;
+  ensure(access: ProjectAccess, options?: StartOptions): Promise<Sandbox>;
   /**
    * Writes a template's files to storage and sandbox, installs its dependencies, and sets the project's
    * workflowCommand, then starts it in the background and waits (bounded) until its port accepts connections,
    * so the preview answers at once. Returns how many files were written, the command, the preview URL and
    * where the dependencies came from.
    */
-  applyTemplate(ownerId: string, projectId: string, template: TemplateName, options?: StartOptions): Promise<AppliedTemplate>;
-  /** `applyTemplate` without the ownership check, for callers that made it already. */
-  applyTemplateChecked(ownerId: string, projectId: string, template: TemplateName): Promise<AppliedTemplate>;
+  applyTemplate(access: ProjectAccess, template: TemplateName, options?: StartOptions): Promise<AppliedTemplate>;
   /** Starts the project's workflowCommand as its supervised `app` process (restarting it if it runs). */
-  runWorkflow(ownerId: string, projectId: string, options?: StartOptions): Promise<{ workflowCommand: string }>;
+  runWorkflow(access: ProjectAccess, options?: StartOptions): Promise<{ workflowCommand: string }>;
 }

@@ -16,7 +16,7 @@ import type { SecretsConfig } from "../../lib/config";
 import { createSecretBox, loadOrCreateKeyFile, type SecretBox } from "../../lib/secret-box";
 import type { SecretValue } from "../../lib/secret-redactor";
 import type { ServiceContext } from "../context";
-import { getOwnedProject } from "../projects";
+import type { ProjectAccess } from "../access";
 import type { ProjectEnv } from "../sandboxes/project-env";
 
 export type ProjectSecretsService = ReturnType<typeof createProjectSecrets>;
@@ -49,15 +49,15 @@ export function createProjectSecrets(ctx: ServiceContext & { box: SecretBox; env
   return {
     values,
 
-    async list(ownerId: string, projectId: string): Promise<SecretInfo[]> {
-      await getOwnedProject(ctx, ownerId, projectId);
+    async list(access: ProjectAccess): Promise<SecretInfo[]> {
+      const { projectId } = access;
       return (await rows.listSecretNames(ctx.sql, projectId)).map((r) => ({ name: r.name, updatedAt: r.updatedAt.toISOString() }));
     },
 
     /** Creates or replaces it; the project's `app` restarts with it. */
     /** `value` null: the request carried none (not JSON, or no string `value`). */
-    async set(ownerId: string, projectId: string, name: string, value: string | null): Promise<SecretInfo & { created: boolean }> {
-      await getOwnedProject(ctx, ownerId, projectId);
+    async set(access: ProjectAccess, name: string, value: string | null): Promise<SecretInfo & { created: boolean }> {
+      const { ownerId, projectId } = access;
       const problem = secretNameProblem(name) ?? (value === null ? 'Send the value as JSON: {"value": "…"}.' : secretValueProblem(value));
       if (problem || value === null) throw badRequest(problem ?? "no value");
       const saved = await rows.upsertSecret(ctx.sql, {
@@ -73,8 +73,8 @@ export function createProjectSecrets(ctx: ServiceContext & { box: SecretBox; env
     },
 
     /** 404 when there is no such secret; the project's `app` restarts without it. */
-    async remove(ownerId: string, projectId: string, name: string): Promise<void> {
-      await getOwnedProject(ctx, ownerId, projectId);
+    async remove(access: ProjectAccess, name: string): Promise<void> {
+      const { ownerId, projectId } = access;
       if (!(await rows.deleteSecret(ctx.sql, projectId, name))) throw notFound("Secret");
       await ctx.env.changed(ownerId, projectId, [name]);
     },

@@ -5,13 +5,13 @@
  *
  * @example
  * const answer = await waitForSecret(ctx.events, projectId, "WEATHER_API_KEY", { signal, timeoutMs: 600_000 });
- * await declineSecret(ctx, uid, projectId, "WEATHER_API_KEY"); // from the chat's Decline button
+ * await declineSecret(ctx, access, "WEATHER_API_KEY"); // from the chat's Decline button
  */
 import { secretNameProblem } from "@shared/schemas/secrets";
 import type { EventBus } from "../../events/types";
 import { badRequest } from "../../lib/errors";
 import type { ServiceContext } from "../context";
-import { getOwnedProject } from "../projects";
+import type { ProjectAccess } from "../access";
 
 /** How long a run waits for the owner to answer a secret request before taking it as declined. */
 export const SECRET_REQUEST_TIMEOUT_MS = 10 * 60_000;
@@ -42,8 +42,8 @@ export function waitForSecret(events: EventBus, projectId: string, name: string,
 }
 
 /** The owner declined the request: every instance hears it, and the run waiting for it goes on without. */
-export async function declineSecret(ctx: ServiceContext, ownerId: string, projectId: string, name: string): Promise<void> {
-  await getOwnedProject(ctx, ownerId, projectId);
+export async function declineSecret(ctx: ServiceContext, access: ProjectAccess, name: string): Promise<void> {
+  const { ownerId, projectId } = access;
   const problem = secretNameProblem(name);
   if (problem) throw badRequest(problem);
   await ctx.events.publish({ type: "secret.declined", projectId, ownerId, name, origin: "api" });

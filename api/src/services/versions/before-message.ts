@@ -5,19 +5,20 @@
  * the message was sent is that state.
  *
  * @example
- * const target = await versionBeforeMessage(ctx, uid, projectId, userMessageId);
- * await restoreVersion(ctx, uid, projectId, target.id);
+ * const target = await versionBeforeMessage(ctx, access, userMessageId);
+ * await restoreVersion(ctx, access, target.id);
  */
 import type { VersionSummary } from "@shared/schemas/versions";
 import * as versions from "../../db/versions";
 import { AppError, notFound } from "../../lib/errors";
 import { isUuid, type ServiceContext } from "../context";
-import { getOwnedProject } from "../projects";
+import type { ProjectAccess } from "../access";
+import { getProject } from "../projects";
 
 export const NO_VERSION_BEFORE = "No saved version of the files from before this message";
 
-export async function versionBeforeMessage(ctx: ServiceContext, ownerId: string, projectId: string, messageId: string): Promise<VersionSummary> {
-  const project = await getOwnedProject(ctx, ownerId, projectId);
+export async function versionBeforeMessage(ctx: ServiceContext, access: ProjectAccess, messageId: string): Promise<VersionSummary> {
+  const project = await getProject(ctx, access);
   const message = isUuid(messageId) ? await versions.runOfMessage(ctx.sql, project.id, messageId) : null;
   if (!message) throw notFound("Message");
 

@@ -3,6 +3,7 @@
  * version records the project's database, restoring and undoing a run put it back, too-large databases are
  * marked and left alone, and the dumps survive the retention sweep while a version names them.
  */
+import { grantedAccess } from "../../test/access";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as blobs from "../../db/blobs";
 import { findVersion } from "../../db/versions";
@@ -36,7 +37,12 @@ const tables = (projectId: string) =>
 describe(`data in versions (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () => {
   test("a version records the data; restoring it puts the rows back; History sees which versions changed data", async () => {
     const projectId = await newProject();
-    await writeFileAtPath(ctx, owner, projectId, "db/migrations/001_todos.sql", "create table todos (id serial primary key, title text not null);\n");
+    await writeFileAtPath(
+      ctx,
+      grantedAccess(owner, projectId),
+      "db/migrations/001_todos.sql",
+      "create table todos (id serial primary key, title text not null);\n",
+    );
     const { version: noData } = await takeVersion(ctx, { projectId, source: "manual", label: "No database yet" });
     expect(noData).toMatchObject({ data: "none", dataChanged: false });
 
@@ -53,24 +59,24 @@ describe(`data in versions (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PG
 
     await withProjectDatabase(ctx, projectId, (sql) => sql`delete from todos where title = 'milk'`);
     await withProjectDatabase(ctx, projectId, (sql) => sql`insert into todos (title) values ('bread')`);
-    const result = await restoreVersion(ctx, owner, projectId, two.id);
+    const result = await restoreVersion(ctx, grantedAccess(owner, projectId), two.id);
     expect(result.data).toBe("restored");
     expect(await todos(projectId)).toEqual([{ title: "milk" }, { title: "eggs" }] as never);
     // The restore kept the state it replaced: restoring that brings 'bread' back.
     const before = (await findVersion(ctx.sql, projectId, result.version.id))!;
     expect(before.dataState).toEqual(two.dataState);
     const replaced = (await ctx.sql`select id from versions where project_id = ${projectId} and label like 'Before restoring%'`)[0]!;
-    expect((await restoreVersion(ctx, owner, projectId, replaced.id)).data).toBe("restored");
+    expect((await restoreVersion(ctx, grantedAccess(owner, projectId), replaced.id)).data).toBe("restored");
     expect(await todos(projectId)).toEqual([{ title: "eggs" }, { title: "bread" }] as never);
 
     // Back to before the database existed: the tables go.
-    expect((await restoreVersion(ctx, owner, projectId, noData.id)).data).toBe("restored");
+    expect((await restoreVersion(ctx, grantedAccess(owner, projectId), noData.id)).data).toBe("restored");
     expect(await tables(projectId)).toEqual([]);
   }, 120_000);
 
   test("undoing an agent run that created a table and rows drops them again", async () => {
     const projectId = await newProject();
-    await writeFileAtPath(ctx, owner, projectId, "README.md", "# Todos\n");
+    await writeFileAtPath(ctx, grantedAccess(owner, projectId), "README.md", "# Todos\n");
     await takeVersion(ctx, { projectId, source: "manual", label: "Start" });
     const messageId = crypto.randomUUID();
     const userMessageId = crypto.randomUUID();
@@ -84,10 +90,10 @@ describe(`data in versions (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PG
     await withProjectDatabase(ctx, projectId, (sql) => sql`insert into todos (title) values ('from the agent')`);
     await around.after();
 
-    const target = await versionBeforeMessage(ctx, owner, projectId, userMessageId);
+    const target = await versionBeforeMessage(ctx, grantedAccess(owner, projectId), userMessageId);
     const after = (await ctx.sql`select label, data_status, data_changed from versions where project_id = ${projectId} order by seq desc limit 1`)[0]!;
     expect(after).toEqual({ label: "make todos", data_status: "included", data_changed: true } as never);
-    expect((await restoreVersion(ctx, owner, projectId, target.id)).data).toBe("restored");
+    expect((await restoreVersion(ctx, grantedAccess(owner, projectId), target.id)).data).toBe("restored");
     expect(await tables(projectId)).toEqual([]);
   }, 120_000);
 
@@ -100,7 +106,7 @@ describe(`data in versions (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "PG
       const { version } = await takeVersion(small, { projectId, source: "manual", label: "Big" });
       expect(version).toMatchObject({ data: "too_large", dataChanged: true });
       await withProjectDatabase(small, projectId, (sql) => sql`insert into notes values ('later')`);
-      expect((await restoreVersion(small, owner, projectId, version.id)).data).toBe("not_included");
+      expect((await restoreVersion(small, grantedAccess(owner, projectId), version.id)).data).toBe("not_included");
       const rows = await withProjectDatabase(small, projectId, (sql) => sql`select body from notes order by body`);
       expect(rows.map((r) => r.body)).toEqual(["kept", "later"]);
     } finally {

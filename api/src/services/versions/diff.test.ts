@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { projectAccess } from "../access";
+import { grantedAccess, ownerFileAccess } from "../../test/access";
 import * as fileRows from "../../db/files";
 import type { Manifest } from "../../db/versions";
 import { AppError } from "../../lib/errors";
@@ -36,21 +38,21 @@ for (const kind of STORE_KINDS) {
       const ctx = await serviceContext(await openStore(kind));
       const { ownerId, projectId } = await newProject(ctx);
       const salt = crypto.randomUUID();
-      await writeFileAtPath(ctx, ownerId, projectId, "src/app.ts", `const title = "Old";\nrender(title);\n// ${salt}\n`);
-      await writeFileAtPath(ctx, ownerId, projectId, "notes.md", `notes ${salt}\n`);
-      await writeFileAtPath(ctx, ownerId, projectId, "image.bin", new TextEncoder().encode(`\u0000old image ${salt}`));
-      const { file: gone } = await writeFileAtPath(ctx, ownerId, projectId, "gone.txt", `bye ${salt}\n`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "src/app.ts", `const title = "Old";\nrender(title);\n// ${salt}\n`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "notes.md", `notes ${salt}\n`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "image.bin", new TextEncoder().encode(`\u0000old image ${salt}`));
+      const { file: gone } = await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "gone.txt", `bye ${salt}\n`);
       const { version: older } = await takeVersion(ctx, { projectId, source: "manual", label: "Older" });
 
-      await writeFileAtPath(ctx, ownerId, projectId, "src/app.ts", `const title = "New";\nrender(title);\n// ${salt}\n`);
-      await writeFileAtPath(ctx, ownerId, projectId, "image.bin", new TextEncoder().encode(`\u0000new image ${salt}`));
-      await writeFileAtPath(ctx, ownerId, projectId, "src/added.ts", `export {}; // ${salt}\n`);
-      await deleteProjectFile(ctx, ownerId, gone.id);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "src/app.ts", `const title = "New";\nrender(title);\n// ${salt}\n`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "image.bin", new TextEncoder().encode(`\u0000new image ${salt}`));
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "src/added.ts", `export {}; // ${salt}\n`);
+      await deleteProjectFile(ctx, await ownerFileAccess(ctx, ownerId, gone.id), gone.id);
       const notes = (await fileRows.findFileByPath(ctx.sql, projectId, "notes.md"))!;
-      await renameProjectFile(ctx, ownerId, notes.id, "docs/notes.md");
+      await renameProjectFile(ctx, await ownerFileAccess(ctx, ownerId, notes.id), notes.id, "docs/notes.md");
       const { version: newer } = await takeVersion(ctx, { projectId, source: "manual", label: "Newer" });
 
-      const diff = await diffVersions(ctx, ownerId, projectId, older.id, newer.id, { patch: true });
+      const diff = await diffVersions(ctx, grantedAccess(ownerId, projectId), older.id, newer.id, { patch: true });
       expect(diff.added.map((e) => e.path)).toEqual(["src/added.ts"]);
       expect(diff.removed.map((e) => e.path)).toEqual(["gone.txt"]);
       expect(diff.changed.map((e) => e.path)).toEqual(["image.bin", "src/app.ts"]);
@@ -65,9 +67,9 @@ for (const kind of STORE_KINDS) {
       ]);
 
       // Without ?patch no file is read; "current" compares with the files as they are now.
-      expect((await diffVersions(ctx, ownerId, projectId, older.id, newer.id)).patches).toBeUndefined();
-      await writeFileAtPath(ctx, ownerId, projectId, "later.txt", "after the newer version");
-      const againstNow = await diffVersions(ctx, ownerId, projectId, newer.id, CURRENT);
+      expect((await diffVersions(ctx, grantedAccess(ownerId, projectId), older.id, newer.id)).patches).toBeUndefined();
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "later.txt", "after the newer version");
+      const againstNow = await diffVersions(ctx, grantedAccess(ownerId, projectId), newer.id, CURRENT);
       expect(againstNow).toMatchObject({ to: "current", added: [{ path: "later.txt" }], removed: [], changed: [], renamed: [] });
     });
 
@@ -77,9 +79,9 @@ for (const kind of STORE_KINDS) {
       const bob = await newProject(ctx, "bob");
       const { version } = await takeVersion(ctx, { projectId: alice.projectId, source: "manual", label: "A", force: true });
       for (const attempt of [
-        () => diffVersions(ctx, bob.ownerId, alice.projectId, version.id, CURRENT),
-        () => diffVersions(ctx, bob.ownerId, bob.projectId, version.id, CURRENT),
-        () => diffVersions(ctx, alice.ownerId, alice.projectId, version.id, crypto.randomUUID()),
+        () => projectAccess(ctx, bob.ownerId, alice.projectId, "view"),
+        () => diffVersions(ctx, grantedAccess(bob.ownerId, bob.projectId), version.id, CURRENT),
+        () => diffVersions(ctx, grantedAccess(alice.ownerId, alice.projectId), version.id, crypto.randomUUID()),
       ]) {
         const error = (await attempt().catch((e: unknown) => e)) as AppError;
         expect(error).toBeInstanceOf(AppError);

@@ -3,7 +3,7 @@
  * changed and renamed paths, and on request a unified diff per text file.
  *
  * @example
- * const diff = await diffVersions(ctx, ownerId, projectId, olderId, "current", { patch: true });
+ * const diff = await diffVersions(ctx, access, olderId, "current", { patch: true });
  */
 import type { VersionDiff } from "@shared/schemas/versions";
 import { blobKey } from "../../db/blobs";
@@ -12,7 +12,8 @@ import type { Manifest } from "../../db/versions";
 import { notFound } from "../../lib/errors";
 import { isUuid, type ServiceContext } from "../context";
 import { asText } from "../file-content";
-import { getOwnedProject } from "../projects";
+import type { ProjectAccess } from "../access";
+import { getProject } from "../projects";
 import { forEachLimit } from "./project-lock";
 import { captureManifest } from "./snapshot";
 import { unifiedDiff } from "./unified-diff";
@@ -65,13 +66,12 @@ async function manifestOf(ctx: ServiceContext, projectId: string, id: string): P
 
 export async function diffVersions(
   ctx: ServiceContext,
-  ownerId: string,
-  projectId: string,
+  access: ProjectAccess,
   fromId: string,
   toId: string,
   options: { patch?: boolean } = {},
 ): Promise<VersionDiff> {
-  const project = await getOwnedProject(ctx, ownerId, projectId);
+  const project = await getProject(ctx, access);
   const from = await manifestOf(ctx, project.id, fromId);
   const to = await manifestOf(ctx, project.id, toId);
   const diff: VersionDiff = { from: fromId, to: toId, ...diffManifests(from, to) };

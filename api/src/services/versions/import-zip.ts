@@ -16,7 +16,8 @@ import { isIgnoredName } from "../../sandbox/ignored-paths";
 import { type AppError, badRequest, tooLarge } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { writeFileAtPath } from "../files";
-import { createProject, deleteProject, getOwnedProject } from "../projects";
+import { projectAccessWithProject } from "../access";
+import { createProject, deleteProject } from "../projects";
 import { forEachLimit } from "./project-lock";
 import { takeVersion } from "./snapshot";
 
@@ -162,19 +163,18 @@ export async function importProjectZip(
   const contents = new Map<string, Uint8Array>();
   for (const file of files) contents.set(file.path, await inflate(file, budget));
 
-  const project = await createProject(ctx, ownerId, { name: projectName(input) });
+  const created = await createProject(ctx, ownerId, { name: projectName(input) });
+  const { access, project } = await projectAccessWithProject(ctx, ownerId, created.id, "own");
   try {
     // The file service records each file's hash as it writes, so the version below reads nothing back.
     await forEachLimit([...contents], 4, async ([path, bytes]) => {
-      await writeFileAtPath(ctx, ownerId, project.id, path, bytes);
+      await writeFileAtPath(ctx, access, path, bytes);
     });
     const label = input.fileName ? `Imported from ${input.fileName}` : "Imported from a zip";
     await takeVersion(ctx, { projectId: project.id, source: "manual", label: label.slice(0, 200) });
   } catch (error) {
-    await deleteProject(ctx, ownerId, project.id).catch((e) =>
-      ctx.logger.warn("half-imported project not removed", { projectId: project.id, error: String(e) }),
-    );
+    await deleteProject(ctx, access).catch((e) => ctx.logger.warn("half-imported project not removed", { projectId: project.id, error: String(e) }));
     throw error;
   }
-  return getOwnedProject(ctx, ownerId, project.id);
+  return (await projectAccessWithProject(ctx, ownerId, project.id, "own")).project;
 }

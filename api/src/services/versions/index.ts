@@ -3,7 +3,7 @@
  * (404 otherwise, as for a project that does not exist) before it reads or writes anything.
  *
  * @example
- * const page = await listProjectVersions(ctx, uid, projectId, { limit: 50 });
+ * const page = await listProjectVersions(ctx, access, { limit: 50 });
  */
 import type { VersionDetail, VersionSummary } from "@shared/schemas/versions";
 import { blobKey } from "../../db/blobs";
@@ -11,7 +11,8 @@ import { findFileByPath } from "../../db/files";
 import * as versions from "../../db/versions";
 import { AppError, notFound } from "../../lib/errors";
 import { isUuid, type ServiceContext } from "../context";
-import { getOwnedProject } from "../projects";
+import type { ProjectAccess } from "../access";
+import { getProject } from "../projects";
 import { takeVersion } from "./snapshot";
 
 import { CURRENT } from "./diff";
@@ -23,24 +24,23 @@ export { restoreVersion } from "./restore";
 
 export async function listProjectVersions(
   ctx: ServiceContext,
-  ownerId: string,
-  projectId: string,
+  access: ProjectAccess,
   page: { limit: number; before?: string },
 ): Promise<{ versions: VersionSummary[]; nextBefore: string | null }> {
-  const project = await getOwnedProject(ctx, ownerId, projectId);
+  const project = await getProject(ctx, access);
   const rows = await versions.listVersions(ctx.sql, project.id, page);
   return { versions: rows.map(versions.toSummary), nextBefore: rows.length === page.limit ? rows.at(-1)!.id : null };
 }
 
-async function ownedVersion(ctx: ServiceContext, ownerId: string, projectId: string, versionId: string) {
-  const project = await getOwnedProject(ctx, ownerId, projectId);
+async function ownedVersion(ctx: ServiceContext, access: ProjectAccess, versionId: string) {
+  const project = await getProject(ctx, access);
   const version = isUuid(versionId) ? await versions.findVersion(ctx.sql, project.id, versionId) : null;
   if (!version) throw notFound("Version");
   return version;
 }
 
-export async function getVersion(ctx: ServiceContext, ownerId: string, projectId: string, versionId: string): Promise<VersionDetail> {
-  const version = await ownedVersion(ctx, ownerId, projectId, versionId);
+export async function getVersion(ctx: ServiceContext, access: ProjectAccess, versionId: string): Promise<VersionDetail> {
+  const version = await ownedVersion(ctx, access, versionId);
   const files = Object.entries(version.manifest)
     .map(([path, [sha256, size, mode]]) => ({ path, sha256, size, mode }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -48,15 +48,15 @@ export async function getVersion(ctx: ServiceContext, ownerId: string, projectId
 }
 
 /** One file's bytes as they were in that version (or as they are now, for "current": a diff's other side). */
-export async function readVersionFile(ctx: ServiceContext, ownerId: string, projectId: string, versionId: string, path: string): Promise<Uint8Array> {
+export async function readVersionFile(ctx: ServiceContext, access: ProjectAccess, versionId: string, path: string): Promise<Uint8Array> {
   if (versionId === CURRENT) {
-    const project = await getOwnedProject(ctx, ownerId, projectId);
+    const project = await getProject(ctx, access);
     const file = await findFileByPath(ctx.sql, project.id, path);
     const bytes = file && (await ctx.store.get(file.storageKey));
     if (!bytes) throw notFound("File");
     return bytes;
   }
-  const version = await ownedVersion(ctx, ownerId, projectId, versionId);
+  const version = await ownedVersion(ctx, access, versionId);
   const entry = Object.hasOwn(version.manifest, path) ? version.manifest[path] : undefined;
   if (!entry) throw notFound("File");
   const bytes = await ctx.store.get(blobKey(entry[0]));
@@ -65,8 +65,8 @@ export async function readVersionFile(ctx: ServiceContext, ownerId: string, proj
 }
 
 /** "Save version": always a new version, named by the user, even when nothing changed. */
-export async function createManualVersion(ctx: ServiceContext, ownerId: string, projectId: string, label: string): Promise<VersionSummary> {
-  const project = await getOwnedProject(ctx, ownerId, projectId);
+export async function createManualVersion(ctx: ServiceContext, access: ProjectAccess, label: string): Promise<VersionSummary> {
+  const project = await getProject(ctx, access);
   const { version } = await takeVersion(ctx, { projectId: project.id, source: "manual", label, force: true });
   return versions.toSummary(version);
 }

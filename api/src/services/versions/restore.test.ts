@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { projectAccess } from "../access";
+import { grantedAccess, ownerFileAccess } from "../../test/access";
 import * as fileRows from "../../db/files";
 import { blobKey } from "../../db/blobs";
 import type { Sql } from "../../db/client";
@@ -46,22 +48,22 @@ for (const kind of STORE_KINDS) {
     test("snapshot, change, restore gives byte-identical files, binary included", async () => {
       const ctx = await serviceContext(await openStore(kind));
       const { ownerId, projectId } = await newProject(ctx);
-      await writeFileAtPath(ctx, ownerId, projectId, "src/App.tsx", `export default () => <h1>${salt}</h1>;\n`);
-      await writeFileAtPath(ctx, ownerId, projectId, "public/logo.png", Uint8Array.from([...everyByte, salt.length]));
-      await writeFileAtPath(ctx, ownerId, projectId, "README.md", `# Read me ${salt}\n`);
-      const { file: doomed } = await writeFileAtPath(ctx, ownerId, projectId, "old.txt", `to be removed ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "src/App.tsx", `export default () => <h1>${salt}</h1>;\n`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "public/logo.png", Uint8Array.from([...everyByte, salt.length]));
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "README.md", `# Read me ${salt}\n`);
+      const { file: doomed } = await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "old.txt", `to be removed ${salt}`);
       const original = await filesOf(ctx, projectId);
       const { version: saved } = await takeVersion(ctx, { projectId, source: "manual", label: "Good state" });
 
-      await writeFileAtPath(ctx, ownerId, projectId, "src/App.tsx", `broken ${salt}`);
-      await writeFileAtPath(ctx, ownerId, projectId, "public/logo.png", new TextEncoder().encode(`not a png ${salt}`));
-      await writeFileAtPath(ctx, ownerId, projectId, "src/new.ts", `added later ${salt}`);
-      await deleteProjectFile(ctx, ownerId, doomed.id);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "src/App.tsx", `broken ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "public/logo.png", new TextEncoder().encode(`not a png ${salt}`));
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "src/new.ts", `added later ${salt}`);
+      await deleteProjectFile(ctx, await ownerFileAccess(ctx, ownerId, doomed.id), doomed.id);
       const readme = (await fileRows.findFileByPath(ctx.sql, projectId, "README.md"))!;
-      await renameProjectFile(ctx, ownerId, readme.id, "docs/README.md");
+      await renameProjectFile(ctx, await ownerFileAccess(ctx, ownerId, readme.id), readme.id, "docs/README.md");
       ctx.published.length = 0;
 
-      const result = await restoreVersion(ctx, ownerId, projectId, saved.id);
+      const result = await restoreVersion(ctx, grantedAccess(ownerId, projectId), saved.id);
       expect(result).toMatchObject({ written: 4, deleted: 2, version: { source: "restore", label: 'Restored "Good state"' } });
       expect(await filesOf(ctx, projectId)).toEqual(original);
 
@@ -84,7 +86,7 @@ for (const kind of STORE_KINDS) {
         ["manual", "Good state"],
       ]);
       // The state before the restore can itself be restored.
-      await restoreVersion(ctx, ownerId, projectId, list[1]!.id);
+      await restoreVersion(ctx, grantedAccess(ownerId, projectId), list[1]!.id);
       expect(Object.keys(await filesOf(ctx, projectId)).sort()).toEqual(["docs/README.md", "public/logo.png", "src/App.tsx", "src/new.ts"]);
     });
 
@@ -92,12 +94,12 @@ for (const kind of STORE_KINDS) {
       const base = await openStore(kind);
       const ctx = await serviceContext(base);
       const { ownerId, projectId } = await newProject(ctx);
-      await writeFileAtPath(ctx, ownerId, projectId, "a.txt", `a old ${salt}`);
-      await writeFileAtPath(ctx, ownerId, projectId, "b.txt", `b old ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "a.txt", `a old ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "b.txt", `b old ${salt}`);
       const { version: target } = await takeVersion(ctx, { projectId, source: "manual", label: "Target" });
-      await writeFileAtPath(ctx, ownerId, projectId, "a.txt", `a new ${salt}`);
-      await writeFileAtPath(ctx, ownerId, projectId, "b.txt", `b new ${salt}`);
-      await writeFileAtPath(ctx, ownerId, projectId, "extra.txt", `extra ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "a.txt", `a new ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "b.txt", `b new ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "extra.txt", `extra ${salt}`);
 
       // Once the restore has listed the files for its "before" version (none changed yet), someone saves
       // a.txt and extra.txt, which the restore then replaces and removes.
@@ -106,11 +108,11 @@ for (const kind of STORE_KINDS) {
         ...ctx,
         sql: sqlAfter(ctx.sql, 'as "storageKey", sha256 from files', async () => {
           raced = true;
-          await writeFileAtPath(ctx, ownerId, projectId, "a.txt", `a saved mid-restore ${salt}`);
-          await writeFileAtPath(ctx, ownerId, projectId, "extra.txt", `extra saved mid-restore ${salt}`);
+          await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "a.txt", `a saved mid-restore ${salt}`);
+          await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "extra.txt", `extra saved mid-restore ${salt}`);
         }),
       };
-      await restoreVersion(racing, ownerId, projectId, target.id);
+      await restoreVersion(racing, grantedAccess(ownerId, projectId), target.id);
       expect(raced).toBe(true);
       const now = await filesOf(ctx, projectId);
       expect(Object.fromEntries(Object.entries(now).map(([p, b]) => [p, new TextDecoder().decode(b)]))).toEqual({
@@ -136,11 +138,11 @@ for (const kind of STORE_KINDS) {
       const base = await openStore(kind);
       const ctx = await serviceContext(base);
       const { ownerId, projectId } = await newProject(ctx);
-      await writeFileAtPath(ctx, ownerId, projectId, "old.txt", `from long ago ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "old.txt", `from long ago ${salt}`);
       const { version: target } = await takeVersion(ctx, { projectId, source: "manual", label: "Long ago" });
-      await writeFileAtPath(ctx, ownerId, projectId, "old.txt", `recent ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "old.txt", `recent ${salt}`);
       // Enough new files that the recent version gets a full manifest of its own (none shared with the target).
-      for (let i = 0; i < 40; i++) await writeFileAtPath(ctx, ownerId, projectId, `new/${i}.txt`, `${i} ${salt}`);
+      for (let i = 0; i < 40; i++) await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), `new/${i}.txt`, `${i} ${salt}`);
       const { version: recent } = await takeVersion(ctx, { projectId, source: "manual", label: "Recent" });
       expect(recent.baseManifestId).not.toBe(target.baseManifestId);
       await ctx.sql`update blobs set last_used_at = now() - interval '1 day' where sha256 = ${sha256Hex(new TextEncoder().encode(`from long ago ${salt}`))}`;
@@ -162,7 +164,7 @@ for (const kind of STORE_KINDS) {
           },
         },
       };
-      await restoreVersion(racing, ownerId, projectId, target.id);
+      await restoreVersion(racing, grantedAccess(ownerId, projectId), target.id);
       expect(swept).not.toBe(-1); // the sweep ran mid-restore
       expect(new TextDecoder().decode((await filesOf(ctx, projectId))["old.txt"])).toBe(`from long ago ${salt}`);
       const latest = (await listVersions(ctx.sql, projectId, { limit: 1 }))[0]!;
@@ -174,13 +176,13 @@ for (const kind of STORE_KINDS) {
       const ctx = await serviceContext(await openStore(kind));
       const alice = await newProject(ctx, "alice");
       const bob = await newProject(ctx, "bob");
-      await writeFileAtPath(ctx, alice.ownerId, alice.projectId, "a.txt", salt);
+      await writeFileAtPath(ctx, grantedAccess(alice.ownerId, alice.projectId), "a.txt", salt);
       const { version } = await takeVersion(ctx, { projectId: alice.projectId, source: "manual", label: "Alice's" });
 
       const attempts = [
-        () => restoreVersion(ctx, bob.ownerId, alice.projectId, version.id),
-        () => restoreVersion(ctx, bob.ownerId, bob.projectId, version.id),
-        () => restoreVersion(ctx, alice.ownerId, alice.projectId, "not-a-uuid"),
+        () => projectAccess(ctx, bob.ownerId, alice.projectId, "edit"),
+        () => restoreVersion(ctx, grantedAccess(bob.ownerId, bob.projectId), version.id),
+        () => restoreVersion(ctx, grantedAccess(alice.ownerId, alice.projectId), "not-a-uuid"),
       ];
       for (const attempt of attempts) {
         const error = await attempt().catch((e: unknown) => e);
@@ -192,12 +194,12 @@ for (const kind of STORE_KINDS) {
     test("a restore during an agent run is refused with 409", async () => {
       const ctx = await serviceContext(await openStore(kind));
       const { ownerId, projectId } = await newProject(ctx);
-      await writeFileAtPath(ctx, ownerId, projectId, "a.txt", `one ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "a.txt", `one ${salt}`);
       const { version } = await takeVersion(ctx, { projectId, source: "manual", label: "One" });
-      await writeFileAtPath(ctx, ownerId, projectId, "a.txt", `two ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "a.txt", `two ${salt}`);
       await ctx.sql`insert into messages (id, project_id, role, content, status) values (${crypto.randomUUID()}, ${projectId}, 'assistant', '', 'running')`;
 
-      const error = (await restoreVersion(ctx, ownerId, projectId, version.id).catch((e: unknown) => e)) as AppError;
+      const error = (await restoreVersion(ctx, grantedAccess(ownerId, projectId), version.id).catch((e: unknown) => e)) as AppError;
       expect(error.status).toBe(409);
       expect(error.message).toBe(RESTORE_DURING_RUN);
       expect(new TextDecoder().decode((await filesOf(ctx, projectId))["a.txt"])).toBe(`two ${salt}`);
@@ -206,11 +208,11 @@ for (const kind of STORE_KINDS) {
     test("a deleted project's versions are gone with it", async () => {
       const ctx = await serviceContext(await openStore(kind));
       const { ownerId, projectId } = await newProject(ctx);
-      await writeFileAtPath(ctx, ownerId, projectId, "a.txt", salt);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "a.txt", salt);
       const { version } = await takeVersion(ctx, { projectId, source: "manual", label: "Doomed" });
-      await deleteProject(ctx, ownerId, projectId);
+      await deleteProject(ctx, grantedAccess(ownerId, projectId));
       expect(await ctx.sql`select id from versions where id = ${version.id}`).toHaveLength(0);
-      const error = (await restoreVersion(ctx, ownerId, projectId, version.id).catch((e: unknown) => e)) as AppError;
+      const error = (await restoreVersion(ctx, grantedAccess(ownerId, projectId), version.id).catch((e: unknown) => e)) as AppError;
       expect(error.status).toBe(404);
     });
   });

@@ -9,7 +9,7 @@
  * restore wrote the file, it stays, and the save's own user version records it.
  *
  * @example
- * const { version, written, deleted } = await restoreVersion(ctx, ownerId, projectId, versionId);
+ * const { version, written, deleted } = await restoreVersion(ctx, access, versionId);
  */
 import type { RestoreResult } from "@shared/schemas/versions";
 import * as blobs from "../../db/blobs";
@@ -18,7 +18,8 @@ import type { Manifest, VersionWithManifest } from "../../db/versions";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { isUuid, type ServiceContext } from "../context";
 import { deleteProjectFile, type Unexpected, writeFileAtPath } from "../files";
-import { getOwnedProject } from "../projects";
+import type { ProjectAccess } from "../access";
+import { getProject } from "../projects";
 import { versionLabel } from "./hooks";
 import { forEachLimit, withProjectLock } from "./project-lock";
 import { restoreData } from "./data-state";
@@ -28,10 +29,10 @@ export const SAVED_DURING_RESTORE = "Saved during the restore";
 export const RESTORE_DURING_RUN = "The agent is working on this project. Wait for it to finish, or stop it, before restoring a version.";
 
 /** The sandbox service, which restarts the app on the restored files; absent where no app runs (tests, scripts). */
-export type RestoreContext = ServiceContext & { sandboxes?: { runWorkflow(ownerId: string, projectId: string): Promise<unknown> } };
+export type RestoreContext = ServiceContext & { sandboxes?: { runWorkflow(access: ProjectAccess): Promise<unknown> } };
 
-export async function restoreVersion(ctx: RestoreContext, ownerId: string, projectId: string, versionId: string): Promise<RestoreResult> {
-  const project = await getOwnedProject(ctx, ownerId, projectId);
+export async function restoreVersion(ctx: RestoreContext, access: ProjectAccess, versionId: string): Promise<RestoreResult> {
+  const project = await getProject(ctx, access);
   const target = isUuid(versionId) ? await versions.findVersion(ctx.sql, project.id, versionId) : null;
   if (!target) throw notFound("Version");
   if (await versions.hasRunningAgent(ctx.sql, project.id)) throw conflict(RESTORE_DURING_RUN);
@@ -60,7 +61,7 @@ export async function restoreVersion(ctx: RestoreContext, ownerId: string, proje
     // Removals first, so a project near its file-count limit can still take the restored files.
     await forEachLimit(removals, 4, async (file) => {
       try {
-        keep(file.path, (await deleteProjectFile(ctx, ownerId, file.id, { expectedKey: file.storageKey })).unexpected);
+        keep(file.path, (await deleteProjectFile(ctx, access, file.id, { expectedKey: file.storageKey })).unexpected);
       } catch (error) {
         if (!(error instanceof AppError && error.status === 404)) throw error; // already gone is fine
       }
@@ -68,7 +69,7 @@ export async function restoreVersion(ctx: RestoreContext, ownerId: string, proje
     await forEachLimit(writes, 4, async ([path, [sha256]]) => {
       const bytes = await ctx.store.get(blobs.blobKey(sha256));
       if (!bytes) throw new AppError(500, "internal", `The content of ${path} in this version is missing from storage.`);
-      const written = await writeFileAtPath(ctx, ownerId, project.id, path, bytes, { expectedKey: expected.get(path) ?? null });
+      const written = await writeFileAtPath(ctx, access, path, bytes, { expectedKey: expected.get(path) ?? null });
       keep(path, written.unexpected);
     });
 
@@ -84,18 +85,18 @@ export async function restoreVersion(ctx: RestoreContext, ownerId: string, proje
     return { version: versions.toSummary(taken.version), written: writes.length, deleted: removals.length, data };
   });
 
-  await restartApp(ctx, ownerId, project.id);
+  await restartApp(ctx, access);
   return result;
 }
 
 /** The app restarts on the restored files, when it is running in a sandbox; a failure is logged, not thrown. */
-async function restartApp(ctx: RestoreContext, ownerId: string, projectId: string): Promise<void> {
+async function restartApp(ctx: RestoreContext, access: ProjectAccess): Promise<void> {
   if (!ctx.sandboxes) return;
   try {
-    const project = await getOwnedProject(ctx, ownerId, projectId);
-    if (project.sandboxId && project.workflowCommand) await ctx.sandboxes.runWorkflow(ownerId, projectId);
+    const project = await getProject(ctx, access);
+    if (project.sandboxId && project.workflowCommand) await ctx.sandboxes.runWorkflow(access);
   } catch (error) {
-    ctx.logger.warn("app not restarted after restore", { projectId, error: String(error) });
+    ctx.logger.warn("app not restarted after restore", { projectId: access.projectId, error: String(error) });
   }
 }
 

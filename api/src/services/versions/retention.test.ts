@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { grantedAccess } from "../../test/access";
 import { blobKey } from "../../db/blobs";
 import { findVersion, listVersions, pruneVersions } from "../../db/versions";
 import { ConfigError, loadConfig } from "../../lib/config";
@@ -31,7 +32,7 @@ async function referencedBlobsIntact(ctx: ServiceContext, projectId: string): Pr
 /** Stores `texts` as blobs no version or file names any more, last used a day ago. */
 async function unreferencedBlobs(ctx: ServiceContext, texts: string[]): Promise<void> {
   const { ownerId, projectId } = await newProject(ctx, "scratch");
-  for (const [i, text] of texts.entries()) await writeFileAtPath(ctx, ownerId, projectId, `f${i}.txt`, text);
+  for (const [i, text] of texts.entries()) await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), `f${i}.txt`, text);
   await takeVersion(ctx, { projectId, source: "manual", label: "Scratch" });
   await ctx.sql`delete from versions where project_id = ${projectId}`;
   await ctx.sql`delete from manifests where project_id = ${projectId}`;
@@ -51,7 +52,7 @@ describe(`version retention (${dbLabel()})`, () => {
     const ctx = await serviceContext(await openStore("local"));
     const { ownerId, projectId } = await newProject(ctx);
     for (let i = 0; i < 25; i++) {
-      await writeFileAtPath(ctx, ownerId, projectId, "counter.txt", String(i));
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "counter.txt", String(i));
       await takeVersion(ctx, { projectId, source: "manual", label: `v${i}` });
     }
     const young = await newProject(ctx);
@@ -77,10 +78,10 @@ for (const kind of STORE_KINDS) {
       const ctx = await serviceContext(await openStore(kind));
       const salt = crypto.randomUUID();
       const { ownerId, projectId } = await newProject(ctx);
-      await writeFileAtPath(ctx, ownerId, projectId, "kept.txt", `kept ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "kept.txt", `kept ${salt}`);
       await takeVersion(ctx, { projectId, source: "manual", label: "Kept" });
       // A file's content is a blob too: named by no version, unused for a day, it stays while the file names it.
-      await writeFileAtPath(ctx, ownerId, projectId, "unversioned.txt", `unversioned ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "unversioned.txt", `unversioned ${salt}`);
       await ctx.sql`update blobs set last_used_at = now() - interval '1 day' where sha256 = ${hashOf(`unversioned ${salt}`)}`;
       await unreferencedBlobs(ctx, [`old ${salt}`]);
       // Unreferenced but just written: inside the grace period, so a writer may be about to name it.
@@ -108,7 +109,7 @@ for (const kind of STORE_KINDS) {
       // The writer brings back every other text, one version each, while the sweep works in small batches.
       const writer = (async () => {
         for (let i = 0; i < texts.length; i += 2) {
-          await writeFileAtPath(ctx, ownerId, projectId, `f${i}.txt`, texts[i]!);
+          await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), `f${i}.txt`, texts[i]!);
           await takeVersion(ctx, { projectId, source: "manual", label: `w${i}` });
         }
       })();
@@ -160,7 +161,7 @@ for (const kind of STORE_KINDS) {
       await deleting;
       // A save of the same bytes: the file service touches the blob, and so waits on the sweep's row lock.
       let versionTaken = false;
-      const writer = writeFileAtPath(ctx, ownerId, projectId, "f.txt", text)
+      const writer = writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "f.txt", text)
         .then(() => takeVersion(ctx, { projectId, source: "manual", label: "Mid-sweep" }))
         .then(() => (versionTaken = true));
       await Bun.sleep(200);

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { grantedAccess, ownerFileAccess } from "../../test/access";
 import { blobKey } from "../../db/blobs";
 import { latestVersion, listVersions } from "../../db/versions";
 import type { ObjectStore } from "../../storage/types";
@@ -35,8 +36,8 @@ for (const kind of STORE_KINDS) {
       const { ownerId, projectId } = await newProject(ctx);
       const text = `export const a = 1; // ${salt}\n`;
       const binary = Uint8Array.from([0, 1, 2, 255, ...new TextEncoder().encode(salt)]);
-      await writeFileAtPath(ctx, ownerId, projectId, "src/a.ts", text);
-      await writeFileAtPath(ctx, ownerId, projectId, "logo.bin", binary);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "src/a.ts", text);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "logo.bin", binary);
 
       const first = await takeVersion(ctx, { projectId, source: "manual", label: "First" });
       expect(first.created).toBe(true);
@@ -58,13 +59,13 @@ for (const kind of STORE_KINDS) {
       const base = await openStore(kind);
       const ctx = await serviceContext(base);
       const { ownerId, projectId } = await newProject(ctx);
-      for (let i = 0; i < 30; i++) await writeFileAtPath(ctx, ownerId, projectId, `src/file-${i}.ts`, `export const n = ${i}; // ${salt}\n`);
+      for (let i = 0; i < 30; i++) await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), `src/file-${i}.ts`, `export const n = ${i}; // ${salt}\n`);
       await takeVersion(ctx, { projectId, source: "manual", label: "Base" });
       const blobsBefore = (await base.list("blobs/")).length;
 
       const changed = `export const n = 'seven'; // ${salt}\n`;
       const { store, counts } = counting(base);
-      await writeFileAtPath({ ...ctx, store }, ownerId, projectId, "src/file-7.ts", changed);
+      await writeFileAtPath({ ...ctx, store }, grantedAccess(ownerId, projectId), "src/file-7.ts", changed);
       expect(counts).toEqual({ get: 0, put: 1 });
       const taken = await takeVersion({ ...ctx, store }, { projectId, source: "manual", label: "Changed one" });
       expect(taken.version).toMatchObject({ filesChanged: 1, bytes: new TextEncoder().encode(changed).length });
@@ -85,7 +86,7 @@ for (const kind of STORE_KINDS) {
       const ctx = await serviceContext(base);
       const { ownerId, projectId } = await newProject(ctx);
       const old = new TextEncoder().encode(`written long ago ${salt}`);
-      const { file } = await writeFileAtPath(ctx, ownerId, projectId, "old.txt", old);
+      const { file } = await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "old.txt", old);
       // As migration 00013 leaves a file whose hash was never taken: its own object, no hash on the row.
       const legacyKey = `projects/${projectId}/files/${file.id}/${crypto.randomUUID()}`;
       await base.put(legacyKey, old);
@@ -101,16 +102,16 @@ for (const kind of STORE_KINDS) {
       await takeVersion({ ...ctx, store }, { projectId, source: "manual", label: "Second", force: true });
       expect(counts).toEqual({ get: 1, put: 1 });
 
-      await writeFileAtPath(ctx, ownerId, projectId, "old.txt", `new ${salt}`);
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "old.txt", `new ${salt}`);
       expect(await base.get(legacyKey)).toBeNull(); // the old per-file object goes with the content it held
     });
 
     test("a version that changes much of the project starts a new full manifest; each version still reads whole", async () => {
       const ctx = await serviceContext(await openStore(kind));
       const { ownerId, projectId } = await newProject(ctx);
-      for (let i = 0; i < 40; i++) await writeFileAtPath(ctx, ownerId, projectId, `f${i}.txt`, `${i} ${salt}`);
+      for (let i = 0; i < 40; i++) await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), `f${i}.txt`, `${i} ${salt}`);
       const { version: first } = await takeVersion(ctx, { projectId, source: "manual", label: "First" });
-      for (let i = 0; i < 35; i++) await writeFileAtPath(ctx, ownerId, projectId, `f${i}.txt`, `${i} changed ${salt}`);
+      for (let i = 0; i < 35; i++) await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), `f${i}.txt`, `${i} changed ${salt}`);
       const { version: second } = await takeVersion(ctx, { projectId, source: "manual", label: "Most files changed" });
       expect(second.baseManifestId).not.toBe(first.baseManifestId);
       expect(second).toMatchObject({ filesChanged: 35 });
@@ -126,8 +127,8 @@ for (const kind of STORE_KINDS) {
       const one = await newProject(ctx, "one");
       const two = await newProject(ctx, "two");
       const content = `shared ${crypto.randomUUID()}\n`;
-      await writeFileAtPath(ctx, one.ownerId, one.projectId, "a.txt", content);
-      await writeFileAtPath(ctx, two.ownerId, two.projectId, "elsewhere/b.txt", content);
+      await writeFileAtPath(ctx, grantedAccess(one.ownerId, one.projectId), "a.txt", content);
+      await writeFileAtPath(ctx, grantedAccess(two.ownerId, two.projectId), "elsewhere/b.txt", content);
       await takeVersion(ctx, { projectId: one.projectId, source: "manual", label: "One" });
       const keysBefore = await ctx.store.list("blobs/");
       await takeVersion(ctx, { projectId: two.projectId, source: "manual", label: "Two" });
@@ -138,11 +139,11 @@ for (const kind of STORE_KINDS) {
     test("user edits within a minute are one version; a later edit starts another", async () => {
       const ctx = await serviceContext(await openStore(kind));
       const { ownerId, projectId } = await newProject(ctx);
-      await writeFileAtPath(ctx, ownerId, projectId, "a.txt", "v1");
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "a.txt", "v1");
       await takeVersion(ctx, { projectId, source: "agent", label: "Agent made a.txt" });
-      await writeFileAtPath(ctx, ownerId, projectId, "a.txt", "v2");
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "a.txt", "v2");
       await versionAfterUserEdit(ctx, projectId);
-      const { file } = await writeFileAtPath(ctx, ownerId, projectId, "b.txt", "new");
+      const { file } = await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "b.txt", "new");
       await versionAfterUserEdit(ctx, projectId);
 
       let list = await listVersions(ctx.sql, projectId, { limit: 10 });
@@ -154,7 +155,7 @@ for (const kind of STORE_KINDS) {
 
       // The window closes a minute after the first edit of the group.
       await ctx.sql`update versions set coalesce_until = now() - interval '1 second' where id = ${list[0]!.id}`;
-      await deleteProjectFile(ctx, ownerId, file.id);
+      await deleteProjectFile(ctx, await ownerFileAccess(ctx, ownerId, file.id), file.id);
       await versionAfterUserEdit(ctx, projectId);
       list = await listVersions(ctx.sql, projectId, { limit: 10 });
       expect(list.map((v) => [v.source, v.filesChanged])).toEqual([
@@ -167,7 +168,7 @@ for (const kind of STORE_KINDS) {
     test("an agent run that changed files gets a version before and after; one that changed nothing gets none", async () => {
       const ctx = await serviceContext(await openStore(kind));
       const { ownerId, projectId } = await newProject(ctx);
-      await writeFileAtPath(ctx, ownerId, projectId, "index.html", "<h1>Hi</h1>");
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "index.html", "<h1>Hi</h1>");
       const messageId = crypto.randomUUID();
 
       const idle = await versionsAroundRun(ctx, { projectId, label: "Explain the code", messageId: crypto.randomUUID() });
@@ -175,7 +176,7 @@ for (const kind of STORE_KINDS) {
       expect(await listVersions(ctx.sql, projectId, { limit: 10 })).toEqual([]);
 
       const around = await versionsAroundRun(ctx, { projectId, label: "  Make the heading\n red ", messageId });
-      await writeFileAtPath(ctx, ownerId, projectId, "index.html", "<h1 style='color:red'>Hi</h1>");
+      await writeFileAtPath(ctx, grantedAccess(ownerId, projectId), "index.html", "<h1 style='color:red'>Hi</h1>");
       await around.after();
       const list = await listVersions(ctx.sql, projectId, { limit: 10 });
       expect(list.map((v) => [v.source, v.label, v.messageId])).toEqual([

@@ -1,0 +1,55 @@
+/**
+ * The one access check: what a user may do in a project. Every project-scoped route, the WebSocket, the preview
+ * proxy, the terminal and the agent's runs call `projectAccess`; the services they then call take the value it
+ * returns, so a path that skipped the check does not compile. Read from the database on every request (no cache),
+ * so a removed member or a changed role counts from their next request on every instance.
+ *
+ * @example
+ * const access = await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit");
+ * await files.listProjectFiles(deps, access);
+ */
+import type { Project } from "@shared/schemas/project";
+import type { Sql } from "../db/client";
+import { findFileProjectId } from "../db/files";
+import * as projects from "../db/projects";
+import { AppError, forbidden, notFound } from "../lib/errors";
+import { type AccessNeed, type ProjectAccess, type ProjectRole, roleAllows } from "../lib/project-access";
+import { isUuid } from "./context";
+
+export type { AccessNeed, ProjectAccess, ProjectRole } from "../lib/project-access";
+
+/** What a role lacking `need` reads: a viewer is told they can only view; an editor that only the owner may. */
+export function deniedMessage(role: ProjectRole, need: AccessNeed): string {
+  if (role === "viewer") return "You can only view this project.";
+  return need === "own" ? "Only the project's owner can do this." : "You cannot do this in this project.";
+}
+
+/** The checked access with the project's row as read for the check (saves routes a second read). */
+export type ProjectAccessWithProject = { access: ProjectAccess; project: Project };
+
+/**
+ * The caller's access to the project for `need`: 404 when the project is missing or they have no role in it
+ * (never reveal which), 403 when their role is too small.
+ */
+export async function projectAccessWithProject(ctx: { sql: Sql }, userId: string, projectId: string, need: AccessNeed): Promise<ProjectAccessWithProject> {
+  const found = isUuid(projectId) ? await projects.findProjectWithRole(ctx.sql, userId, projectId) : null;
+  if (!found) throw notFound("Project");
+  if (!roleAllows(found.role, need)) throw forbidden(deniedMessage(found.role, need));
+  const access = { projectId: found.project.id, userId, ownerId: found.ownerId, role: found.role } as ProjectAccess;
+  return { access, project: found.project };
+}
+
+/** `projectAccessWithProject`, the access alone. */
+export async function projectAccess(ctx: { sql: Sql }, userId: string, projectId: string, need: AccessNeed): Promise<ProjectAccess> {
+  return (await projectAccessWithProject(ctx, userId, projectId, need)).access;
+}
+
+/** The caller's access to the project a file is in (routes that address one file by its id): 404 as for the project. */
+export async function fileAccess(ctx: { sql: Sql }, userId: string, fileId: string, need: AccessNeed): Promise<ProjectAccess> {
+  const projectId = isUuid(fileId) ? await findFileProjectId(ctx.sql, fileId) : null;
+  if (!projectId) throw notFound("File");
+  // A stranger's file answers as a missing one does, not as a project that exists.
+  return projectAccess(ctx, userId, projectId, need).catch((error: unknown) => {
+    throw error instanceof AppError && error.status === 404 ? notFound("File") : error;
+  });
+}

@@ -1,0 +1,58 @@
+/**
+ * A project's activity: who sent messages, restored, published, changed members, links and secrets (names
+ * only). Recording never fails the action it follows: a lost line is logged, the action stands.
+ *
+ * @example
+ * await recordActivity(ctx, access, "member.added", { email: "bo@example.com", role: "editor" });
+ */
+import * as rows from "../db/activity";
+import type { ProjectAccess } from "./access";
+import type { ServiceContext } from "./context";
+
+export type ActivityKind =
+  | "message.sent"
+  | "version.restored"
+  | "site.published"
+  | "site.unpublished"
+  | "member.invited"
+  | "member.role_changed"
+  | "member.removed"
+  | "member.left"
+  | "project.transferred"
+  | "share_link.created"
+  | "share_link.revoked"
+  | "secret.set"
+  | "secret.removed";
+
+export type ActivityEntry = {
+  id: string;
+  kind: string;
+  detail: Record<string, unknown>;
+  at: string;
+  actor: { name: string | null; email: string | null } | null;
+};
+
+/** How many lines the Activity panel gets. */
+const ACTIVITY_LIMIT = 200;
+
+export async function recordActivity(
+  ctx: Pick<ServiceContext, "sql" | "logger">,
+  access: ProjectAccess,
+  kind: ActivityKind,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  await rows
+    .insertActivity(ctx.sql, { projectId: access.projectId, actorId: access.userId, kind, detail })
+    .catch((error) => ctx.logger.warn("activity not recorded", { projectId: access.projectId, kind, error: String(error) }));
+}
+
+export async function listProjectActivity(ctx: Pick<ServiceContext, "sql">, access: ProjectAccess): Promise<ActivityEntry[]> {
+  const list = await rows.listActivity(ctx.sql, access.projectId, ACTIVITY_LIMIT);
+  return list.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    detail: r.detail,
+    at: r.createdAt.toISOString(),
+    actor: r.actorId ? { name: r.actorName, email: r.actorEmail } : null,
+  }));
+}
