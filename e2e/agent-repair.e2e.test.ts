@@ -229,7 +229,8 @@ describe("the agent verifies and repairs its work", () => {
     ).toEqual(["1/2", "2/2"]);
     expect(repairs[1]!.text).toContain('Failed to resolve import "./Gone" from "src/App.tsx"');
 
-    await stepLine(page, /Found \d+ problems?, fixing \(2\/2\)/).waitFor();
+    // Rounds after the first say what changed since the last: "Found 1 problem (0 fixed, 1 left), fixing (2/2)".
+    await stepLine(page, /Found \d+ problems? \(0 fixed, \d+ left\), fixing \(2\/2\)/).waitFor();
     await stepLine(page, /App still has \d+ problems? after 2 repair rounds/).waitFor();
     const answer = lastAssistant(page);
     await answer.getByText(/The app still has problems after 2 repair rounds/).waitFor({ timeout: 20_000 });

@@ -32,7 +32,8 @@ if (SKIP) console.log(`[dev-server e2e] ${SKIP}`);
 
 const PROJECT = "Dev Mode E2E";
 const PROBLEM = "E2E dev-mode boom in a click handler";
-const REPLY = "I will guard the click handler.";
+// A statement of work done: a reply that only announces work ("I will…") is nudged back to the tools (issue 23).
+const REPLY = "The click handler is guarded now.";
 
 let model: FakeModelServer;
 let dev: AppServer;

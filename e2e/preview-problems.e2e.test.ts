@@ -225,7 +225,7 @@ describe("preview problems", () => {
       projectId,
       row.getByTestId("fix-with-ai"),
       'Failed to resolve import "./Missing" from "src/App.tsx"',
-      "I will create src/Missing.tsx.",
+      "src/Missing.tsx is in place now.",
     );
     expect(lastUserText(model)).toContain("Fix this problem in the app's preview");
     expect(lastUserText(model)).toContain("src/App.tsx:2");
@@ -246,7 +246,7 @@ describe("preview problems", () => {
     expect(listed.length).toBeGreaterThanOrEqual(2);
     const intro = `Fix these ${listed.length} problems in the app's preview:`;
     const fixAll = page.getByRole("button", { name: "Fix all with AI", exact: true });
-    const sent = await fixWithAi(page, model, projectId, fixAll, intro, "I will fix all of them.");
+    const sent = await fixWithAi(page, model, projectId, fixAll, intro, "All of them are fixed now.");
     // One message (textContent would refuse several): every listed problem in it.
     const shown = (await sent.textContent()) ?? "";
     for (const message of listed) expect(shown).toContain(message);
