@@ -12,6 +12,10 @@ e2e/b.e2e.test.ts:
 (pass) b > one
 (fail) (unnamed) [1.00ms]
 
+2 tests failed:
+(fail) a > two [20.00ms]
+(fail) (unnamed) [1.00ms]
+
  3 pass
  2 fail
 `;

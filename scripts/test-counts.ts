@@ -10,6 +10,8 @@ export function countsByFile(output: string): Map<string, { passed: number; fail
   const counts = new Map<string, { passed: number; failed: number }>();
   let file = "";
   for (const line of output.split("\n")) {
+    // bun lists the failures again at the end ("1 tests failed:"): counted once, under their files, already.
+    if (/^\d+ tests? failed:$/.test(line)) break;
     const header = /^(\S+\.test\.tsx?):$/.exec(line);
     if (header) file = header[1]!;
     else if (file && /^\((pass|fail)\)/.test(line)) {
