@@ -4,7 +4,8 @@
  * applied, lazy rewrites, and tool calls sent the way real servers stream them.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { startFakeModelServer, textToolCalls, turn, type FakeModelServer, type TextCallForm } from "../test/fake-model-server";
+import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
+import { textToolCalls, type TextCallForm } from "../test/text-tool-calls";
 import { scriptedAgent } from "../test/scripted-agent";
 
 let model: FakeModelServer;

@@ -3,12 +3,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import type { StreamEvent } from "@shared/events/stream";
 import { silentLogger } from "../lib/logger";
 import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
-import { memoryApp } from "../test/memory-app";
+import { healthyAppRuntime, memoryApp } from "../test/memory-app";
+import { scriptedShell } from "../test/scripted-shell";
 import { chunksOf, memoryRunStore, memoryWorkspace } from "../test/memory-workspace";
 import { createModelClient } from "./model-client";
 import { createRunManager, type Run } from "./runs";
-import type { AppProblem, AppRuntime, ProjectSandbox } from "./ports";
-import { AFTER_PREVIEW_LOAD_MS, checkApp, dedupeProblems, formatProblem, trackChanges } from "./verify";
+import type { AppProblem, AppRuntime } from "./ports";
+import { AFTER_PREVIEW_LOAD_MS, checkApp } from "./verify";
 
 // Verify, then repair, through the run manager on in-memory ports: the scripted model server plays the
 // model, and an in-memory app judges the workspace's files the way a dev server would.
@@ -21,24 +22,6 @@ beforeEach(() => model.reset());
 
 const PROJECT = "p1";
 const BROKEN_APP = 'import { Header } from "./missing";\nexport default function App() {\n  return <Header />;\n}\n';
-
-/**
- * A sandbox whose commands change the workspace's files as the scripted `effects` say, each keyed by text
- * the command contains (a stand-in for `sed -i`, `cat >`, `npm install`: changes the run sees only through
- * the command).
- */
-function scriptedShell(fileMap: Map<string, string>, effects: Record<string, (files: Map<string, string>) => void>): ProjectSandbox {
-  return {
-    run: async (command) => {
-      for (const [text, effect] of Object.entries(effects)) if (command.includes(text)) effect(fileMap);
-      return { exitCode: 0, stdout: "", stderr: "", timedOut: false, truncated: false };
-    },
-    start: async () => {},
-    applyTemplate: async () => {
-      throw new Error("no templates in this test");
-    },
-  };
-}
 
 function setup(
   o: {
@@ -343,7 +326,7 @@ describe("an open preview", () => {
   });
 
   test("with no preview open the check does not wait", async () => {
-    const runtime = memoryAppRuntime();
+    const runtime = healthyAppRuntime(FIXED_APP);
     let polls = 0;
     const app: AppRuntime = { ...runtime, previewLoad: async () => (polls++, null) };
     const started = performance.now();
@@ -354,7 +337,7 @@ describe("an open preview", () => {
   });
 
   test("a preview that already loaded the change is not waited for; one that never loads it is waited for at most previewWaitMs", async () => {
-    const runtime = memoryAppRuntime();
+    const runtime = healthyAppRuntime(FIXED_APP);
     const since = new Date(Date.now() - 1_000);
     const signal = new AbortController().signal;
     let started = performance.now();
@@ -379,135 +362,12 @@ describe("an open preview", () => {
       message: 'Failed to resolve import "./Gone" from "src/App.tsx". Does the file exist?',
     };
     const app: AppRuntime = {
-      ...memoryAppRuntime(),
+      ...healthyAppRuntime(FIXED_APP),
       loadPage: async () => [unresolved],
       previewLoad: async () => ({ loadedAt: new Date(since.getTime() - 10) }),
     };
     const started = performance.now();
     expect(await checkApp({ app, settleMs: 0, lastChangedAt: () => since, previewWaitMs: 2_000 }, since, new AbortController().signal)).toEqual([unresolved]);
     expect(performance.now() - started).toBeLessThan(500);
-  });
-});
-
-describe("when the run last changed something", () => {
-  const commandOptions = { timeoutMs: 1_000, signal: new AbortController().signal };
-
-  test("a command after a write marks the run changed but leaves the last change at the write", async () => {
-    const workspace = memoryWorkspace({}, scriptedShell(new Map(), {}));
-    const tracked = trackChanges(workspace);
-    expect(tracked.changedSince()).toBeNull();
-    await tracked.workspace.files.write("src/App.tsx", FIXED_APP);
-    const written = tracked.lastChangedAt()!;
-    await Bun.sleep(5);
-    await tracked.workspace.sandbox!.run("ls", commandOptions);
-    expect(tracked.changedSince()).toEqual(written);
-    expect(tracked.lastChangedAt()).toEqual(written);
-  });
-
-  test("a run that only ran commands counts from its first one", async () => {
-    const tracked = trackChanges(memoryWorkspace({}, scriptedShell(new Map(), {})));
-    await tracked.workspace.sandbox!.run("sed -i s/a/b/ src/App.tsx", commandOptions);
-    const first = tracked.changedSince()!;
-    await Bun.sleep(5);
-    await tracked.workspace.sandbox!.start("npm run dev", () => {});
-    expect(first).not.toBeNull();
-    expect(tracked.lastChangedAt()).toEqual(first);
-  });
-
-  test("a check that fails part-way leaves no preview wait polling behind it", async () => {
-    let polls = 0;
-    const since = new Date();
-    const app: AppRuntime = {
-      ...memoryAppRuntime(),
-      status: async () => {
-        throw new Error("sandbox gone");
-      },
-      previewLoad: async () => (polls++, { loadedAt: new Date(since.getTime() - 10) }),
-    };
-    await expect(checkApp({ app, settleMs: 0, lastChangedAt: () => since, previewWaitMs: 2_000 }, since, new AbortController().signal)).rejects.toThrow(
-      "sandbox gone",
-    );
-    const after = polls;
-    await Bun.sleep(600);
-    expect(polls).toBe(after);
-  });
-});
-
-/** A running app with nothing wrong. */
-function memoryAppRuntime(): AppRuntime {
-  return memoryApp(new Map([["src/App.tsx", FIXED_APP]])).runtime;
-}
-
-describe("problems as the model reads them", () => {
-  test("the same error from the page and from the dev server log counts once; long messages are cut", () => {
-    const problems = dedupeProblems([
-      { source: "build", file: "src/App.tsx", line: 2, message: 'Failed to resolve import "./x" from "src/App.tsx". Does the file exist?' },
-      {
-        source: "server",
-        message:
-          '12:01:02 PM [vite] Internal server error: Failed to resolve import "./x" from "src/App.tsx". Does the file exist?\n  Plugin: vite:import-analysis',
-      },
-      { source: "browser", message: "Uncaught TypeError: x is undefined" },
-    ]);
-    expect(problems.map((p) => p.source)).toEqual(["build", "browser"]);
-    // A type error where the dev server already reported one is the same cause; one elsewhere is not.
-    const typed = dedupeProblems([
-      { source: "build", file: "src/App.tsx", line: 2, message: 'Failed to resolve import "./x" from "src/App.tsx".' },
-      { source: "build", file: "src/App.tsx", line: 2, message: "TS2307: Cannot find module './x' or its corresponding type declarations." },
-      { source: "build", file: "src/App.tsx", line: 9, message: "TS2322: Type 'string' is not assignable to type 'number'." },
-    ]);
-    expect(typed.map((p) => p.line)).toEqual([2, 9]);
-    const long = formatProblem({ source: "server", message: "e".repeat(2_000) });
-    expect(long.length).toBeLessThan(800);
-    expect(long).toEndWith("… [cut]");
-  });
-});
-
-describe("what the check believes", () => {
-  /** A running app whose log holds `logged` problems, each with the time it was printed. */
-  function appWithLog(logged: { at: number; problem: AppProblem }[], onPageLoad: () => AppProblem[] = () => []): AppRuntime {
-    return {
-      status: async () => ({ status: "running", exitCode: null, ports: [5173] }),
-      probe: async () => ({ port: 5173, httpStatus: 200 }),
-      logTail: async () => "",
-      problemsSince: async (since) => logged.filter((l) => l.at >= since.getTime()).map((l) => l.problem),
-      restart: async () => ({ status: "running", exitCode: null, ports: [5173] }),
-      loadPage: async () => onPageLoad(),
-      typeCheck: async () => null,
-    };
-  }
-  const stale: AppProblem = {
-    source: "build",
-    file: "src/App.tsx",
-    line: 1,
-    message: 'Pre-transform error: Failed to resolve import "./missing" from "src/App.tsx".',
-  };
-  const crash: AppProblem = { source: "server", message: "TypeError: cannot read properties of undefined (reading 'x')" };
-  const signal = new AbortController().signal;
-
-  test("a compile error logged after the change but before the page load, which the load no longer hits, is history", async () => {
-    const since = new Date(Date.now() - 1_000);
-    const app = appWithLog([
-      { at: Date.now() - 500, problem: stale },
-      { at: Date.now() - 400, problem: crash },
-    ]);
-    // The server error stays: the page load does not redo what a request handler threw.
-    expect(await checkApp({ app, settleMs: 0 }, since, signal)).toEqual([crash]);
-  });
-
-  test("a compile error the page load makes the dev server print again is current", async () => {
-    const since = new Date(Date.now() - 1_000);
-    const logged = [{ at: Date.now() - 500, problem: stale }];
-    const app = appWithLog(logged, () => {
-      logged.push({ at: Date.now(), problem: { ...stale, message: `12:00:01 PM [vite] ${stale.message}` } });
-      return [];
-    });
-    expect(await checkApp({ app, settleMs: 0 }, since, signal)).toEqual([stale]);
-  });
-
-  test("without a page load (no loadPage), what the log printed since the change counts as it is", async () => {
-    const since = new Date(Date.now() - 1_000);
-    const { loadPage: _, ...app } = appWithLog([{ at: Date.now() - 500, problem: stale }]);
-    expect(await checkApp({ app, settleMs: 0 }, since, signal)).toEqual([stale]);
   });
 });

@@ -91,3 +91,6 @@ function resolve(from: string, spec: string): string {
   }
   return parts.join("/");
 }
+
+/** A running app with nothing wrong: the runtime of `memoryApp` on one src/App.tsx. */
+export const healthyAppRuntime = (appSource: string): AppRuntime => memoryApp(new Map([["src/App.tsx", appSource]])).runtime;

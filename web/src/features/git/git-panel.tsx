@@ -11,6 +11,7 @@ import { Button } from "../../components/ui/button";
 import { Input, Label } from "../../components/ui/field";
 import { Spinner } from "../../components/ui/spinner";
 import { toast } from "../../components/ui/use-toast";
+import { type RemoteValues, RemoteFields } from "./remote-fields";
 import { useGit } from "./use-git";
 
 type Git = ReturnType<typeof useGit>;
@@ -29,10 +30,8 @@ export function GitPanel({ projectId }: { projectId: string }) {
 }
 
 function ConnectForm({ git, status }: { git: Git; status?: GitStatus }) {
-  const [url, setUrl] = useState(status?.url ?? "");
-  const [branch, setBranch] = useState(status?.branch ?? "main");
-  const [username, setUsername] = useState(status?.username ?? "");
-  const [token, setToken] = useState("");
+  const [remote, setRemote] = useState<RemoteValues>({ url: status?.url ?? "", branch: status?.branch ?? "main", username: status?.username ?? "", token: "" });
+  const { url, branch, username, token } = remote;
   const [autoPush, setAutoPush] = useState(status?.autoPush ?? false);
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -51,24 +50,13 @@ function ConnectForm({ git, status }: { git: Git; status?: GitStatus }) {
         Connect an HTTPS git remote (GitHub, GitLab, Gitea, Bitbucket or any smart-HTTP server). The token is stored encrypted and is never shown again, nor
         given to the AI or the sandbox.
       </p>
-      <div>
-        <Label htmlFor="git-url">Repository URL</Label>
-        <Input id="git-url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://gitea.example.com/me/app.git" autoComplete="off" />
-      </div>
-      <div className="grid grid-cols-2 gap-3">
-        <div>
-          <Label htmlFor="git-branch">Branch</Label>
-          <Input id="git-branch" value={branch} onChange={(e) => setBranch(e.target.value)} placeholder="main" autoComplete="off" />
-        </div>
-        <div>
-          <Label htmlFor="git-username">Username (optional)</Label>
-          <Input id="git-username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
-        </div>
-      </div>
-      <div>
-        <Label htmlFor="git-token">Access token{status?.hasToken ? " (leave empty to keep the stored one)" : ""}</Label>
-        <Input id="git-token" type="password" value={token} onChange={(e) => setToken(e.target.value)} autoComplete="new-password" />
-      </div>
+      <RemoteFields
+        idPrefix="git"
+        values={remote}
+        onChange={setRemote}
+        urlPlaceholder="https://gitea.example.com/me/app.git"
+        tokenLabel={`Access token${status?.hasToken ? " (leave empty to keep the stored one)" : ""}`}
+      />
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" checked={autoPush} onChange={(e) => setAutoPush(e.target.checked)} data-testid="git-auto-push" />
         Push automatically after every agent run that changes files

@@ -10,17 +10,15 @@ import { useState } from "react";
 import { describeError } from "../../../api/api-error";
 import { api } from "../../../api/endpoints";
 import { Button } from "../../../components/ui/button";
-import { Input, Label } from "../../../components/ui/field";
+import { type RemoteValues, RemoteFields } from "../../git/remote-fields";
 import { cacheNewProject } from "../use-create-project";
 
 type Props = { name: string; disabled: boolean; onImported: (project: Project, note: string) => void };
 
 export function ImportGitField({ name, disabled, onImported }: Props) {
   const [open, setOpen] = useState(false);
-  const [url, setUrl] = useState("");
-  const [branch, setBranch] = useState("");
-  const [username, setUsername] = useState("");
-  const [token, setToken] = useState("");
+  const [remote, setRemote] = useState<RemoteValues>({ url: "", branch: "", username: "", token: "" });
+  const { url, branch, username, token } = remote;
   const queryClient = useQueryClient();
   const importGit = useMutation({
     mutationFn: () =>
@@ -51,24 +49,13 @@ export function ImportGitField({ name, disabled, onImported }: Props) {
   }
   return (
     <div className="space-y-3 border-t pt-4" data-testid="import-git-field">
-      <div>
-        <Label htmlFor="import-git-url">Repository URL</Label>
-        <Input id="import-git-url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://github.com/me/app.git" autoComplete="off" />
-      </div>
-      <div className="grid grid-cols-2 gap-3">
-        <div>
-          <Label htmlFor="import-git-branch">Branch</Label>
-          <Input id="import-git-branch" value={branch} onChange={(e) => setBranch(e.target.value)} placeholder="main" autoComplete="off" />
-        </div>
-        <div>
-          <Label htmlFor="import-git-username">Username (optional)</Label>
-          <Input id="import-git-username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
-        </div>
-      </div>
-      <div>
-        <Label htmlFor="import-git-token">Access token (private repositories)</Label>
-        <Input id="import-git-token" type="password" value={token} onChange={(e) => setToken(e.target.value)} autoComplete="new-password" />
-      </div>
+      <RemoteFields
+        idPrefix="import-git"
+        values={remote}
+        onChange={setRemote}
+        urlPlaceholder="https://github.com/me/app.git"
+        tokenLabel="Access token (private repositories)"
+      />
       {importGit.isError && (
         <p role="alert" className="text-sm text-destructive" data-testid="import-git-error">
           {describeError(importGit.error)}
