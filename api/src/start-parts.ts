@@ -137,6 +137,10 @@ export async function startParts(
     const secrets = createProjectSecrets({ ...services, box: secretBoxFor(config.secrets), env: sandboxes.env });
     const git = createGitService({ ...services, config, sandboxSync: sandboxes.sync, box: secretBoxFor(config.secrets), sandboxes });
     const runs = createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, secrets, git, agent });
+    void git
+      .sweepCaches()
+      .then((removed) => removed > 0 && logger.info("git caches of gone projects removed", { removed }))
+      .catch((error) => logger.warn("git cache sweep failed", { error: String(error) }));
     closers.push(() => runs.shutdown());
     const deps: AppDeps = {
       config,

@@ -95,3 +95,10 @@ export async function userIdentity(sql: Sql, uid: string): Promise<{ name: strin
   const [row] = await sql<{ name: string | null; email: string | null }[]>`select display_name as name, email from users where id = ${uid}`;
   return row ?? { name: null, email: null };
 }
+
+/** Of `projectIds`, those still connected to a remote (a deleted project's row went with it). */
+export async function connectedProjectIds(sql: Sql, projectIds: string[]): Promise<Set<string>> {
+  if (projectIds.length === 0) return new Set();
+  const found = await sql<{ projectId: string }[]>`select project_id as "projectId" from git_remotes where project_id::text = any(${projectIds})`;
+  return new Set(found.map((r) => r.projectId));
+}

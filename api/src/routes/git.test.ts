@@ -5,6 +5,8 @@
  * three-way merge and a 409 conflict that changes nothing, import by URL, wrong credentials, a missing
  * branch, the outbound URL rules, and 404 for another user's project on every route.
  */
+import { existsSync, mkdirSync, utimesSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, test } from "bun:test";
 import type { GitPullResult, GitPushResult, GitStatus } from "@shared/schemas/git";
 import { startGitServer } from "../test/git-server";
@@ -203,6 +205,39 @@ describe("git remote", () => {
     expect(await (await alice.request("GET", `/api/projects/${id}/git`)).json()).toBeNull();
     expect((await alice.request("POST", `/api/projects/${id}/git/push`, {})).status).toBe(404);
   });
+});
+
+describe("the per-instance object cache", () => {
+  test("deleting a project removes its cache here; the start-up sweep removes caches of gone or disconnected projects and stale import folders", async () => {
+    const cacheRoot = join(t.deps.config.dataDir, "git-cache");
+    const pushed = async () => {
+      const id = await project(alice, { "a.txt": "a\n" });
+      expect((await connect(alice, id, { url: newRepo().url, username: USER, token: TOKEN })).status).toBe(200);
+      expect((await alice.request("POST", `/api/projects/${id}/git/push`, {})).status).toBe(200);
+      expect(existsSync(join(cacheRoot, `${id}.git`))).toBe(true);
+      return id;
+    };
+    const deleted = await pushed();
+    expect((await alice.request("DELETE", `/api/projects/${deleted}`)).status).toBe(200);
+    expect(existsSync(join(cacheRoot, `${deleted}.git`))).toBe(false);
+
+    // As another instance finds things at its start: a project deleted elsewhere, one still connected, an
+    // import interrupted long ago and one under way.
+    const kept = await pushed();
+    const gone = crypto.randomUUID();
+    mkdirSync(join(cacheRoot, `${gone}.git`), { recursive: true });
+    const oldStaging = join(cacheRoot, `import-${crypto.randomUUID()}.git`);
+    const freshStaging = join(cacheRoot, `import-${crypto.randomUUID()}.git`);
+    mkdirSync(oldStaging);
+    mkdirSync(freshStaging);
+    const hourAgo = new Date(Date.now() - 2 * 60 * 60_000);
+    utimesSync(oldStaging, hourAgo, hourAgo);
+    expect(await t.deps.git.sweepCaches()).toBe(2);
+    expect(existsSync(join(cacheRoot, `${gone}.git`))).toBe(false);
+    expect(existsSync(oldStaging)).toBe(false);
+    expect(existsSync(freshStaging)).toBe(true);
+    expect(existsSync(join(cacheRoot, `${kept}.git`))).toBe(true);
+  }, 60_000);
 });
 
 describe("limits and clashes", () => {

@@ -15,6 +15,8 @@ export const projectRoutes = (deps: AppDeps) =>
     .get("/shared", async (c) => c.json(await listSharedProjects(deps, c.var.caller.uid)))
     .get("/:id", async (c) => c.json((await projectAccessWithProject(deps, c.var.caller.uid, c.req.param("id"), "view")).project))
     .delete("/:id", async (c) => {
-      await projects.deleteProject(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "own"));
+      const access = await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "own");
+      await projects.deleteProject(deps, access);
+      deps.git.forgetProject(access.projectId);
       return c.json({ ok: true });
     });
