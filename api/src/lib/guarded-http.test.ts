@@ -1,6 +1,6 @@
 /**
  * The outbound rules git's HTTP client enforces: address classes (loopback, private, link-local, metadata,
- * IPv4-mapped IPv6), names resolved before any request, and a redirect checked again (a public remote that
+ * IPv4-mapped IPv6), names resolved before any request and the connection pinned to the checked address, and a redirect checked again (a public remote that
  * redirects to 127.0.0.1 or the metadata address is refused; another origin loses the Authorization header).
  */
 import { afterAll, describe, expect, test } from "bun:test";
@@ -59,18 +59,46 @@ describe("redirects", () => {
     hostname: "127.0.0.1",
     fetch: () => new Response(null, { status: 302, headers: { location: `http://127.0.0.1:${target.port}/landed` } }),
   });
+  // 127.0.0.2 stands in for a public address: the resolver gives it for every name and the rules allow only it,
+  // so the connections stay on this machine while the guard behaves as it would on the internet.
+  const standIn = {
+    allowHttp: true,
+    allowPrivateHosts: false,
+    maxResponseBytes: 1 << 20,
+    resolve: async () => ["127.0.0.2"],
+    isAllowedAddress: (a: string) => a === "127.0.0.2",
+  };
+  const hosts: string[] = [];
+  const forge = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.2",
+    fetch: (req) => {
+      hosts.push(req.headers.get("host") ?? "");
+      return new URL(req.url).pathname === "/away"
+        ? new Response(null, { status: 302, headers: { location: `http://127.0.0.1:${target.port}/landed` } })
+        : new Response("forge");
+    },
+  });
   afterAll(() => {
     target.stop(true);
     redirector.stop(true);
+    forge.stop(true);
   });
 
   test("each hop is checked: a redirect to a refused address stops there", async () => {
-    // "localhost" passes as public through a resolver that says so (the connection still reaches the local
-    // redirector); its redirect to the literal 127.0.0.1 is checked again and refused before it is followed.
-    const http = guardedHttp({ allowHttp: true, allowPrivateHosts: false, maxResponseBytes: 1 << 20, resolve: async () => ["140.82.112.3"] });
+    const http = guardedHttp(standIn);
     const before = seen.length;
-    await expect(http.request({ url: `http://localhost:${redirector.port}/` })).rejects.toThrow("loopback, private, link-local or metadata");
+    await expect(http.request({ url: `http://forge.test:${forge.port}/away` })).rejects.toThrow("loopback, private, link-local or metadata");
     expect(seen.length).toBe(before);
+  });
+
+  test("the connection goes to the address that was checked, not to the name looked up again (DNS rebinding)", async () => {
+    // No resolver on this machine knows forge.test: the request can only have reached the forge through the
+    // checked address, with the name kept in the Host header.
+    const res = await guardedHttp(standIn).request({ url: `http://forge.test:${forge.port}/repo.git/info/refs` });
+    expect(res.statusCode).toBe(200);
+    expect(res.url).toBe(`http://forge.test:${forge.port}/repo.git/info/refs`);
+    expect(hosts.at(-1)).toBe(`forge.test:${forge.port}`);
   });
 
   test("a redirect to another origin drops the Authorization header", async () => {

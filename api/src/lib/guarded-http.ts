@@ -5,8 +5,9 @@
  * (lib/outbound-address.ts) unless private hosts are allowed. Authorization goes only to the origin it was
  * meant for: a redirect to another origin drops it. A response larger than `maxResponseBytes` is cut off.
  *
- * One gap remains: the connection resolves the name again, so a host that answers DNS differently within
- * seconds (rebinding) could slip past the check; the address is not pinned because HTTPS needs the name.
+ * The connection goes to the address that was checked, not to the name resolved again: a host answering DNS
+ * differently a second later (rebinding) cannot turn a checked public name into a private address. HTTPS
+ * still verifies the certificate against the name (TLS serverName) and the Host header carries it.
  *
  * @example
  * const http = guardedHttp({ allowHttp: false, allowPrivateHosts: false, maxResponseBytes: 200 << 20, signal });
@@ -25,7 +26,12 @@ export type GuardOptions = {
   signal?: AbortSignal;
   /** Resolves a host name to its addresses (tests hand in their own). */
   resolve?: (host: string) => Promise<string[]>;
+  /** Which addresses may be reached (tests stand a loopback address in for a public one). */
+  isAllowedAddress?: (address: string) => boolean;
 };
+
+/** A checked URL and, unless private hosts are allowed, the address its connection must use. */
+type CheckedUrl = { url: URL; address: string | null };
 
 /** A URL the rules refuse; `message` says why in words a person can act on. */
 export class RefusedUrlError extends Error {}
@@ -46,8 +52,14 @@ const MAX_REDIRECTS = 5;
 
 const defaultResolve = async (host: string) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
+type CheckOptions = Pick<GuardOptions, "allowHttp" | "allowPrivateHosts" | "resolve" | "isAllowedAddress">;
+
 /** Throws RefusedUrlError unless the URL may be fetched under the options. */
-export async function checkOutboundUrl(raw: string | URL, o: Pick<GuardOptions, "allowHttp" | "allowPrivateHosts" | "resolve">): Promise<URL> {
+export async function checkOutboundUrl(raw: string | URL, o: CheckOptions): Promise<URL> {
+  return (await checkOutbound(raw, o)).url;
+}
+
+async function checkOutbound(raw: string | URL, o: CheckOptions): Promise<CheckedUrl> {
   const url = new URL(raw);
   if (url.protocol !== "https:" && !(url.protocol === "http:" && o.allowHttp)) {
     throw new RefusedUrlError(
@@ -57,7 +69,7 @@ export async function checkOutboundUrl(raw: string | URL, o: Pick<GuardOptions, 
     );
   }
   if (url.username || url.password) throw new RefusedUrlError("Credentials may not be part of the URL.");
-  if (o.allowPrivateHosts) return url;
+  if (o.allowPrivateHosts) return { url, address: null };
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
   try {
@@ -66,12 +78,20 @@ export async function checkOutboundUrl(raw: string | URL, o: Pick<GuardOptions, 
     throw new RefusedUrlError(`The host ${host} could not be found.`);
   }
   if (addresses.length === 0) throw new RefusedUrlError(`The host ${host} could not be found.`);
-  if (!addresses.every(isPublicAddress)) {
+  if (!addresses.every(o.isAllowedAddress ?? isPublicAddress)) {
     throw new RefusedUrlError(
       `${host} is a loopback, private, link-local or metadata address, which the server does not reach (GIT_ALLOW_PRIVATE_HOSTS=true allows a forge on the local network).`,
     );
   }
-  return url;
+  return { url, address: addresses[0]! };
+}
+
+/** The request as sent: to the checked address, naming the host in the Host header and for TLS. */
+function pinned({ url, address }: CheckedUrl, headers: Record<string, string>): { target: URL; headers: Record<string, string>; tls?: { serverName: string } } {
+  if (!address || isIP(url.hostname.replace(/^\[|\]$/g, ""))) return { target: url, headers };
+  const target = new URL(url);
+  target.hostname = isIP(address) === 6 ? `[${address}]` : address;
+  return { target, headers: { ...headers, host: url.host }, ...(url.protocol === "https:" ? { tls: { serverName: url.hostname } } : {}) };
 }
 
 async function collect(body: Request["body"]): Promise<Uint8Array<ArrayBuffer> | undefined> {
@@ -102,16 +122,25 @@ export function guardedHttp(o: GuardOptions) {
       const body = await collect(req.body);
       let method = req.method ?? "GET";
       let headers: Record<string, string> = { ...req.headers };
-      let url = await checkOutboundUrl(req.url, o);
-      const origin = url.origin;
+      let checked = await checkOutbound(req.url, o);
+      const origin = checked.url.origin;
       for (let hop = 0; ; hop++) {
-        const res = await fetch(url, { method, headers, body: method === "GET" || method === "HEAD" ? undefined : body, redirect: "manual", signal: o.signal });
+        const url = checked.url;
+        const send = pinned(checked, headers);
+        const res = await fetch(send.target, {
+          method,
+          headers: send.headers,
+          body: method === "GET" || method === "HEAD" ? undefined : body,
+          redirect: "manual",
+          signal: o.signal,
+          ...(send.tls ? { tls: send.tls } : {}),
+        } as RequestInit);
         const location = res.headers.get("location");
         if (res.status >= 300 && res.status < 400 && location) {
           await res.body?.cancel();
           if (hop >= MAX_REDIRECTS) throw new RefusedUrlError("The remote redirected too many times.");
-          url = await checkOutboundUrl(new URL(location, url), o);
-          if (url.origin !== origin) {
+          checked = await checkOutbound(new URL(location, url), o);
+          if (checked.url.origin !== origin) {
             const { authorization: _dropped, ...rest } = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
             headers = rest;
           }
