@@ -77,6 +77,18 @@ export async function listProblemRows(sql: Sql, projectId: string, limit: number
   return rows.map(toProblem);
 }
 
+/**
+ * What pages threw at `from` or later (their latest occurrence, not their first) and still hold: a problem
+ * made stale by a file change counts only once a page running code newer than that change raised it again.
+ */
+export async function browserProblemsSeenSince(sql: Sql, projectId: string, from: Date): Promise<Problem[]> {
+  const rows = await sql<Row[]>`
+    select id, source, message, detail, file, line, first_seen as "firstSeen", count
+    from problems where project_id = ${projectId} and source = 'browser' and last_seen >= ${from} and stale_since is null
+    order by last_seen desc limit 100`;
+  return rows.map(toProblem);
+}
+
 /** Marks every problem of the project stale as of `at` (a file changed). Returns how many. */
 export async function markProblemsStale(sql: Sql, projectId: string, at: Date): Promise<number> {
   const result = await sql`update problems set stale_since = ${at} where project_id = ${projectId}`;

@@ -76,10 +76,30 @@
     return parts.join(" ");
   }
 
+  // The newest hot update's module as the page's resource timing lists it (read at once: the observer below
+  // hears of it only later, after the updated code may already have thrown).
+  function newestCode() {
+    if (!clock || !performance.getEntriesByType) return codeLoadedAt;
+    var entries = performance.getEntriesByType("resource");
+    for (var i = entries.length - 1; i >= 0; i--) {
+      var e = entries[i];
+      if (/^(fetch|xmlhttprequest|beacon)$/.test(e.initiatorType) || String(e.name).indexOf(location.origin + "/") !== 0) continue;
+      if (/[?&]t=\d{10,}/.test(e.name)) return Math.max(codeLoadedAt, e.startTime);
+    }
+    return codeLoadedAt;
+  }
+
   function flush() {
     timer = 0;
     var batch = queue.splice(0, 20);
     if (!batch.length || !send) return;
+    // How old the code that raised each problem is, as of sending: the server turns it into a time on its
+    // own clock, and a problem counts against a change only when the code that raised it is newer.
+    for (var i = 0; i < batch.length; i++) {
+      if (batch[i].codeAt === undefined) continue;
+      if (clock) batch[i].loadAgeMs = Math.max(0, Math.round(clock.now() - batch[i].codeAt));
+      delete batch[i].codeAt;
+    }
     try {
       send(ENDPOINT, {
         method: "POST",
@@ -100,7 +120,15 @@
     seen[key] = (seen[key] || 0) + 1;
     if (seen[key] > MAX_REPEATS || sent >= MAX_REPORTS || !message) return;
     sent++;
-    queue.push({ kind: kind, message: message, stack: stack ? cut(stack, 8000) : null, file: file ? cut(file, 1000) : null, line: typeof line === "number" ? line : null, loadedAt: loadedAt });
+    queue.push({
+      kind: kind,
+      message: message,
+      stack: stack ? cut(stack, 8000) : null,
+      file: file ? cut(file, 1000) : null,
+      line: typeof line === "number" ? line : null,
+      loadedAt: loadedAt,
+      codeAt: newestCode(),
+    });
     if (!timer) timer = setTimeout(flush, 30);
   }
 
@@ -125,7 +153,12 @@
           var e = entries[i];
           if (/^(fetch|xmlhttprequest|beacon)$/.test(e.initiatorType) || String(e.name).indexOf(location.origin + "/") !== 0) continue;
           if (!/[?&]t=\d{10,}/.test(e.name)) continue;
-          codeLoadedAt = Math.max(codeLoadedAt, e.startTime);
+          if (e.startTime > codeLoadedAt) {
+            codeLoadedAt = e.startTime;
+            // New code: the same crash raised again is news about it, so the repeat limits start over.
+            seen = {};
+            sent = 0;
+          }
           pingSoon(UPDATE_SETTLE_MS);
         }
       }).observe({ type: "resource" });

@@ -17,7 +17,7 @@ import type { ServiceContext } from "../context";
 import type { ProjectAccess } from "../access";
 import { readFileInProject } from "../files";
 import { APP_PROCESS } from "@shared/schemas/processes";
-import { listProblemsInProject, openPreviewLoad } from "../problems";
+import { browserProblemsSince, openPreviewLoad } from "../problems";
 import { logProblems } from "./log-problems";
 import { crawlPage } from "./page-check";
 import { runTypeCheck, typeCheckCommand } from "./type-check";
@@ -167,9 +167,14 @@ export function processAppServices(ctx: ServiceContext, lastChangeAt: () => numb
       const from = Math.max(since, lastChangeAt());
       const logged = logProblems(((await appLines(app)) ?? []).filter((l) => Date.parse(l.t) >= from).map((l) => l.text));
       // The dev server's lines are read from its log above; what pages threw comes from open previews.
-      const reported = (await listProblemsInProject(ctx, app.projectId))
-        .filter((p) => p.source === "browser" && Date.parse(p.firstSeen) >= from)
-        .map((p) => ({ source: p.source, message: p.message, file: p.file, line: p.line }));
+      // By the latest occurrence, not the first: a crash that survives a fix is seen again after it, from a page
+      // running the new code (a crash from before the run, as "Fix with AI" finds it, the same).
+      const reported = (await browserProblemsSince(ctx, app.projectId, new Date(from))).map((p) => ({
+        source: p.source,
+        message: p.message,
+        file: p.file,
+        line: p.line,
+      }));
       return [...logged, ...reported];
     },
     async restart(app) {

@@ -23,8 +23,9 @@ export const browserReportSchema = z.object({
   /** When the reporting page started loading (ms since the epoch, the browser's clock). */
   loadedAt: z.number().int().min(0).max(8.64e15).nullish(),
   /**
-   * For `loaded`: how long ago (ms, by the page's own monotonic clock, so the browser's wall clock does not
-   * matter) the newest code the page runs started loading, a page load or a hot update.
+   * How long ago (ms, by the page's own monotonic clock, so the browser's wall clock does not matter) the
+   * newest code the page runs started loading, a page load or a hot update: for `loaded`, as of the ping; for
+   * a problem, the code that raised it. A page updated in place keeps its load time but not this.
    */
   loadAgeMs: z.number().int().min(0).max(8.64e7).nullish(),
 });
@@ -57,8 +58,14 @@ export function browserReportToProblem(report: BrowserReport, seenAt: Date): Pro
     file: location.file,
     line: location.line || null,
     seenAt,
-    pageLoadedAt: report.loadedAt ? new Date(report.loadedAt) : null,
+    pageLoadedAt: codeTime(report, seenAt),
   };
+}
+
+/** When, on the server's clock, the code that raised a report started loading; null when the page did not say. */
+function codeTime(report: BrowserReport, seenAt: Date): Date | null {
+  if (report.loadAgeMs != null) return new Date(seenAt.getTime() - report.loadAgeMs);
+  return report.loadedAt ? new Date(report.loadedAt) : null;
 }
 
 /** Vite's HMR `{ type: "error", err }` payload, as the preview proxy sees it pass to the page. */

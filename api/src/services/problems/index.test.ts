@@ -12,6 +12,7 @@ import { serviceContext } from "../../test/service-context";
 import { writeFileAtPath } from "../files";
 import { createProject } from "../projects";
 import {
+  browserProblemsSince,
   clearProblems,
   ingestServerOutput,
   listProblems,
@@ -184,6 +185,30 @@ describe("problems", () => {
       (l) => l.length === 1,
     );
     expect(after.map((x) => x.message)).toEqual(["Uncaught Error: new page"]);
+  });
+
+  test("a page updated in place judges by the code that threw: an old page whose hot update still throws brings the problem back", async () => {
+    const p = await projectWithSandbox();
+    const loadedBefore = Date.now() - 60_000;
+    await reportFromPreview(ctx, p.sandboxId, [{ ...boom("survives the fix"), loadedAt: loadedBefore, loadAgeMs: 60_000 }]);
+    await writeFileAtPath(ctx, grantedAccess(p.owner, p.projectId), "src/App.tsx", "export default 3");
+    await eventually(
+      async () => (await ctx.sql`select count(*)::int as n from problems where project_id = ${p.projectId} and stale_since is not null`)[0]!.n,
+      (n) => n === 1,
+    );
+    const changedAt = new Date(Date.now() - 1);
+    // Stale and not raised again: the run's check does not count it (its first sighting was before the change).
+    expect(await browserProblemsSince(ctx, p.projectId, new Date(0))).toEqual([]);
+    await Bun.sleep(20);
+    // The page that loaded before the change repeats it from its old code: still not counted.
+    await reportFromPreview(ctx, p.sandboxId, [{ ...boom("survives the fix"), loadedAt: loadedBefore, loadAgeMs: 60_000 }]);
+    expect(await browserProblemsSince(ctx, p.projectId, changedAt)).toEqual([]);
+    // Same page (loaded a minute ago), but the module that threw came with the hot update 5 ms ago.
+    await reportFromPreview(ctx, p.sandboxId, [{ ...boom("survives the fix"), loadedAt: loadedBefore, loadAgeMs: 5 }]);
+    const [row] = await ctx.sql`select stale_since, count from problems where project_id = ${p.projectId}`;
+    expect(row!.stale_since).toBeNull();
+    // Counted by its latest occurrence, though first seen before the change.
+    expect((await browserProblemsSince(ctx, p.projectId, changedAt)).map((x) => x.message)).toEqual(["Uncaught Error: survives the fix"]);
   });
 
   test("a page's `loaded` ping says a preview is open and when its newest code started loading, by the server's clock; it lists no problem", async () => {

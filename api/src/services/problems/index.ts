@@ -37,6 +37,14 @@ export async function listProblemsInProject(ctx: ServiceContext, projectId: stri
   return rows.listProblemRows(ctx.sql, projectId, MAX_PROBLEMS);
 }
 
+/**
+ * What open previews threw at `from` or later, by each problem's latest occurrence, leaving out those a file
+ * change made stale until code newer than the change raises them again (an agent run's check).
+ */
+export async function browserProblemsSince(ctx: ServiceContext, projectId: string, from: Date): Promise<Problem[]> {
+  return rows.browserProblemsSeenSince(ctx.sql, projectId, from);
+}
+
 export async function clearProblems(ctx: ServiceContext, access: ProjectAccess): Promise<void> {
   const { ownerId, projectId } = access;
   if ((await rows.deleteAllProblems(ctx.sql, projectId)) > 0) announceChanged(ctx, projectId, ownerId);
