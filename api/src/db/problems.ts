@@ -89,9 +89,13 @@ export async function browserProblemsSeenSince(sql: Sql, projectId: string, from
   return rows.map(toProblem);
 }
 
-/** Marks every problem of the project stale as of `at` (a file changed). Returns how many. */
+/**
+ * Marks the project's problems stale as of `at`, the time a file changed. One seen after that moment is left
+ * as it is: the mark can arrive (through the event bus) after the changed code already raised it again.
+ * Returns how many.
+ */
 export async function markProblemsStale(sql: Sql, projectId: string, at: Date): Promise<number> {
-  const result = await sql`update problems set stale_since = ${at} where project_id = ${projectId}`;
+  const result = await sql`update problems set stale_since = ${at} where project_id = ${projectId} and last_seen < ${at}`;
   return result.count;
 }
 

@@ -7,6 +7,7 @@
 import { projectAccess } from "../access";
 import { grantedAccess } from "../../test/access";
 import { afterAll, describe, expect, test } from "bun:test";
+import { markProblemsStale } from "../../db/problems";
 import { setProjectSandbox } from "../../db/project-sandbox";
 import { serviceContext } from "../../test/service-context";
 import { writeFileAtPath } from "../files";
@@ -209,6 +210,18 @@ describe("problems", () => {
     expect(row!.stale_since).toBeNull();
     // Counted by its latest occurrence, though first seen before the change.
     expect((await browserProblemsSince(ctx, p.projectId, changedAt)).map((x) => x.message)).toEqual(["Uncaught Error: survives the fix"]);
+  });
+
+  test("the stale mark counts from the file's change, not from when the bus delivers it: what the new code raised before the mark stays", async () => {
+    const p = await projectWithSandbox();
+    const changedAt = new Date(Date.now() - 500);
+    // The changed code threw (a page loaded after the change) before this instance heard of the change.
+    await reportFromPreview(ctx, p.sandboxId, [{ ...boom("new code throws"), loadAgeMs: 100 }]);
+    expect(await markProblemsStale(ctx.sql, p.projectId, changedAt)).toBe(0);
+    expect((await browserProblemsSince(ctx, p.projectId, changedAt)).map((x) => x.message)).toEqual(["Uncaught Error: new code throws"]);
+    // A later change does make it stale.
+    expect(await markProblemsStale(ctx.sql, p.projectId, new Date(Date.now() + 1))).toBe(1);
+    expect(await browserProblemsSince(ctx, p.projectId, changedAt)).toEqual([]);
   });
 
   test("a page's `loaded` ping says a preview is open and when its newest code started loading, by the server's clock; it lists no problem", async () => {

@@ -7,7 +7,7 @@
  * const stop = startProblemsWatch(ctx);
  */
 import * as rows from "../../db/problems";
-import { isFileEvent, type BusEvent } from "../../events/types";
+import { type BusEvent, type FileBusEvent, isFileEvent } from "../../events/types";
 import type { ServiceContext } from "../context";
 import { ingestServerOutput } from "./server-output";
 import { announceChanged } from "./store";
@@ -23,6 +23,17 @@ function asProcessOutput(event: unknown): ProcessOutputEvent | null {
   const e = event as Partial<ProcessOutputEvent> | null;
   if (!e || e.type !== "process.output" || typeof e.projectId !== "string" || !Array.isArray(e.lines)) return null;
   return e as ProcessOutputEvent;
+}
+
+/**
+ * When the change happened: the file row's time (the event may be heard later, after the new code already
+ * ran), never later than now; a deletion carries the old row, so it counts from when it is heard.
+ */
+function changedAt(event: FileBusEvent): Date {
+  const now = Date.now();
+  if (event.type === "file.deleted") return new Date(now);
+  const at = Date.parse(event.file.updatedAt);
+  return new Date(Number.isFinite(at) ? Math.min(at, now) : now);
 }
 
 export function startProblemsWatch(ctx: ServiceContext, options: ProblemsOptions = {}): () => void {
@@ -48,7 +59,7 @@ export function startProblemsWatch(ctx: ServiceContext, options: ProblemsOptions
       const { projectId, ownerId } = event;
       ctx.logger.debug("problems made stale by a file change", { projectId, type: event.type, path: event.file.path, origin: event.origin });
       void rows
-        .markProblemsStale(ctx.sql, projectId, new Date())
+        .markProblemsStale(ctx.sql, projectId, changedAt(event))
         .then((marked) => marked > 0 && sweepLater(projectId, ownerId), warn("problems not marked stale"));
       return;
     }
