@@ -15,6 +15,8 @@ import type { ObjectStore } from "../storage/types";
 
 const CHECK_TIMEOUT_MS = 3000;
 const MODEL_TIMEOUT_MS = 2000;
+/** How long one answer of the model endpoint stands for every later probe. */
+export const MODEL_CHECK_TTL_MS = 60_000;
 
 export type ReadinessReport = {
   status: "ready" | "not_ready";
@@ -38,10 +40,22 @@ export async function checkReadiness(deps: ReadinessDeps, timeouts = { checkMs: 
   const [database, storage, model] = await Promise.all([
     check(() => deps.sql`select 1`),
     check(() => deps.store.ping()),
-    checkModel(deps.config.model, deps.logger, timeouts.modelMs),
+    cachedModelCheck(deps.config.model, deps.logger, timeouts.modelMs),
   ]);
   const ready = database === "ok" && storage === "ok";
   return { status: ready ? "ready" : "not_ready", database, storage, model };
+}
+
+type ModelCheck = { at: number; result: Promise<ReadinessReport["model"]> };
+// Keyed by the model configuration itself: one per running app, and a test's fresh config starts afresh.
+const modelChecks = new WeakMap<Config["model"], ModelCheck>();
+
+function cachedModelCheck(model: Config["model"], logger: Logger, timeoutMs: number): Promise<ReadinessReport["model"]> {
+  const cached = modelChecks.get(model);
+  if (cached && Date.now() - cached.at < MODEL_CHECK_TTL_MS) return cached.result;
+  const result = checkModel(model, logger, timeoutMs);
+  modelChecks.set(model, { at: Date.now(), result });
+  return result;
 }
 
 /** `GET <baseUrl>/models`, which every OpenAI-compatible server (OpenAI, Ollama, vLLM, LM Studio) answers. */
