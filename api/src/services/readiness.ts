@@ -11,6 +11,7 @@
 import type { Sql } from "../db/client";
 import type { Config } from "../lib/config";
 import type { Logger } from "../lib/logger";
+import type { HostLimits } from "../sandbox/types";
 import type { ObjectStore } from "../storage/types";
 
 const CHECK_TIMEOUT_MS = 3000;
@@ -23,9 +24,18 @@ export type ReadinessReport = {
   database: "ok" | "unreachable";
   storage: "ok" | "unreachable";
   model: "ok" | "unreachable" | "not_configured";
+  /** Reported, never deciding: how this host bounds local sandboxes (absent on E2B). */
+  details?: { sandboxLimits: { cgroups: HostLimits["cgroups"]; detail: string }; maxSandboxesPerHost: number };
 };
 
-export type ReadinessDeps = { sql: Sql; store: ObjectStore; logger: Logger; config: Pick<Config, "model"> };
+export type ReadinessDeps = {
+  sql: Sql;
+  store: ObjectStore;
+  logger: Logger;
+  config: Pick<Config, "model">;
+  /** The local provider's limits; a host without cgroups says so here, not only in a start-up line. */
+  hostLimits?: HostLimits | null;
+};
 
 export async function checkReadiness(deps: ReadinessDeps, timeouts = { checkMs: CHECK_TIMEOUT_MS, modelMs: MODEL_TIMEOUT_MS }): Promise<ReadinessReport> {
   const check = async (fn: () => Promise<unknown>) => {
@@ -43,7 +53,10 @@ export async function checkReadiness(deps: ReadinessDeps, timeouts = { checkMs: 
     cachedModelCheck(deps.config.model, deps.logger, timeouts.modelMs),
   ]);
   const ready = database === "ok" && storage === "ok";
-  return { status: ready ? "ready" : "not_ready", database, storage, model };
+  const report: ReadinessReport = { status: ready ? "ready" : "not_ready", database, storage, model };
+  const host = deps.hostLimits;
+  if (host) report.details = { sandboxLimits: { cgroups: host.cgroups, detail: host.detail }, maxSandboxesPerHost: host.maxSandboxes };
+  return report;
 }
 
 type ModelCheck = { at: number; result: Promise<ReadinessReport["model"]> };
