@@ -1,6 +1,7 @@
 # The app builder as one image: the Hono API on Bun, serving the built SPA from web/dist.
 # Build: docker build -t app-builder .   Run: see docker-compose.yml (PostgreSQL, MinIO, Caddy in front).
-ARG BUN_IMAGE=oven/bun:1
+# Pinned: the Bun the project is tested with.
+ARG BUN_IMAGE=oven/bun:1.4.5
 
 # Build stage: every dependency (Vite and the web toolchain are devDependencies), then the SPA.
 FROM ${BUN_IMAGE} AS build

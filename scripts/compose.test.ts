@@ -1,10 +1,13 @@
 /**
- * Offline checks of the deployment files: docker-compose.yml with Debian's docker-compose (v1) `config`,
- * the Caddyfile with Debian's caddy (`validate`, `adapt`), and .env.example against both and against the
- * app's own configuration parser. No Docker engine is needed. scripts/setup-test-env.sh installs both tools.
+ * Offline checks of the deployment files: docker-compose.yml with `config` (Docker's `docker compose` where
+ * it is installed, else Debian's docker-compose v1; both resolve env_file and interpolation exactly as `up`
+ * does, and need no Docker engine), the Caddyfile with Debian's caddy (`validate`, `adapt`), and .env.example
+ * against both and against the app's own configuration parser. scripts/setup-test-env.sh installs the tools.
+ * Compose runs on a copy of the project's deployment files with .env.example as the .env, as a self-hoster's
+ * `cp .env.example .env` would have it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../api/src/lib/config";
@@ -15,15 +18,22 @@ const DOMAIN = "builder.example.com";
 // take precedence over .env.example in compose's interpolation. A fresh HOME keeps caddy's storage out of ours.
 const cleanEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: mkdtempSync(join(tmpdir(), "compose-test-")) };
 afterAll(() => rmSync(cleanEnv.HOME, { recursive: true, force: true }));
+const PROJECT = mkdtempSync(join(tmpdir(), "compose-project-"));
+for (const file of ["docker-compose.yml", "Caddyfile", "Dockerfile", "deploy"]) cpSync(join(ROOT, file), join(PROJECT, file), { recursive: true });
+cpSync(join(ROOT, ".env.example"), join(PROJECT, ".env"));
+afterAll(() => rmSync(PROJECT, { recursive: true, force: true }));
 
-function run(cmd: string[], env: Record<string, string> = {}) {
+function run(cmd: string[], env: Record<string, string> = {}, cwd = ROOT) {
   const tool = cmd[0]!;
   if (!Bun.which(tool)) throw new Error(`${tool} is not installed: run \`bash scripts/setup-test-env.sh\` (or apt-get install -y ${tool}).`);
-  const proc = Bun.spawnSync(cmd, { cwd: ROOT, env: { ...cleanEnv, ...env }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawnSync(cmd, { cwd, env: { ...cleanEnv, ...env }, stdout: "pipe", stderr: "pipe" });
   return { code: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
 }
 
-const compose = (...args: string[]) => run(["docker-compose", "-f", "docker-compose.yml", "--env-file", ".env.example", ...args]);
+/** Docker's compose plugin where it answers, else the standalone v1. */
+const composeCommand =
+  Bun.spawnSync(["docker", "compose", "version"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0 ? ["docker", "compose"] : ["docker-compose"];
+const compose = (...args: string[]) => run([...composeCommand, "-f", "docker-compose.yml", ...args], {}, PROJECT);
 
 type Service = {
   image?: string;
@@ -61,7 +71,7 @@ describe("docker-compose.yml", () => {
     expect(app.depends_on?.postgres).toEqual({ condition: "service_healthy" });
     expect(app.depends_on?.["minio-init"]).toEqual({ condition: "service_completed_successfully" });
     expect(services["minio-init"]!.depends_on?.minio).toEqual({ condition: "service_healthy" });
-    expect(services.postgres!.image).toBe("postgres:16");
+    expect(services.postgres!.image).toBe("postgres:16.4");
     expect(services.postgres!.healthcheck).toBeDefined();
     expect(services.minio!.healthcheck).toBeDefined();
   });
@@ -72,7 +82,9 @@ describe("docker-compose.yml", () => {
     expect(mountsOf("postgres")).toContain("postgres-data:/var/lib/postgresql/data:rw");
     expect(mountsOf("minio")).toContain("minio-data:/data:rw");
     expect(mountsOf("app")).toContain(`app-data:${services.app!.environment!.DATA_DIR}:rw`);
-    expect(mountsOf("caddy")).toEqual(expect.arrayContaining(["caddy-data:/data:rw", "caddy-config:/config:rw", `${ROOT}/Caddyfile:/etc/caddy/Caddyfile:ro`]));
+    expect(mountsOf("caddy")).toEqual(
+      expect.arrayContaining(["caddy-data:/data:rw", "caddy-config:/config:rw", `${PROJECT}/Caddyfile:/etc/caddy/Caddyfile:ro`]),
+    );
     expect(Object.keys(volumes).sort()).toEqual(["app-2-data", "app-data", "caddy-config", "caddy-data", "minio-data", "ollama-data", "postgres-data"]);
     const published = (services.caddy!.ports as { published: number }[]).map((p) => p.published);
     expect(published).toEqual(expect.arrayContaining([80, 443]));
@@ -96,12 +108,12 @@ describe("docker-compose.yml", () => {
   });
 
   test("an optional ollama service (profile ollama) keeps its models in a volume; the app does not depend on it", () => {
-    const withProfile = run(["docker-compose", "-f", "docker-compose.yml", "--env-file", ".env.example", "--profile", "ollama", "config", "-q"]);
+    const withProfile = compose("--profile", "ollama", "config", "-q");
     expect({ code: withProfile.code, stderr: withProfile.stderr }).toEqual({ code: 0, stderr: "" });
     const { services } = normalisedCompose();
     const ollama = services.ollama as Service & { profiles?: string[] };
     expect(ollama.profiles).toEqual(["ollama"]);
-    expect(ollama.image).toBe("ollama/ollama:latest");
+    expect(ollama.image).toBe("ollama/ollama:0.6.8");
     expect(ollama.volumes).toEqual(["ollama-data:/root/.ollama:rw"]);
     expect(ollama.ports).toBeUndefined();
     expect(ollama.healthcheck).toBeDefined();
@@ -123,6 +135,40 @@ describe("docker-compose.yml", () => {
     };
     expect(loadConfig(env).model).toMatchObject({ configured: true, baseUrl: "http://ollama:11434/v1", model: "qwen2.5-coder:7b" });
     expect(loadConfig(env).agent.contextTokens).toBe(16_384);
+  });
+
+  test("every variable of .env.example reaches both app instances with its value (env_file), in compose's own resolution", () => {
+    const { services } = normalisedCompose();
+    const example = Object.fromEntries(
+      readFileSync(join(ROOT, ".env.example"), "utf8")
+        .split("\n")
+        .flatMap((line) => {
+          const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+          return m ? [[m[1]!, m[2]!]] : [];
+        }),
+    );
+    expect(Object.keys(example)).toContain("MAX_SANDBOXES_PER_USER");
+    for (const name of ["app", "app-2"]) {
+      const env = services[name]!.environment ?? {};
+      const missing = Object.keys(example).filter((key) => !(key in env));
+      expect({ name, missing }).toEqual({ name, missing: [] });
+      for (const [key, value] of Object.entries(example)) expect({ key, value: env[key] }).toEqual({ key, value });
+    }
+  });
+
+  test("every image is pinned to a version (no `latest`, no bare major), the Dockerfile's base image too", () => {
+    const all = compose("--profile", "two-instances", "--profile", "ollama", "config");
+    expect(all.code).toBe(0);
+    const { services } = Bun.YAML.parse(all.stdout) as ComposeConfig;
+    const images = Object.entries(services).map(([name, s]) => ({ name, image: s.image ?? "" }));
+    expect(images.length).toBe(7);
+    for (const { name, image } of images) {
+      // Built here (app, caddy): named `:local`, their bases pinned in their Dockerfiles.
+      const pinned = /:(\d+\.\d+(\.\d+)?|RELEASE\.[0-9TZ-]+|local)$/.test(image);
+      expect({ name, image, pinned }).toEqual({ name, image, pinned: true });
+    }
+    expect(readFileSync(join(ROOT, "Dockerfile"), "utf8")).toMatch(/^ARG BUN_IMAGE=oven\/bun:\d+\.\d+\.\d+$/m);
+    expect(readFileSync(join(ROOT, "deploy/caddy/Dockerfile"), "utf8")).toMatch(/^ARG CADDY_VERSION=\d+\.\d+\.\d+$/m);
   });
 
   test("the app's environment, once Firebase and E2B keys and SECRETS_KEY are filled in, is a valid production configuration", () => {
@@ -161,17 +207,19 @@ describe(".env.example", () => {
   });
 });
 
+// Debian's caddy has no DNS provider plugin, so most checks adapt the Caddyfile with WILDCARD_TLS=internal;
+// the dns variant (compose's default) is checked to fail only for that missing plugin.
 describe("Caddyfile", () => {
   test("is valid for a real domain and for localhost", () => {
     for (const domain of [DOMAIN, "localhost"]) {
-      const out = run(["caddy", "validate", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN: domain });
+      const out = run(["caddy", "validate", "--config", "Caddyfile", "--adapter", "caddyfile"], { WILDCARD_TLS: "internal", DOMAIN: domain });
       expect({ domain, code: out.code, stderr: out.code === 0 ? "" : out.stderr }).toEqual({ domain, code: 0, stderr: "" });
       expect(out.stdout + out.stderr).toContain("Valid configuration");
     }
   });
 
   test("proxies the app, the published sites and the wildcard preview hosts to the app without buffering", () => {
-    const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN });
+    const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { WILDCARD_TLS: "internal", DOMAIN });
     expect(out.code).toBe(0);
     const json = JSON.parse(out.stdout);
     const routes = json.apps.http.servers.srv0.routes as { match: { host: string[] }[]; handle: unknown[] }[];
@@ -183,9 +231,24 @@ describe("Caddyfile", () => {
       expect(proxies).toContain('"flush_interval":-1');
     }
     expect(json.apps.http.servers.srv0.listen).toEqual([":443"]);
-    const policies = json.apps.tls.automation.policies as { subjects: string[]; on_demand?: boolean }[];
-    expect(policies.find((p) => p.subjects.includes(`*.${DOMAIN}`))?.on_demand).toBe(true);
-    expect(policies.find((p) => p.subjects.includes(`*.sites.${DOMAIN}`))?.on_demand).toBe(true);
+    // One wildcard certificate per wildcard host, never one per sandbox or site host (no on-demand TLS).
+    expect(out.stdout).not.toContain("on_demand");
+    const policies = json.apps.tls.automation.policies as { subjects: string[]; issuers?: { module: string }[] }[];
+    expect(policies.find((p) => p.subjects.includes(`*.${DOMAIN}`))?.issuers).toEqual([{ module: "internal" }]);
+    expect(policies.find((p) => p.subjects.includes(`*.sites.${DOMAIN}`))?.issuers).toEqual([{ module: "internal" }]);
+  });
+
+  test("by default the wildcard certificates come through the ACME DNS challenge of ACME_DNS_PROVIDER", () => {
+    const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN, ACME_DNS_PROVIDER: "hetzner" });
+    // The only complaint of a Caddy without the plugin; deploy/caddy/Dockerfile builds it in.
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toContain("module not registered: dns.providers.hetzner");
+    const source = readFileSync(join(ROOT, "Caddyfile"), "utf8");
+    expect(source).toContain("dns {$ACME_DNS_PROVIDER:cloudflare} {env.ACME_DNS_API_TOKEN}");
+    expect(source).not.toMatch(/^\s*on_demand/m);
+    const caddy = normalisedCompose().services.caddy as Service & { build?: { context: string; args: Record<string, string> } };
+    expect(caddy.build?.args.CADDY_DNS_PLUGIN).toBe("github.com/caddy-dns/cloudflare");
+    expect(caddy.environment?.WILDCARD_TLS).toBe("dns");
   });
 
   type Proxy = { upstreams: { dial: string }[]; load_balancing: unknown; health_checks: unknown };
@@ -196,7 +259,11 @@ describe("Caddyfile", () => {
   };
 
   test("balances across every instance in APP_UPSTREAMS, with active and passive health checks", () => {
-    const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN, APP_UPSTREAMS: "app:3000 app-2:3000" });
+    const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], {
+      WILDCARD_TLS: "internal",
+      DOMAIN,
+      APP_UPSTREAMS: "app:3000 app-2:3000",
+    });
     expect(out.code).toBe(0);
     const proxies = proxiesOf(JSON.parse(out.stdout));
     expect(proxies.length).toBe(3); // the app, the published sites and the preview hosts
@@ -204,20 +271,20 @@ describe("Caddyfile", () => {
       expect(proxy.upstreams).toEqual([{ dial: "app:3000" }, { dial: "app-2:3000" }]);
       expect(proxy.load_balancing).toEqual({ selection_policy: { policy: "round_robin" }, try_duration: 5_000_000_000 });
       expect(proxy.health_checks).toEqual({
-        active: { uri: "/api/health", interval: 5_000_000_000, timeout: 2_000_000_000 },
+        active: { uri: "/api/ready", interval: 5_000_000_000, timeout: 2_000_000_000 },
         passive: { fail_duration: 10_000_000_000 },
       });
     }
   });
 
   test("keeps /metrics off the public site", () => {
-    const json = JSON.parse(run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN }).stdout);
+    const json = JSON.parse(run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { WILDCARD_TLS: "internal", DOMAIN }).stdout);
     const site = JSON.stringify(json.apps.http.servers.srv0.routes[0]);
     expect(site).toContain('{"handle":[{"handler":"static_response","status_code":404}],"match":[{"path":["/metrics","/metrics/*"]}]}');
   });
 
   test("refuses dot segments in any spelling on published sites' hosts, before the app (which sees them resolved)", () => {
-    const json = JSON.parse(run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN }).stdout);
+    const json = JSON.parse(run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { WILDCARD_TLS: "internal", DOMAIN }).stdout);
     const sites = JSON.stringify(json.apps.http.servers.srv0.routes[1]);
     // Live, with raw request targets: security/site-paths.security.test.ts.
     expect(sites).toContain(
@@ -226,10 +293,14 @@ describe("Caddyfile", () => {
   });
 
   test("with the port in DOMAIN and HTTP_PORT, serves plain HTTP on that port with no certificates (tests, another TLS terminator)", () => {
-    const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN: "localhost:18080", HTTP_PORT: "18080" });
+    const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], {
+      WILDCARD_TLS: "internal",
+      DOMAIN: "localhost:18080",
+      HTTP_PORT: "18080",
+    });
     expect(out.code).toBe(0);
     const json = JSON.parse(out.stdout);
     expect(Object.values(json.apps.http.servers).map((srv) => (srv as { listen: string[] }).listen)).toEqual([[":18080"]]);
-    expect(json.apps.tls.automation.policies).toBeUndefined();
+    expect(json.apps.tls?.automation?.policies).toBeUndefined();
   });
 });

@@ -12,6 +12,6 @@ export const systemRoutes = (deps: AppDeps) =>
     .get("/config", (c) => c.json(deps.publicConfig))
     .get("/health", (c) => c.json({ status: "ok", instance: INSTANCE }))
     .get("/ready", async (c) => {
-      const report = await checkReadiness(deps);
+      const report = await checkReadiness({ ...deps, hostLimits: deps.sandboxes.hostLimits() });
       return c.json(report, report.status === "ready" ? 200 : 503);
     });

@@ -16,6 +16,8 @@ export function createSandboxProvider(config: Config, logger: Logger, local: { s
     maxLifetimeMs: config.sandboxMaxLifetimeMs,
     diskMb: config.sandboxDisk.sizeMb,
     diskReserveMb: config.sandboxDisk.reserveMb,
+    cgroupV2Dir: config.sandboxCgroup,
+    maxSandboxes: config.maxSandboxesPerHost ?? undefined,
     logger,
     ...local,
   });

@@ -130,8 +130,19 @@ export type SharedTemplateCache = {
   hostProjectDir(sandbox: Sandbox): string | null;
 };
 
+/** How this host bounds its sandboxes (local provider): shown at start-up and in /api/ready's details. */
+export type HostLimits = {
+  /** The cgroup hierarchy holding memory, process-count and CPU limits, or none (then only RLIMIT_NPROC). */
+  cgroups: "v2" | "v1" | "none";
+  detail: string;
+  /** MAX_SANDBOXES_PER_HOST in force (0 = no cap). */
+  maxSandboxes: number;
+};
+
 export interface SandboxProvider {
   readonly kind: "local" | "e2b";
+  /** Local only: the limits in force on this host. */
+  readonly hostLimits?: HostLimits;
   /** The read-only template dependency cache, when this provider has one (local with a cache folder). */
   readonly templateCache?: SharedTemplateCache | null;
   create(projectId: string): Promise<Sandbox>;
@@ -146,6 +157,9 @@ export interface SandboxProvider {
 
 /** The local provider cannot isolate code on this machine: the message says what is missing. */
 export class SandboxUnavailableError extends Error {}
+
+/** This host runs MAX_SANDBOXES_PER_HOST sandboxes already: the start is refused (503), nothing was run. */
+export class HostFullError extends Error {}
 
 /** A preview asked for a port nothing in the sandbox listens on (no host forward is opened for it). */
 export class NothingListeningError extends Error {}

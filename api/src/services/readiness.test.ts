@@ -18,12 +18,14 @@ const noModel: Pick<Config, "model"> = { model: { configured: false } };
 let models: ReturnType<typeof Bun.serve>;
 let modelStatus = 200;
 let seenAuth: string | null = null;
+let modelCalls = 0;
 beforeAll(() => {
   models = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     fetch(req) {
       seenAuth = req.headers.get("authorization");
+      modelCalls++;
       return new URL(req.url).pathname === "/v1/models" ? Response.json({ data: [] }, { status: modelStatus }) : new Response("no", { status: 404 });
     },
   });
@@ -60,5 +62,20 @@ describe("readiness", () => {
       status: "ready",
       model: "unreachable",
     });
+  });
+
+  test("probes reuse the model's answer: the endpoint is asked once, not on every probe", async () => {
+    modelStatus = 200;
+    const config = model();
+    const before = modelCalls;
+    const deps = { sql: sqlOk, store: storeOk, logger: silentLogger, config };
+    const reports = await Promise.all([checkReadiness(deps), checkReadiness(deps)]);
+    for (let i = 0; i < 5; i++) reports.push(await checkReadiness(deps));
+    expect(reports.every((r) => r.model === "ok")).toBe(true);
+    expect(modelCalls - before).toBe(1);
+    // Cached for a while, so a model that went down shows up on a later probe, not this one.
+    modelStatus = 500;
+    expect((await checkReadiness(deps)).model).toBe("ok");
+    expect(modelCalls - before).toBe(1);
   });
 });

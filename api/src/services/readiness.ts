@@ -11,19 +11,31 @@
 import type { Sql } from "../db/client";
 import type { Config } from "../lib/config";
 import type { Logger } from "../lib/logger";
+import type { HostLimits } from "../sandbox/types";
 import type { ObjectStore } from "../storage/types";
 
 const CHECK_TIMEOUT_MS = 3000;
 const MODEL_TIMEOUT_MS = 2000;
+/** How long one answer of the model endpoint stands for every later probe. */
+export const MODEL_CHECK_TTL_MS = 60_000;
 
 export type ReadinessReport = {
   status: "ready" | "not_ready";
   database: "ok" | "unreachable";
   storage: "ok" | "unreachable";
   model: "ok" | "unreachable" | "not_configured";
+  /** Reported, never deciding: how this host bounds local sandboxes (absent on E2B). */
+  details?: { sandboxLimits: { cgroups: HostLimits["cgroups"]; detail: string }; maxSandboxesPerHost: number };
 };
 
-export type ReadinessDeps = { sql: Sql; store: ObjectStore; logger: Logger; config: Pick<Config, "model"> };
+export type ReadinessDeps = {
+  sql: Sql;
+  store: ObjectStore;
+  logger: Logger;
+  config: Pick<Config, "model">;
+  /** The local provider's limits; a host without cgroups says so here, not only in a start-up line. */
+  hostLimits?: HostLimits | null;
+};
 
 export async function checkReadiness(deps: ReadinessDeps, timeouts = { checkMs: CHECK_TIMEOUT_MS, modelMs: MODEL_TIMEOUT_MS }): Promise<ReadinessReport> {
   const check = async (fn: () => Promise<unknown>) => {
@@ -38,10 +50,25 @@ export async function checkReadiness(deps: ReadinessDeps, timeouts = { checkMs: 
   const [database, storage, model] = await Promise.all([
     check(() => deps.sql`select 1`),
     check(() => deps.store.ping()),
-    checkModel(deps.config.model, deps.logger, timeouts.modelMs),
+    cachedModelCheck(deps.config.model, deps.logger, timeouts.modelMs),
   ]);
   const ready = database === "ok" && storage === "ok";
-  return { status: ready ? "ready" : "not_ready", database, storage, model };
+  const report: ReadinessReport = { status: ready ? "ready" : "not_ready", database, storage, model };
+  const host = deps.hostLimits;
+  if (host) report.details = { sandboxLimits: { cgroups: host.cgroups, detail: host.detail }, maxSandboxesPerHost: host.maxSandboxes };
+  return report;
+}
+
+type ModelCheck = { at: number; result: Promise<ReadinessReport["model"]> };
+// Keyed by the model configuration itself: one per running app, and a test's fresh config starts afresh.
+const modelChecks = new WeakMap<Config["model"], ModelCheck>();
+
+function cachedModelCheck(model: Config["model"], logger: Logger, timeoutMs: number): Promise<ReadinessReport["model"]> {
+  const cached = modelChecks.get(model);
+  if (cached && Date.now() - cached.at < MODEL_CHECK_TTL_MS) return cached.result;
+  const result = checkModel(model, logger, timeoutMs);
+  modelChecks.set(model, { at: Date.now(), result });
+  return result;
 }
 
 /** `GET <baseUrl>/models`, which every OpenAI-compatible server (OpenAI, Ollama, vLLM, LM Studio) answers. */

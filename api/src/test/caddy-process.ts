@@ -23,7 +23,7 @@ export async function startCaddy(upstreams: string[]): Promise<CaddyProcess> {
   const url = `http://localhost:${port}`;
   const { stop } = await runCaddy({
     caddyfile: CADDYFILE,
-    env: { DOMAIN: `localhost:${port}`, HTTP_PORT: String(port), APP_UPSTREAMS: upstreams.join(" "), CADDY_ADMIN: "off" },
+    env: { DOMAIN: `localhost:${port}`, HTTP_PORT: String(port), APP_UPSTREAMS: upstreams.join(" "), CADDY_ADMIN: "off", WILDCARD_TLS: "internal" },
     readyUrl: `${url}/api/health`,
   });
   return { port, url, stop };

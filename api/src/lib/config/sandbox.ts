@@ -19,6 +19,9 @@ export const sandboxEnv = {
   SANDBOX_DISK_MB: countOrOff(2048),
   SANDBOX_DISK_RESERVE_MB: countOrOff(1024),
   SANDBOX_TEMPLATE_CACHE_DIR: optionalString,
+  SANDBOX_CGROUP: optionalString,
+  // -1 stands for unset: the local provider derives the budget from memory.
+  MAX_SANDBOXES_PER_HOST: countOrOff(-1),
   SANDBOX_WARM_TEMPLATES: optionalString.transform((v, ctx): TemplateName[] => {
     if (v === undefined) return ["react"];
     if (v === "none") return [];
@@ -51,6 +54,10 @@ export type SandboxConfig = {
   sandboxWarmTemplates: TemplateName[];
   /** An interactive terminal with neither input nor output for this long is closed (0 = never). */
   terminalIdleMs: number;
+  /** A delegated cgroup v2 folder for local sandboxes' cgroups (null: `<own cgroup>/app-sandboxes`). */
+  sandboxCgroup: string | null;
+  /** Local sandboxes one instance runs at once (0 = no cap; null: derived from memory at start-up). */
+  maxSandboxesPerHost: number | null;
 };
 
 export function sandboxConfig(e: z.infer<z.ZodObject<typeof sandboxEnv>>): SandboxConfig {
@@ -65,5 +72,7 @@ export function sandboxConfig(e: z.infer<z.ZodObject<typeof sandboxEnv>>): Sandb
     sandboxWarmTemplates: e.SANDBOX_WARM_TEMPLATES,
     sandboxTemplateCacheDir: e.SANDBOX_TEMPLATE_CACHE_DIR ? resolve(e.SANDBOX_TEMPLATE_CACHE_DIR) : null,
     terminalIdleMs: e.TERMINAL_IDLE_TIMEOUT_S * 1000,
+    sandboxCgroup: e.SANDBOX_CGROUP ?? null,
+    maxSandboxesPerHost: e.MAX_SANDBOXES_PER_HOST === -1 ? null : e.MAX_SANDBOXES_PER_HOST,
   };
 }

@@ -1,5 +1,6 @@
 /**
- * Memory, process-count and CPU limits per sandbox: cgroups v1 (`memory.limit_in_bytes`, `pids.max`,
+ * Memory, process-count and CPU limits per sandbox: one cgroup v2 (`memory.max`, `pids.max`, `cpu.max`) in
+ * the delegated subtree cgroups.ts found, or cgroups v1 (`memory.limit_in_bytes`, `pids.max`,
  * `cpu.cfs_quota_us`) nested under this API process's own cgroup wherever that is writable, otherwise
  * rlimits. Only RLIMIT_NPROC is a usable stand-in (it counts per host uid, and each sandbox has its own);
  * RLIMIT_AS breaks Vite (WebAssembly) even at 4 GB, so memory and CPU go unlimited without cgroups.
@@ -12,6 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../../lib/logger.ts";
+import { CONTROLLERS, type CgroupMode, type Controller, detectCgroups } from "./cgroups.ts";
 
 export type Limits = {
   /** Memory of every process in the sandbox together (tmpfs /tmp included). */
@@ -23,9 +25,6 @@ export type Limits = {
 };
 
 export const DEFAULT_LIMITS: Limits = { memoryMb: 1024, pids: 512, cpuPercent: 100 };
-
-type Controller = "memory" | "pids" | "cpu";
-const CONTROLLERS: Controller[] = ["memory", "pids", "cpu"];
 
 export type SandboxLimits = {
   /** The cgroup folder of each controller in use (for tests and clean-up). */
@@ -42,35 +41,6 @@ export type SandboxLimits = {
   destroy(): Promise<void>;
 };
 
-/** Where this process sits in each v1 hierarchy, when that folder exists and is writable. */
-function ownCgroupDirs(): Partial<Record<Controller, string>> {
-  const found: Partial<Record<Controller, string>> = {};
-  let text = "";
-  try {
-    text = fs.readFileSync("/proc/self/cgroup", "utf8");
-  } catch {
-    return found;
-  }
-  for (const line of text.split("\n")) {
-    const [, controllers, cgPath] = line.split(":");
-    if (!controllers || cgPath === undefined) continue;
-    for (const c of CONTROLLERS) {
-      if (!controllers.split(",").includes(c)) continue;
-      for (const mount of [`/sys/fs/cgroup/${controllers}`, `/sys/fs/cgroup/${c}`]) {
-        const dir = path.join(mount, cgPath);
-        try {
-          fs.accessSync(path.join(dir, "cgroup.procs"), fs.constants.W_OK);
-          found[c] = dir;
-          break;
-        } catch {
-          // not mounted there, or not ours to write
-        }
-      }
-    }
-  }
-  return found;
-}
-
 let warned = false;
 
 export type LimitOptions = {
@@ -78,11 +48,15 @@ export type LimitOptions = {
   prlimit: string;
   /** false: rlimits only, even where cgroups are writable (tests of the fallback). */
   useCgroups?: boolean;
+  /** The delegated cgroup v2 folder (SANDBOX_CGROUP); default `<own cgroup>/app-sandboxes`. */
+  v2Dir?: string | null;
 };
 
 export function createLimits(sandboxId: string, limits: Limits, logger: Logger, opts: LimitOptions): SandboxLimits {
+  const mode: CgroupMode = opts.useCgroups === false ? { kind: "none", detail: "cgroups turned off" } : detectCgroups({ v2Dir: opts.v2Dir });
+  if (mode.kind === "v2") return createV2Limits(sandboxId, limits, logger, mode.parent);
   const cgroups: Partial<Record<Controller, string>> = {};
-  const parents = opts.useCgroups === false ? {} : ownCgroupDirs();
+  const parents = mode.kind === "v1" ? mode.dirs : {};
   for (const [c, parent] of Object.entries(parents) as [Controller, string][]) {
     const dir = path.join(parent, `app-sandbox-${sandboxId}`);
     try {
@@ -124,8 +98,7 @@ export function createLimits(sandboxId: string, limits: Limits, logger: Logger, 
       const rlimits = cgroups.pids ? [] : [opts.prlimit, `--nproc=${limits.pids}:${limits.pids}`];
       if (!procFiles.length) return [...rlimits, ...argv];
       // The shell writes its own pid into each cgroup, then execs: every later fork starts inside.
-      const script = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
-      return ["/bin/sh", "-c", script, "sh", String(procFiles.length), ...procFiles, ...rlimits, ...argv];
+      return joinCgroups(procFiles, [...rlimits, ...argv]);
     },
     pids() {
       const dir = cgroups.pids ?? cgroups.memory ?? cgroups.cpu;
@@ -139,6 +112,52 @@ export function createLimits(sandboxId: string, limits: Limits, logger: Logger, 
     async destroy() {
       for (const dir of Object.values(cgroups)) await removeCgroup(dir, logger);
     },
+  };
+}
+
+/** `argv` behind a shell that writes its own pid into each cgroup, then execs: every later fork starts inside. */
+function joinCgroups(procFiles: string[], argv: string[]): string[] {
+  const script = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
+  return ["/bin/sh", "-c", script, "sh", String(procFiles.length), ...procFiles, ...argv];
+}
+
+/** One v2 cgroup holds all three limits; its counters are `pids.events` and `memory.events`. */
+function createV2Limits(sandboxId: string, limits: Limits, logger: Logger, parent: string): SandboxLimits {
+  const dir = path.join(parent, `app-sandbox-${sandboxId}`);
+  fs.mkdirSync(dir, { recursive: true });
+  try {
+    fs.writeFileSync(path.join(dir, "memory.max"), String(limits.memoryMb * 1024 * 1024));
+    // Without swap a hog is OOM-killed at the limit rather than swapping past it (v1's memsw does the same).
+    if (fs.existsSync(path.join(dir, "memory.swap.max"))) fs.writeFileSync(path.join(dir, "memory.swap.max"), "0");
+    fs.writeFileSync(path.join(dir, "pids.max"), String(limits.pids));
+    fs.writeFileSync(path.join(dir, "cpu.max"), `${Math.max(1000, Math.round(limits.cpuPercent * 1000))} 100000`);
+  } catch (err) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {}
+    throw new Error(`cannot set the sandbox's cgroup v2 limits in ${dir}: ${String(err)}`);
+  }
+  const counter = (file: string, pattern: RegExp) => {
+    try {
+      return Number(pattern.exec(fs.readFileSync(path.join(dir, file), "utf8"))?.[1] ?? 0);
+    } catch {
+      return 0;
+    }
+  };
+  const cgroups = Object.fromEntries(CONTROLLERS.map((c) => [c, dir])) as Record<Controller, string>;
+  return {
+    cgroups,
+    config: limits,
+    hits: () => ({ pids: counter("pids.events", /^max (\d+)/m), memory: counter("memory.events", /^oom_kill (\d+)/m) }),
+    wrap: (argv) => joinCgroups([path.join(dir, "cgroup.procs")], argv),
+    pids() {
+      try {
+        return fs.readFileSync(path.join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    },
+    destroy: () => removeCgroup(dir, logger),
   };
 }
 
@@ -176,8 +195,10 @@ export async function removeCgroup(dir: string, logger: Logger): Promise<void> {
 }
 
 /** Removes a stale sandbox's cgroups (after a crash), whatever their parent. */
-export async function removeSandboxCgroups(sandboxId: string, logger: Logger): Promise<void> {
-  for (const parent of Object.values(ownCgroupDirs())) {
+export async function removeSandboxCgroups(sandboxId: string, logger: Logger, v2Dir?: string | null): Promise<void> {
+  const mode = detectCgroups({ v2Dir });
+  const parents = mode.kind === "v2" ? [mode.parent] : mode.kind === "v1" ? Object.values(mode.dirs) : [];
+  for (const parent of parents) {
     const dir = path.join(parent, `app-sandbox-${sandboxId}`);
     if (fs.existsSync(dir)) await removeCgroup(dir, logger);
   }

@@ -12,11 +12,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Logger } from "../../lib/logger.ts";
-import { SandboxUnavailableError, type Sandbox, type SandboxProvider, type SharedTemplateCache } from "../types.ts";
+import { HostFullError, SandboxUnavailableError, type Sandbox, type SandboxProvider, type SharedTemplateCache } from "../types.ts";
 import { localSupport, type Tools } from "./check.ts";
 import { createLocalFiles } from "./files.ts";
 import { createLayout, layoutFor, prepareRoot, removeLayout, sandboxArgv, TEMPLATE_CACHE_IN_SANDBOX, type SandboxPrograms } from "./layout.ts";
 import { createLimits, DEFAULT_LIMITS, type Limits } from "./limits.ts";
+import { describeHostLimits, totalMemoryMb } from "./host-limits.ts";
 import { LocalSandbox } from "./local-sandbox.ts";
 import { addNetns, removeNetns, startNetwork, type SandboxNetwork } from "./network.ts";
 import { freeMb, prepareDiskTemplate, setVolumeReadOnly } from "./disk.ts";
@@ -52,8 +53,12 @@ export type LocalProviderOptions = {
    * started by the first `create`, never before: a provider that is not used runs nothing.
    */
   spares?: number;
-  /** Use cgroups v1 for limits where writable (default true); false leaves only RLIMIT_NPROC. */
+  /** Use cgroups (v2 where delegated, else v1 where writable) for limits (default true); false leaves only RLIMIT_NPROC. */
   cgroups?: boolean;
+  /** A delegated cgroup v2 folder for the sandboxes' cgroups (SANDBOX_CGROUP); default `<own cgroup>/app-sandboxes`. */
+  cgroupV2Dir?: string | null;
+  /** Sandboxes this provider runs at once, spares aside (MAX_SANDBOXES_PER_HOST; default derived from memory, 0 = no cap). */
+  maxSandboxes?: number;
   /**
    * Host folder of the template dependency cache (e.g. `<DATA_DIR>/template-cache`), bound READ-ONLY at
    * /opt/template-cache in every sandbox. Only the host writes it (template-cache.ts). Omit for none.
@@ -90,6 +95,15 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
   const freeSpace = options.freeSpaceMb ?? (() => freeMb(rootDir));
   let spare: Promise<LocalSandbox> | null = null;
   let closed = false;
+  const hostLimits = describeHostLimits(options, limits);
+  if (hostLimits.cgroups === "none") logger.warn("sandbox limits: no cgroups in force", { detail: hostLimits.detail });
+  else logger.info(`sandbox limits: cgroup ${hostLimits.cgroups}`, { detail: hostLimits.detail });
+  logger.info("sandbox admission: MAX_SANDBOXES_PER_HOST", {
+    maxSandboxesPerHost: hostLimits.maxSandboxes,
+    ...(options.maxSandboxes === undefined ? { derivedFrom: `${totalMemoryMb()} MB of memory at ${limits.memoryMb} MB per sandbox` } : {}),
+  });
+  /** Creates past the admission check that have not yet been handed out. */
+  let admitting = 0;
 
   /** Refuses (SandboxUnavailableError) unless this machine can isolate; once per provider. */
   async function prepare(): Promise<Prepared> {
@@ -166,7 +180,7 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     const id = newSandboxId();
     const uid = claimUid(stateRoot, id);
     const layout = layoutFor(rootDir, stateRoot, id, uid);
-    const sandboxLimits = createLimits(id, limits, logger, { prlimit: tools.prlimit, useCgroups: options.cgroups });
+    const sandboxLimits = createLimits(id, limits, logger, { prlimit: tools.prlimit, useCgroups: options.cgroups, v2Dir: options.cgroupV2Dir });
     const commandProcs = Math.max(8, limits.pids - SUPERVISOR_PROCS);
     let supervisor: Supervisor | null = null;
     let network: SandboxNetwork | null = null;
@@ -231,8 +245,12 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     return sandbox ?? null;
   }
 
+  const running = () => [...sandboxes.values()].filter((s) => !s.gone).length + admitting;
+
   function replenish(ready: Prepared) {
     if (closed || (options.spares ?? 1) < 1 || spare) return;
+    // A full host keeps no spare either: its memory is the budget's.
+    if (hostLimits.maxSandboxes > 0 && running() >= hostLimits.maxSandboxes) return;
     spare = (async () => {
       // Not in the way of the sandbox just handed out, whose first command is likely on its way.
       await Bun.sleep(SPARE_DELAY_MS);
@@ -251,6 +269,30 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
     });
   }
 
+  async function createAdmitted(projectId: string): Promise<LocalSandbox> {
+    prepared ??= prepare();
+    prepared.catch(() => (prepared = null)); // a fixed machine is noticed on the next try
+    const ready = await prepared;
+    const free = freeSpace();
+    if (free < diskReserveMb) {
+      throw new SandboxUnavailableError(
+        `The server's disk is nearly full (${Math.round(free)} MB free; ${diskReserveMb} MB are kept free): no new sandbox starts until space is freed.`,
+      );
+    }
+    // The template cache's own sandboxes install the repository's templates and hand node_modules over by
+    // rename (template-cache.ts), which cannot cross into another file system: they go without the volume.
+    const sandbox = TEMPLATE_POPULATION.test(projectId) ? await start({ ...ready, diskTemplate: undefined }) : ((await takeSpare()) ?? (await start(ready)));
+    replenish(ready);
+    if (closed) {
+      await sandbox.kill();
+      throw new Error("the sandbox provider is shut down");
+    }
+    sandboxes.set(sandbox.id, sandbox);
+    sandbox.activate(); // the idle clock starts now, not when the spare was made
+    logger.info("sandbox started", { sandboxId: sandbox.id, projectId, uid: sandbox.host.uid });
+    return sandbox;
+  }
+
   const templateCache: SharedTemplateCache | null = templateCacheDir
     ? {
         hostDir: templateCacheDir,
@@ -265,29 +307,21 @@ export function createLocalProvider(options: LocalProviderOptions): SandboxProvi
   return {
     kind: "local",
     templateCache,
+    hostLimits,
     async create(projectId) {
       if (closed) throw new Error("the sandbox provider is shut down");
-      prepared ??= prepare();
-      prepared.catch(() => (prepared = null)); // a fixed machine is noticed on the next try
-      const ready = await prepared;
-      const free = freeSpace();
-      if (free < diskReserveMb) {
-        throw new SandboxUnavailableError(
-          `The server's disk is nearly full (${Math.round(free)} MB free; ${diskReserveMb} MB are kept free): no new sandbox starts until space is freed.`,
+      const max = hostLimits.maxSandboxes;
+      if (max > 0 && running() >= max) {
+        throw new HostFullError(
+          `This server is running as many sandboxes as it may (${max}, MAX_SANDBOXES_PER_HOST); try again in a few minutes, when an idle one has stopped.`,
         );
       }
-      // The template cache's own sandboxes install the repository's templates and hand node_modules over by
-      // rename (template-cache.ts), which cannot cross into another file system: they go without the volume.
-      const sandbox = TEMPLATE_POPULATION.test(projectId) ? await start({ ...ready, diskTemplate: undefined }) : ((await takeSpare()) ?? (await start(ready)));
-      replenish(ready);
-      if (closed) {
-        await sandbox.kill();
-        throw new Error("the sandbox provider is shut down");
+      admitting++;
+      try {
+        return await createAdmitted(projectId);
+      } finally {
+        admitting--;
       }
-      sandboxes.set(sandbox.id, sandbox);
-      sandbox.activate(); // the idle clock starts now, not when the spare was made
-      logger.info("sandbox started", { sandboxId: sandbox.id, projectId, uid: sandbox.host.uid });
-      return sandbox;
     },
     async connect(sandboxId) {
       const sandbox = sandboxes.get(sandboxId);

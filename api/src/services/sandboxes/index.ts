@@ -11,6 +11,7 @@
  */
 import { isProjectSandbox } from "../../db/project-sandbox";
 import { badRequest } from "../../lib/errors";
+import type { HostLimits } from "../../sandbox/types";
 import type { ProjectAccess } from "../access";
 import { getProject } from "../projects";
 import { applyTemplate } from "./apply-template";
@@ -54,6 +55,8 @@ export type ProjectSandboxesService = ProjectSandboxes & {
   shutdown(): Promise<void>;
   /** Sandboxes this instance has attached (for /metrics). */
   activeCount(): number;
+  /** The local provider's cgroup mode and MAX_SANDBOXES_PER_HOST (for /api/ready); null on E2B. */
+  hostLimits(): HostLimits | null;
   /** What every process in a project's sandbox gets in its environment: parts register contributors here. */
   readonly env: ProjectEnv;
 };
@@ -111,6 +114,7 @@ export function createProjectSandboxes(ctx: LifecycleDeps): ProjectSandboxesServ
     },
 
     activeCount: () => sync.count(),
+    hostLimits: () => ctx.provider.hostLimits ?? null,
 
     shutdown() {
       // Graceful shutdown calls this early and the parts' close again: one teardown serves both.

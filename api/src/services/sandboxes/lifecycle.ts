@@ -20,7 +20,7 @@ import { findSandboxRecord, getPreviewPort, setProjectSandbox } from "../../db/p
 import type { Config } from "../../lib/config";
 import { AppError, notFound } from "../../lib/errors";
 import { APP_PROCESS } from "@shared/schemas/processes";
-import type { Sandbox, SandboxProvider } from "../../sandbox/types";
+import { HostFullError, type Sandbox, type SandboxProvider } from "../../sandbox/types";
 import type { StartOptions } from "./types";
 import type { ServiceContext } from "../context";
 import type { ProjectAccess } from "../access";
@@ -174,6 +174,8 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
     try {
       sandbox = asProjects(projectId, await ctx.provider.create(projectId));
     } catch (error) {
+      // A full host says so as it is, with a wait: the start may succeed once an idle sandbox has stopped.
+      if (error instanceof HostFullError) throw new AppError(503, "dependency_unavailable", error.message, { cause: error, headers: { "Retry-After": "60" } });
       throw new AppError(503, "dependency_unavailable", `Could not start a sandbox: ${error instanceof Error ? error.message : String(error)}`, {
         cause: error,
       });
