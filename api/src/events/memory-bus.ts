@@ -20,6 +20,8 @@ export function createMemoryBus(): EventBus {
       siteHandlers.add(handler);
       return () => siteHandlers.delete(handler);
     },
+    // One process, nothing between publisher and subscriber to drop: there is never anything to catch up on.
+    onResync: () => () => {},
     async close() {
       handlers.clear();
       siteHandlers.clear();

@@ -66,5 +66,11 @@ export interface EventBus {
   /** A second channel, so file-event subscribers never see site events and the reverse. */
   publishSite(event: SiteBusEvent): Promise<void>;
   subscribeSite(handler: (event: SiteBusEvent) => void): () => void;
+  /**
+   * Called after the bus lost its connection and got it back: NOTIFY is not queued for a listener that is
+   * gone, so whatever was published meanwhile is lost, and each subscriber must fetch the state afresh
+   * (browsers refetch, attached sandboxes sync from storage again). Never called on the memory bus.
+   */
+  onResync(handler: () => void): () => void;
   close(): Promise<void>;
 }
