@@ -14,6 +14,7 @@ import { connectDb, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { getOrCreateSecret } from "./db/secrets";
 import type { Config } from "./lib/config";
+import { createDrain } from "./lib/drain";
 import type { Logger } from "./lib/logger";
 import { createMetrics, type Metrics } from "./lib/metrics";
 import { toPublicConfig } from "./public-config";
@@ -103,7 +104,8 @@ export async function startParts(
     }
 
     const provider = createSandboxProvider(config, logger, options.localSandbox);
-    const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger, events, provider, config, appDatabases });
+    const drain = createDrain();
+    const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger, events, provider, config, appDatabases, drain });
     closers.push(() => sandboxes.shutdown());
     const verifyToken = createTokenVerifier(config.auth);
     const hub = createWsHub({ sql: db.sql, store, logger, events, verifyToken });
@@ -147,6 +149,7 @@ export async function startParts(
       signer,
       verifyToken,
       publicConfig: toPublicConfig(config),
+      drain,
       sandboxes,
       sandboxSync: sandboxes.sync,
       appDatabases,

@@ -12,6 +12,8 @@ export const systemRoutes = (deps: AppDeps) =>
     .get("/config", (c) => c.json(deps.publicConfig))
     .get("/health", (c) => c.json({ status: "ok", instance: INSTANCE }))
     .get("/ready", async (c) => {
+      // Draining (SIGTERM): out of rotation at once, whatever the database and storage say.
+      if (deps.drain.draining) return c.json({ status: "draining", instance: INSTANCE }, 503);
       const report = await checkReadiness(deps);
       return c.json(report, report.status === "ready" ? 200 : 503);
     });
