@@ -31,6 +31,7 @@ import { createProjectSecrets, secretBoxFor } from "./services/secrets";
 import { createGitService } from "./services/git";
 import { createTerminalSessions } from "./services/sandboxes/terminals";
 import { heartbeatFor, startAbandonedRunSweeper } from "./services/chat-runs";
+import { relayRuns } from "./services/chat-runs/run-relay";
 import { createImageSigner } from "./services/images";
 import { startUploadSweep } from "./services/upload-sweep";
 import { reportFromPreview, reportViteError, startProblemsWatch } from "./services/problems";
@@ -138,7 +139,15 @@ export async function startParts(
     const agent = { staleRunMs: config.runStaleMs, heartbeatMs: heartbeatFor(config.runStaleMs) };
     const secrets = createProjectSecrets({ ...services, box: secretBoxFor(config.secrets), env: sandboxes.env });
     const git = createGitService({ ...services, config, sandboxSync: sandboxes.sync, box: secretBoxFor(config.secrets), sandboxes });
-    const runs = createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, secrets, git, agent });
+    // Several instances: a reattach or Stop that reaches another instance is relayed to this one over the bus.
+    const runs = relayRuns(
+      createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, secrets, git, agent }),
+      {
+        sql: db.sql,
+        events,
+        logger,
+      },
+    );
     closers.push(() => runs.shutdown());
     const deps: AppDeps = {
       config,

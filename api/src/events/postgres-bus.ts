@@ -6,10 +6,11 @@
  */
 import type { Sql } from "../db/client";
 import type { Logger } from "../lib/logger";
-import type { BusEvent, EventBus, SiteBusEvent } from "./types";
+import type { BusEvent, EventBus, RunBusEvent, SiteBusEvent } from "./types";
 
 const CHANNEL = "app_file_events";
 const SITE_CHANNEL = "app_site_events";
+const RUN_CHANNEL = "app_run_events";
 
 /**
  * `onListen` runs each time the LISTEN is (re)established: postgres.js listens again by itself on a new
@@ -87,12 +88,15 @@ export async function createPostgresBus(sql: Sql, logger: Logger): Promise<Event
   };
   const files = await channel<BusEvent>(sql, CHANNEL, logger, onListen);
   const sites = await siteChannel(sql, logger);
+  const runs = await channel<RunBusEvent>(sql, RUN_CHANNEL, logger);
   return {
     kind: "postgres",
     publish: files.publish,
     subscribe: files.subscribe,
     publishSite: sites.publish,
     subscribeSite: sites.subscribe,
+    publishRun: runs.publish,
+    subscribeRun: runs.subscribe,
     onResync(handler) {
       resync.add(handler);
       return () => void resync.delete(handler);
@@ -101,6 +105,7 @@ export async function createPostgresBus(sql: Sql, logger: Logger): Promise<Event
       resync.clear();
       await files.close();
       await sites.close();
+      await runs.close();
     },
   };
 }

@@ -21,6 +21,7 @@ import type { EventBus } from "../events/types";
 import { createDrain } from "../lib/drain";
 import { createTokenVerifier } from "../auth/verify-token";
 import { createAgentRuns } from "../compose";
+import { relayRuns } from "../services/chat-runs/run-relay";
 import { loadConfig } from "../lib/config";
 import { type Logger, silentLogger } from "../lib/logger";
 import { toPublicConfig } from "../public-config";
@@ -96,7 +97,7 @@ export async function testApp(
   };
   const deps: AppDeps = {
     ...services,
-    runs: createAgentRuns({ ...services, agent: overrides.agent }),
+    runs: relayRuns(createAgentRuns({ ...services, agent: overrides.agent }), services),
     verifyToken: createTokenVerifier(config.auth),
     publicConfig: toPublicConfig(config),
     webDist: null,
