@@ -102,9 +102,9 @@ describe("docker-compose.yml", () => {
     expect(second.environment).toEqual(app.environment);
     expect(second.depends_on).toEqual(app.depends_on);
     expect(second.volumes).toEqual(["app-2-data:/app/data:rw"]);
-    // Graceful shutdown needs longer than Docker's default 10 s.
-    expect(app.stop_grace_period).toBe("30s");
-    expect(second.stop_grace_period).toBe("30s");
+    // Graceful shutdown needs longer than Docker's default 10 s: DRAIN_TIMEOUT_S (25 s) for builds, then 15 s.
+    expect(app.stop_grace_period).toBe("45s");
+    expect(second.stop_grace_period).toBe("45s");
   });
 
   test("an optional ollama service (profile ollama) keeps its models in a volume; the app does not depend on it", () => {

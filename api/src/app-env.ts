@@ -7,6 +7,7 @@ export type { Run } from "./agent/runs";
 import type { AuthEnv } from "./auth/middleware";
 import type { TokenVerifier } from "./auth/types";
 import type { Config } from "./lib/config";
+import type { Drain } from "./lib/drain";
 import type { Metrics } from "./lib/metrics";
 import type { ImageSigner } from "./services/images";
 import type { ProjectSandboxesService } from "./services/sandboxes";
@@ -26,6 +27,8 @@ export type AppDeps = ServiceContext & {
   git: GitService;
   /** The process's one set of agent runs, built at the composition root (`compose.ts`) so shutdown can stop them. */
   runs: RunManager;
+  /** Set on SIGTERM: /api/ready answers 503 and no new run, sandbox or publish build starts here. */
+  drain: Drain;
   /** Where request counts and gauges go (GET /metrics); a fresh registry when absent. */
   metrics?: Metrics;
   /** Folder of the built SPA to serve, or null to serve the API alone (tests, `bun run dev`). */

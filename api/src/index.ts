@@ -59,22 +59,24 @@ if (config.auth.mode === "emulator") {
 }
 console.log(`Listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`);
 
+const { drainTimeoutMs } = config;
 let stopping = false;
 async function shutdown(signal: string) {
   // One shutdown however many signals arrive: a process-group SIGTERM (systemd, Ctrl-C) reaches this process
   // and, forwarded by `bun run`, reaches it again. Taking a repeat as "exit now" would drop the running
-  // answers unsaved; the 25 s deadline below bounds a stuck shutdown instead (SIGKILL forces it sooner).
+  // answers unsaved; the deadline below bounds a stuck shutdown instead (SIGKILL forces it sooner).
   if (stopping) {
     logger.info("shutdown already under way; signal ignored", { signal });
     return;
   }
   stopping = true;
   logger.info("shutting down", { signal });
-  // A stuck step must not keep the process (and the deploy) waiting forever.
+  // A stuck step must not keep the process (and the deploy) waiting forever: publish builds get
+  // DRAIN_TIMEOUT_S, the rest of the shutdown (requests, sandboxes, the database) 15 s more.
   setTimeout(() => {
     logger.error("shutdown took too long; exiting");
     process.exit(1);
-  }, 25_000).unref();
+  }, drainTimeoutMs + 15_000).unref();
   try {
     await shutdownGracefully({ server: server as Server<unknown>, parts: parts!, logger });
   } catch (error) {

@@ -14,6 +14,7 @@ import { connectDb, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { getOrCreateSecret } from "./db/secrets";
 import type { Config } from "./lib/config";
+import { createDrain } from "./lib/drain";
 import type { Logger } from "./lib/logger";
 import { createMetrics, type Metrics } from "./lib/metrics";
 import { toPublicConfig } from "./public-config";
@@ -30,6 +31,7 @@ import { createProjectSecrets, secretBoxFor } from "./services/secrets";
 import { createGitService } from "./services/git";
 import { createTerminalSessions } from "./services/sandboxes/terminals";
 import { heartbeatFor, startAbandonedRunSweeper } from "./services/chat-runs";
+import { relayRuns } from "./services/chat-runs/run-relay";
 import { createImageSigner } from "./services/images";
 import { startUploadSweep } from "./services/upload-sweep";
 import { reportFromPreview, reportViteError, startProblemsWatch } from "./services/problems";
@@ -103,7 +105,8 @@ export async function startParts(
     }
 
     const provider = createSandboxProvider(config, logger, options.localSandbox);
-    const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger, events, provider, config, appDatabases });
+    const drain = createDrain();
+    const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger, events, provider, config, appDatabases, drain });
     closers.push(() => sandboxes.shutdown());
     const verifyToken = createTokenVerifier(config.auth);
     const hub = createWsHub({ sql: db.sql, store, logger, events, verifyToken });
@@ -136,7 +139,15 @@ export async function startParts(
     const agent = { staleRunMs: config.runStaleMs, heartbeatMs: heartbeatFor(config.runStaleMs) };
     const secrets = createProjectSecrets({ ...services, box: secretBoxFor(config.secrets), env: sandboxes.env });
     const git = createGitService({ ...services, config, sandboxSync: sandboxes.sync, box: secretBoxFor(config.secrets), sandboxes });
-    const runs = createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, secrets, git, agent });
+    // Several instances: a reattach or Stop that reaches another instance is relayed to this one over the bus.
+    const runs = relayRuns(
+      createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, secrets, git, agent }),
+      {
+        sql: db.sql,
+        events,
+        logger,
+      },
+    );
     void git
       .sweepCaches()
       .then((removed) => removed > 0 && logger.info("git caches of gone projects removed", { removed }))
@@ -151,6 +162,7 @@ export async function startParts(
       signer,
       verifyToken,
       publicConfig: toPublicConfig(config),
+      drain,
       sandboxes,
       sandboxSync: sandboxes.sync,
       appDatabases,

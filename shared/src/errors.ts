@@ -12,6 +12,8 @@ export const errorCodes = [
   "rate_limited",
   "budget_exhausted",
   "dependency_unavailable",
+  /** 503: this instance got SIGTERM and starts nothing new; the same request to another one (or soon) works. */
+  "shutting_down",
   "internal",
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -102,6 +102,13 @@ export type RunManager = {
   active(access: ProjectAccess): Promise<Run | null>;
   /** Stops the project's active run, keeping its partial answer; resolves once it is saved. */
   stop(access: ProjectAccess): Promise<{ stopped: boolean; messageId: string | null }>;
+  /**
+   * The project's run in this process, by project id alone: for the relay to other instances
+   * (services/chat-runs/run-relay.ts), whose request was access-checked where it arrived.
+   */
+  local(projectId: string): Run | null;
+  /** Stops the project's run in this process, as `stop` does (the relay's side of a Stop sent elsewhere). */
+  stopLocal(projectId: string): Promise<{ stopped: boolean; messageId: string | null }>;
   activeCount(): number;
   /** How full the project's model window is: the next request's tokens for the conversation as it stands. */
   contextUsage(access: ProjectAccess): Promise<ContextUsage>;
@@ -183,18 +190,22 @@ export function createRunManager(deps: RunDeps): RunManager {
     return run;
   }
 
+  async function stopLocal(projectId: string): Promise<{ stopped: boolean; messageId: string | null }> {
+    const run = runs.get(projectId);
+    if (!run) return { stopped: false, messageId: null };
+    run.controller.abort();
+    await run.finished;
+    return { stopped: true, messageId: run.messageId };
+  }
+
   return {
     start,
     async active(access) {
       return runs.get(access.projectId) ?? null;
     },
-    async stop(access) {
-      const run = runs.get(access.projectId);
-      if (!run) return { stopped: false, messageId: null };
-      run.controller.abort();
-      await run.finished;
-      return { stopped: true, messageId: run.messageId };
-    },
+    stop: (access) => stopLocal(access.projectId),
+    local: (projectId) => runs.get(projectId) ?? null,
+    stopLocal,
     activeCount: () => runs.size,
     async contextUsage(access) {
       const loaded = await conversations.load(access);

@@ -62,6 +62,18 @@ export async function finishRunMessage(sql: Sql, id: string, projectId: string, 
   await sql`update projects set updated_at = now() where id = ${projectId}`;
 }
 
+/** The project's 'running' assistant message (its run, on whichever instance), or null. */
+export async function findRunningMessage(sql: Sql, projectId: string): Promise<string | null> {
+  const [row] = await sql<{ id: string }[]>`select id from messages where project_id = ${projectId} and status = 'running' limit 1`;
+  return row?.id ?? null;
+}
+
+/** How the run writing this message stands: still 'running', or how it ended (null: no such message). */
+export async function runStatus(sql: Sql, messageId: string): Promise<"running" | FinalStatus | null> {
+  const [row] = await sql<{ status: "running" | FinalStatus }[]>`select status from messages where id = ${messageId}`;
+  return row?.status ?? null;
+}
+
 /** Marks a live run as alive, so other instances do not take it for abandoned. */
 export async function touchRunMessage(sql: Sql, id: string): Promise<void> {
   await sql`update messages set updated_at = now() where id = ${id} and status = 'running'`;

@@ -1,9 +1,10 @@
 /** In-process EventBus: one instance, embedded mode. */
-import type { BusEvent, EventBus, SiteBusEvent } from "./types";
+import type { BusEvent, EventBus, RunBusEvent, SiteBusEvent } from "./types";
 
 export function createMemoryBus(): EventBus {
   const handlers = new Set<(event: BusEvent) => void>();
   const siteHandlers = new Set<(event: SiteBusEvent) => void>();
+  const runHandlers = new Set<(event: RunBusEvent) => void>();
   return {
     kind: "memory",
     async publish(event) {
@@ -20,9 +21,19 @@ export function createMemoryBus(): EventBus {
       siteHandlers.add(handler);
       return () => siteHandlers.delete(handler);
     },
+    async publishRun(event) {
+      for (const handler of runHandlers) queueMicrotask(() => handler(event));
+    },
+    subscribeRun(handler) {
+      runHandlers.add(handler);
+      return () => runHandlers.delete(handler);
+    },
+    // One process, nothing between publisher and subscriber to drop: there is never anything to catch up on.
+    onResync: () => () => {},
     async close() {
       handlers.clear();
       siteHandlers.clear();
+      runHandlers.clear();
     },
   };
 }

@@ -137,9 +137,11 @@ describe.skipIf(!url)("PostgreSQL event bus (two instances)", () => {
     off();
   });
 
-  test("when the LISTEN connection is killed, it comes back and events flow again", async () => {
+  test("when the LISTEN connection is killed, it comes back, tells its resync handlers once, and events flow again", async () => {
     const seen: BusEvent[] = [];
     const off = b.subscribe((e) => seen.push(e));
+    const resyncs = { a: 0, b: 0 };
+    const offResync = [a.onResync(() => resyncs.a++), b.onResync(() => resyncs.b++)];
     const listening = () => admin<{ pid: number }[]>`
       select pid from pg_stat_activity where application_name = 'bus-b' and query ilike 'listen%'`;
     const [before] = await listening();
@@ -158,6 +160,9 @@ describe.skipIf(!url)("PostgreSQL event bus (two instances)", () => {
     const [after] = await listening();
     expect(after?.pid).toBeDefined();
     expect(after!.pid).not.toBe(before!.pid);
+    // Only the instance whose connection dropped may have missed events; the other had nothing to catch up on.
+    expect(resyncs).toEqual({ a: 0, b: 1 });
+    for (const stop of offResync) stop();
     off();
   }, 30_000);
 });

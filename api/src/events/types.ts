@@ -59,6 +59,18 @@ export const isFileEvent = (event: BusEvent): event is FileBusEvent => event.typ
  */
 export type SiteBusEvent = (DeploymentEvent & { ownerId: string }) | { type: "site.changed"; slug: string };
 
+/**
+ * A chat run reached through another instance (services/chat-runs/run-relay.ts): an instance without the run
+ * asks (`run.attach`, `run.stop`), the instance running it answers. A run's stream events travel as `run.event`
+ * pieces of their JSON (`part` of `parts`), numbered in order (`seq`), since one can exceed NOTIFY's 8000 bytes.
+ */
+export type RunBusEvent =
+  | { type: "run.attach"; projectId: string; requestId: string }
+  | { type: "run.detach"; projectId: string; requestId: string }
+  | { type: "run.event"; projectId: string; requestId: string; instance: string; messageId: string; seq: number; part: number; parts: number; text: string }
+  | { type: "run.stop"; projectId: string; requestId: string }
+  | { type: "run.stopped"; projectId: string; requestId: string; instance: string; stopped: boolean; messageId: string | null };
+
 export interface EventBus {
   readonly kind: "memory" | "postgres";
   publish(event: BusEvent): Promise<void>;
@@ -66,5 +78,14 @@ export interface EventBus {
   /** A second channel, so file-event subscribers never see site events and the reverse. */
   publishSite(event: SiteBusEvent): Promise<void>;
   subscribeSite(handler: (event: SiteBusEvent) => void): () => void;
+  /** A third channel for chat runs relayed between instances; publish resolves once the event is sent, in order. */
+  publishRun(event: RunBusEvent): Promise<void>;
+  subscribeRun(handler: (event: RunBusEvent) => void): () => void;
+  /**
+   * Called after the bus lost its connection and got it back: NOTIFY is not queued for a listener that is
+   * gone, so whatever was published meanwhile is lost, and each subscriber must fetch the state afresh
+   * (browsers refetch, attached sandboxes sync from storage again). Never called on the memory bus.
+   */
+  onResync(handler: () => void): () => void;
   close(): Promise<void>;
 }

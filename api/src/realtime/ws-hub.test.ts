@@ -19,6 +19,8 @@ import { testDb } from "../test/test-db";
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const instances: Instance[] = [];
 const closers: (() => Promise<unknown>)[] = [];
+/** Each instance's pool is named, so its LISTEN connection can be found and cut. */
+const poolNames: string[] = [];
 
 async function startInstance(events: EventBus): Promise<Instance> {
   return appServer(await testApp({ events }));
@@ -56,7 +58,9 @@ beforeAll(async () => {
     const db = await testDb();
     const target = db.target as { hostname: string; port: number; database: string };
     for (let i = 0; i < 2; i++) {
+      poolNames.push(`ws-hub-${i}-${crypto.randomUUID().slice(0, 8)}`);
       const sql = postgres({
+        connection: { application_name: poolNames[i]! },
         host: target.hostname,
         port: target.port,
         database: target.database,
@@ -134,6 +138,37 @@ describe(`file events over /api/ws (${onPostgres ? "two instances on PostgreSQL"
     expect(deploymentEventSchema.parse(live)).toEqual(live);
     client.ws.close();
   });
+
+  test.skipIf(!onPostgres)(
+    "when the LISTEN connection is cut and comes back, a subscribed client gets resync, and events flow again",
+    async () => {
+      const writer = instances[0]!;
+      const reader = instances[1]!;
+      const alice: TestUser = writer.t.user("alice");
+      const project = await (await alice.request("POST", "/api/projects", { name: "Resync" })).json();
+      const client = await connect(reader, alice.token);
+      client.ws.send(JSON.stringify({ type: "subscribe", projectId: project.id }));
+      await client.next((m) => m.type === "subscribed");
+
+      const admin = (await testDb()).sql;
+      const listening = () => admin<{ pid: number }[]>`
+      select pid from pg_stat_activity where application_name = ${poolNames[1]!} and query ilike 'listen%'`;
+      const [before] = await listening();
+      expect(before).toBeDefined();
+      const [cut] = await admin<{ terminated: boolean }[]>`select pg_terminate_backend(${before!.pid}) as terminated`;
+      expect(cut?.terminated).toBe(true);
+
+      expect(await client.next((m) => m.type === "resync", 15_000)).toEqual({ type: "resync", projectId: project.id });
+      expect(client.messages.filter((m: any) => m.type === "resync")).toEqual([{ type: "resync", projectId: project.id }]);
+      const [after] = await listening();
+      expect(after!.pid).not.toBe(before!.pid);
+      // The new connection listens: a change through the other instance arrives as before.
+      const created = await (await alice.request("POST", `/api/files/${project.id}`, { path: "after.ts", content: "1" })).json();
+      expect(await client.next((m) => m.type === "file.created")).toEqual({ type: "file.created", projectId: project.id, file: created });
+      client.ws.close();
+    },
+    30_000,
+  );
 
   test("a missing or bad token is refused before the upgrade", async () => {
     const res = await fetch(`${instances[0]!.origin}/api/ws`, {

@@ -5,6 +5,7 @@
  * are forwarded to the sockets subscribed to the project, which only a checked subscription can be. When a
  * person's place in a project changes (`project.access.changed`, from any instance), their sockets on it are
  * checked again, and one that may no longer view it is unsubscribed: a removed member hears nothing more.
+ * When the bus comes back from a lost connection, every subscription gets `resync`, since events were lost.
  */
 import { deploymentEventSchema } from "@shared/events/deployment-events";
 import { clientSocketMessageSchema, WS_PROTOCOL, type ServerSocketMessage } from "@shared/events/project-events";
@@ -46,6 +47,14 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
     const { ownerId: _ownerId, origin: _origin, pushedBy: _pushedBy, ...message } = event;
     const text = JSON.stringify(message);
     for (const ws of sockets) ws.send(text);
+  });
+
+  // Events published while the bus was reconnecting never arrive: every subscribed socket is told to refetch.
+  const unsubscribeResync = deps.events.onResync(() => {
+    for (const [projectId, sockets] of byProject) {
+      const text = JSON.stringify({ type: "resync", projectId } satisfies ServerSocketMessage);
+      for (const ws of sockets) ws.send(text);
+    }
   });
 
   // Build progress of a publish goes the same way: to the sockets subscribed to the project, in
@@ -145,6 +154,7 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
     close() {
       unsubscribeBus();
       unsubscribeSites();
+      unsubscribeResync();
       for (const ws of all) ws.close(1001, "server shutting down");
     },
   };

@@ -17,6 +17,7 @@ export const chatRoutes = (deps: AppDeps) => {
     .post("/stream", validate("json", sendMessageSchema), async (c) => {
       const message = c.req.valid("json");
       const access = await projectAccess(deps, c.var.caller.uid, message.projectId, "edit");
+      deps.drain.refuseNew("run");
       const run = await runs.start(access, message);
       await recordActivity(deps, access, "message.sent", { messageId: run.userMessageId });
       return runEventStream(run, c.req.raw.signal);

@@ -47,6 +47,9 @@ export function appServer(
   const server = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, hub, preview, pty: options.pty });
   return {
     t,
+    /** The server and its hub, for a test that shuts them down as shutdown.ts does. */
+    server,
+    hub,
     /** `http://127.0.0.1:<port>` */
     origin: `http://127.0.0.1:${server.port}`,
     /** `ws://127.0.0.1:<port>` */

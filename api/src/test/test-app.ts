@@ -18,8 +18,10 @@ import type { AppDeps } from "../app-env";
 import { emulatorToken } from "./emulator-tokens";
 import { createMemoryBus } from "../events/memory-bus";
 import type { EventBus } from "../events/types";
+import { createDrain } from "../lib/drain";
 import { createTokenVerifier } from "../auth/verify-token";
 import { createAgentRuns } from "../compose";
+import { relayRuns } from "../services/chat-runs/run-relay";
 import { loadConfig } from "../lib/config";
 import { type Logger, silentLogger } from "../lib/logger";
 import { toPublicConfig } from "../public-config";
@@ -74,7 +76,8 @@ export async function testApp(
   // Sandboxes are only started when a test asks for one.
   const provider = overrides.provider ?? createSandboxProvider(config, silentLogger);
   const { appDatabases } = overrides;
-  const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config, appDatabases });
+  const drain = createDrain();
+  const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config, appDatabases, drain });
   const secrets = createProjectSecrets({ sql: db.sql, store, logger: silentLogger, events, box: secretBoxFor(config.secrets), env: sandboxes.env });
   const logger = overrides.logger ?? silentLogger;
   const git = createGitService({ sql: db.sql, store, logger, events, config, sandboxSync: sandboxes.sync, box: secretBoxFor(config.secrets), sandboxes });
@@ -90,10 +93,11 @@ export async function testApp(
     git,
     signer: createImageSigner("test-secret"),
     appDatabases,
+    drain,
   };
   const deps: AppDeps = {
     ...services,
-    runs: createAgentRuns({ ...services, agent: overrides.agent }),
+    runs: relayRuns(createAgentRuns({ ...services, agent: overrides.agent }), services),
     verifyToken: createTokenVerifier(config.auth),
     publicConfig: toPublicConfig(config),
     webDist: null,

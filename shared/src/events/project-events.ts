@@ -4,8 +4,10 @@
  * (./process-events.ts), problem-list changes and publish progress (./deployment-events.ts).
  *
  * Client → server: `{ "type": "subscribe", "projectId": "…" }` / `{ "type": "unsubscribe", "projectId": "…" }`.
- * Server → client: one of the events above, `{ "type": "subscribed", projectId }` after a subscribe, or
- * `{ "type": "error", message }`.
+ * Server → client: one of the events above, `{ "type": "subscribed", projectId }` after a subscribe,
+ * `{ "type": "resync", projectId }` when the server may have missed some of the project's events (its event
+ * bus lost its database connection and got it back): the browser refetches everything it shows of the project,
+ * or `{ "type": "error", message }`.
  */
 import { z } from "zod";
 import type { ProblemsChangedEvent } from "../schemas/problems";
@@ -19,6 +21,7 @@ export type ServerSocketMessage =
   | ProblemsChangedEvent
   | ProcessEvent
   | { type: "subscribed"; projectId: string }
+  | { type: "resync"; projectId: string }
   | { type: "error"; message: string };
 
 export const clientSocketMessageSchema = z.discriminatedUnion("type", [

@@ -1,7 +1,16 @@
 import { expect, test } from "bun:test";
 import type { FileEvent } from "@shared/events/file-events";
 import { WS_PROTOCOL } from "@shared/events/project-events";
-import { createProjectEventsClient, IDLE_CLOSE_MS, RECONNECT_MAX_MS, reconnectDelayMs, type ProjectEventListener } from "./project-events";
+import { QueryClient } from "@tanstack/react-query";
+import { fileKeys, messageKeys, projectKeys, sandboxKeys, versionKeys } from "./query-keys";
+import {
+  createProjectEventsClient,
+  IDLE_CLOSE_MS,
+  invalidateProjectQueries,
+  RECONNECT_MAX_MS,
+  reconnectDelayMs,
+  type ProjectEventListener,
+} from "./project-events";
 
 class FakeSocket {
   readyState = 0;
@@ -35,7 +44,7 @@ class FakeSocket {
   }
 }
 
-function harness(token: string | null = "tok") {
+function harness(token: string | null = "tok", onResync?: (projectId: string) => void) {
   const sockets: FakeSocket[] = [];
   const timers: Array<{ run: () => void; ms: number; cleared: boolean }> = [];
   const client = createProjectEventsClient({
@@ -53,6 +62,7 @@ function harness(token: string | null = "tok") {
     },
     clearTimer: (t) => ((t as { cleared: boolean }).cleared = true),
     random: () => 0.5,
+    onResync,
   });
   const fire = (i: number) => timers[i]!.run();
   return { client, sockets, timers, fire };
@@ -210,4 +220,35 @@ test("build events are parsed: well-formed ones reach onDeployment of the projec
   sockets[0]!.receive({ type: "deployment.status", projectId: "p1", status: "live", url: "http://s.sites.localhost" });
   expect(deployments).toEqual([log, failed]);
   expect(files).toEqual([]);
+});
+
+test("resync of a subscribed project asks for its queries again; one for another project is ignored", async () => {
+  const resynced: string[] = [];
+  const { client, sockets } = harness("tok", (projectId) => resynced.push(projectId));
+  client.subscribe("p1", { onEvent: () => {} });
+  await tick();
+  sockets[0]!.open();
+  sockets[0]!.receive({ type: "resync", projectId: "p1" });
+  sockets[0]!.receive({ type: "resync", projectId: "p9" });
+  expect(resynced).toEqual(["p1"]);
+});
+
+test("invalidateProjectQueries marks every query of the project stale, and the project list, and nothing of another project", async () => {
+  const client = new QueryClient();
+  const keys = [
+    projectKeys.detail("p1"),
+    projectKeys.model("p1"),
+    fileKeys.list("p1"),
+    fileKeys.content("p1", "f1"),
+    messageKeys.list("p1"),
+    sandboxKeys.processes("p1"),
+    versionKeys.list("p1"),
+  ];
+  const others = [projectKeys.detail("p2"), fileKeys.list("p2"), messageKeys.list("p2"), sandboxKeys.processes("p2")];
+  for (const key of [...keys, ...others, projectKeys.all]) client.setQueryData(key, { seeded: true });
+  await invalidateProjectQueries(client, "p1");
+  const stale = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated;
+  expect(keys.map(stale)).toEqual(keys.map(() => true));
+  expect(stale(projectKeys.all)).toBe(true);
+  expect(others.map(stale)).toEqual(others.map(() => false));
 });

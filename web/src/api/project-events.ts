@@ -3,6 +3,7 @@
  * screen that wants project events, authenticated with the ID token in the subprotocol list (a browser cannot
  * set headers on a WebSocket, and a token in the URL would be logged). It subscribes to the projects that
  * have listeners, reconnects with exponential back-off while anyone is listening, and closes when no one is.
+ * When the server says `resync` (its event bus lost events), every cached query of the project is refetched.
  *
  * @example
  * const stop = projectEvents.subscribe(projectId, {
@@ -14,8 +15,11 @@ import { type DeploymentEvent, deploymentEventSchema, deploymentEventTypes } fro
 import { type FileEvent, fileEventTypes } from "@shared/events/file-events";
 import { type ClientSocketMessage, WS_PROTOCOL } from "@shared/events/project-events";
 import { PROCESS_OUTPUT, PROCESS_STATUS, type ProcessEvent } from "@shared/events/process-events";
+import type { QueryClient } from "@tanstack/react-query";
 import { getAuthToken } from "./auth-token";
 import { api } from "./endpoints";
+import { queryClient } from "./query-client";
+import { fileKeys, messageKeys, projectKeys, sandboxKeys } from "./query-keys";
 
 export type ProjectEventListener = {
   onEvent: (event: FileEvent) => void;
@@ -43,6 +47,8 @@ export type ProjectEventsOptions = {
   setTimer?: (run: () => void, ms: number) => unknown;
   clearTimer?: (timer: unknown) => void;
   random?: () => number;
+  /** The server may have missed some of the project's events (`resync`): what is shown of it must be fetched again. */
+  onResync?: (projectId: string) => void;
 };
 
 export const RECONNECT_INITIAL_MS = 500;
@@ -141,6 +147,8 @@ export function createProjectEventsClient(options: ProjectEventsOptions) {
       if (data.type === "subscribed" && typeof data.projectId === "string") {
         attempt = 0;
         setLive(data.projectId, true);
+      } else if (data.type === "resync" && typeof data.projectId === "string") {
+        if (listeners.has(data.projectId)) options.onResync?.(data.projectId);
       } else if (isFileEvent(data)) {
         for (const listener of listeners.get(data.projectId) ?? []) listener.onEvent(data);
       } else if (DEPLOYMENT_EVENT_TYPES.has(String(data.type))) {
@@ -209,8 +217,21 @@ export function createProjectEventsClient(options: ProjectEventsOptions) {
 
 export type ProjectEventsClient = ReturnType<typeof createProjectEventsClient>;
 
+/**
+ * Refetches everything cached of the project (its detail, files, chat, sandbox, processes, problems, versions,
+ * publish state, database) and its card in the project list: whatever changed while events were lost.
+ */
+export function invalidateProjectQueries(client: QueryClient, projectId: string): Promise<unknown> {
+  return Promise.all(
+    [projectKeys.detail(projectId), fileKeys.list(projectId), messageKeys.list(projectId), sandboxKeys.project(projectId)]
+      .map((queryKey) => client.invalidateQueries({ queryKey }))
+      .concat(client.invalidateQueries({ queryKey: projectKeys.all, exact: true })),
+  ).catch(() => {});
+}
+
 /** The app's one client, on the same origin as the page (Vite's dev proxy carries the upgrade to the API). */
 export const projectEvents: ProjectEventsClient = createProjectEventsClient({
   url: () => api.files.eventsSocketUrl(),
   getToken: getAuthToken,
+  onResync: (projectId) => void invalidateProjectQueries(queryClient, projectId),
 });

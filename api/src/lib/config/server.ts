@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import { z } from "zod";
-import { optionalString } from "./values";
+import { optionalString, positiveInt } from "./values";
 
 export const serverEnv = {
   PORT: z
@@ -25,6 +25,7 @@ export const serverEnv = {
   PUBLIC_URL: optionalString.pipe(z.url({ message: "must be a full URL such as https://builder.example.com" }).optional()),
   DATA_DIR: optionalString,
   LOG_LEVEL: optionalString.pipe(z.enum(["debug", "info", "warn", "error"]).optional()),
+  DRAIN_TIMEOUT_S: positiveInt(25),
 };
 
 export type ServerConfig = {
@@ -33,6 +34,8 @@ export type ServerConfig = {
   publicUrl: string | undefined;
   dataDir: string;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** On SIGTERM, how long publish builds already running get to finish (no new work starts meanwhile). */
+  drainTimeoutMs: number;
 };
 
 export function serverConfig(e: z.infer<z.ZodObject<typeof serverEnv>>): ServerConfig {
@@ -42,5 +45,6 @@ export function serverConfig(e: z.infer<z.ZodObject<typeof serverEnv>>): ServerC
     publicUrl: e.PUBLIC_URL,
     dataDir: resolve(e.DATA_DIR ?? "./data"),
     logLevel: e.LOG_LEVEL ?? "info",
+    drainTimeoutMs: e.DRAIN_TIMEOUT_S * 1000,
   };
 }

@@ -14,6 +14,7 @@ import * as rows from "../../db/deployments";
 import { findFileByPath } from "../../db/files";
 import { findVersion, type Manifest } from "../../db/versions";
 import type { Config } from "../../lib/config";
+import type { Drain } from "../../lib/drain";
 import { AppError, badRequest, conflict, notFound } from "../../lib/errors";
 import { isUuid, type ServiceContext } from "../context";
 import type { ProjectAccess } from "../access";
@@ -26,16 +27,22 @@ import { BuildError, buildScript, runBuild } from "./run-build";
 import { slugFromName, slugProblem, withSuffix } from "./slug";
 import { staticManifest, storeDeploymentFiles } from "./store-files";
 
-export type PublishDeps = ServiceContext & { config: Pick<Config, "sites">; sandboxes: Pick<ProjectSandboxesService, "ensure" | "templateCache"> };
+export type PublishDeps = ServiceContext & {
+  config: Pick<Config, "sites">;
+  sandboxes: Pick<ProjectSandboxesService, "ensure" | "templateCache">;
+  /** When it is draining (SIGTERM), this instance starts no new build; the ones running finish. */
+  drain?: Drain;
+};
 
 export const siteUrl = (sites: Config["sites"], slug: string) => `${sites.scheme}://${slug}.${sites.domain}${sites.portSuffix}`;
 
-/** Builds still running in this process (tests and shutdown wait on them). */
+/** Builds still running in this process (tests and shutdown wait on them, shutdown up to DRAIN_TIMEOUT_S). */
 const running = new Set<Promise<void>>();
 export const buildsSettled = () => Promise.all([...running]);
 
 export async function publishProject(deps: PublishDeps, access: ProjectAccess, input: { slug?: string }): Promise<PublishResult> {
   const { projectId } = access;
+  deps.drain?.refuseNew("publish");
   const project = await getProject(deps, access);
   const deploymentId = crypto.randomUUID();
   // Stale after the build's own limit plus room for install and upload: its instance must have died.

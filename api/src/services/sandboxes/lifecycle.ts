@@ -18,6 +18,7 @@
 import * as fileRows from "../../db/files";
 import { findSandboxRecord, getPreviewPort, setProjectSandbox } from "../../db/project-sandbox";
 import type { Config } from "../../lib/config";
+import type { Drain } from "../../lib/drain";
 import { AppError, notFound } from "../../lib/errors";
 import { APP_PROCESS } from "@shared/schemas/processes";
 import { HostFullError, type Sandbox, type SandboxProvider } from "../../sandbox/types";
@@ -46,6 +47,8 @@ export type LifecycleDeps = ServiceContext & {
   config: Config;
   /** How long a running sandbox's lease lasts unrenewed (tests shorten it; 90 s otherwise). */
   sandboxLeaseMs?: number;
+  /** When it is draining (SIGTERM), this instance makes no new sandbox (a running one is still used). */
+  drain?: Drain;
 };
 
 export type SandboxLifecycle = ReturnType<typeof createSandboxLifecycle>;
@@ -170,6 +173,7 @@ export function createSandboxLifecycle(ctx: LifecycleDeps, sync: SandboxSyncServ
 
   async function createFresh(access: ProjectAccess): Promise<{ sandbox: Sandbox; filesSynced: number }> {
     const { projectId } = access;
+    ctx.drain?.refuseNew("sandbox");
     let sandbox: Sandbox;
     try {
       sandbox = asProjects(projectId, await ctx.provider.create(projectId));

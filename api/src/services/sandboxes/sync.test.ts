@@ -5,7 +5,9 @@
  */
 import { grantedAccess, ownerFileAccess } from "../../test/access";
 import { beforeAll, describe, expect, test } from "bun:test";
-import type { BusEvent } from "../../events/types";
+import { PROCESS_STATUS } from "@shared/events/process-events";
+import { createMemoryBus } from "../../events/memory-bus";
+import type { BusEvent, EventBus } from "../../events/types";
 import type { ObjectStore } from "../../storage/types";
 import { memorySandbox } from "../../test/memory-sandbox";
 import { testApp } from "../../test/test-app";
@@ -105,6 +107,42 @@ describe("sandbox sync", () => {
     expect(storageReads).toBeGreaterThan(readsBefore);
     otherInstance.stop();
     s.sync.stop();
+  });
+
+  test("when the bus comes back from a lost connection, the sandbox catches up from storage and says where its processes stand", async () => {
+    const s = await setup("resync");
+    // The sync's bus, with the reconnect's signal in the test's hand (postgres-bus.test.ts cuts a real one).
+    const comebacks = new Set<() => void>();
+    const bus: EventBus = { ...ctx.events, onResync: (handler) => (comebacks.add(handler), () => void comebacks.delete(handler)) };
+    const sync = createSandboxSync({ ...ctx, events: bus });
+    const access = grantedAccess(s.uid, s.projectId);
+    await writeFileAtPath(ctx, access, "kept.txt", "same");
+    await writeFileAtPath(ctx, access, "changed.txt", "old");
+    const { file: gone } = await writeFileAtPath(ctx, access, "gone.txt", "bye");
+    await sync.attach(access, s.box.sandbox);
+    await s.box.sandbox.processes.start("app", "npm run dev");
+    // Changes made elsewhere whose events were lost: this bus reaches no sync.
+    const elsewhere: ServiceContext = { ...ctx, events: createMemoryBus() };
+    await writeFileAtPath(elsewhere, access, "changed.txt", "new");
+    await writeFileAtPath(elsewhere, access, "added.txt", "hello");
+    await deleteProjectFile(elsewhere, access, gone.id);
+    await settle();
+    expect([s.box.text("changed.txt"), s.box.text("added.txt"), s.box.text("gone.txt")]).toEqual(["old", null, "bye"]);
+    const writesBefore = s.box.writes.get("kept.txt");
+    const statusesBefore = eventsOf(s.projectId).filter((e) => e.type === PROCESS_STATUS).length;
+
+    for (const comeback of comebacks) comeback();
+    for (let i = 0; i < 40 && s.box.text("gone.txt") !== null; i++) await Bun.sleep(25);
+    await settle();
+    expect([s.box.text("changed.txt"), s.box.text("added.txt"), s.box.text("gone.txt"), s.box.text("kept.txt")]).toEqual(["new", "hello", null, "same"]);
+    expect(s.box.writes.get("kept.txt")).toBe(writesBefore); // unchanged files are not written again
+    const statuses = eventsOf(s.projectId).filter((e) => e.type === PROCESS_STATUS);
+    expect(statuses.length).toBe(statusesBefore + 1);
+    expect(statuses.at(-1)).toMatchObject({ process: { name: "app", command: "npm run dev" }, origin: "sandbox" });
+    // What it wrote in is not echoed back to storage as a change from the sandbox.
+    expect(eventsOf(s.projectId).filter((e) => e.origin === "sandbox" && e.type.startsWith("file."))).toEqual([]);
+    sync.stop();
+    expect(comebacks.size).toBe(0);
   });
 
   test("files a command makes or removes go back to storage once, as origin 'sandbox'; ignored folders and terminal noise stay out", async () => {

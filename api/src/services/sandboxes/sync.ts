@@ -8,12 +8,14 @@
  *   "sandbox" (so no instance pushes them back in), skipping ignored folders and oversize files.
  * The hash of each path's content is recorded before anything is written in, so the watcher's echo of our own
  * write is dropped by comparing the sandbox's copy with it, never by reading storage.
+ * When the bus comes back from a lost connection (events were lost), each sandbox catches up from storage.
  *
  * @example
  * const sync = createSandboxSync(ctx);
  * const files = { ...ctx, sandboxSync: sync }; // what routes and the agent write through
  * await sync.attach(access, sandbox);
  */
+import { PROCESS_STATUS } from "@shared/events/process-events";
 import { filePathProblem } from "@shared/file-path";
 import { MAX_FILE_CONTENT_BYTES } from "@shared/schemas/file";
 import * as fileRows from "../../db/files";
@@ -103,6 +105,33 @@ export function createSandboxSync(ctx: ServiceContext): SandboxSyncService {
     });
   });
 
+  /**
+   * The bus came back from a lost connection: file events other instances sent meanwhile never arrived, so the
+   * sandbox takes from storage every file whose content differs from what it was last given, and loses the
+   * ones storage no longer has. In the project's queue, after anything the sandbox wrote back before it. Then
+   * it says where each of its processes stands once more, for browsers that missed a status change.
+   */
+  async function resyncFromStorage(a: AttachedSandbox): Promise<void> {
+    const rows = await fileRows.listFiles(ctx.sql, a.projectId);
+    const stored = new Set(rows.map((row) => row.path));
+    for (const path of [...a.known.keys()]) if (!stored.has(path)) await remove(a, path);
+    for (let i = 0; i < rows.length; i += PUSH_BATCH) {
+      await Promise.all(
+        rows.slice(i, i + PUSH_BATCH).map(async (row) => {
+          const bytes = await ctx.store.get(row.storageKey);
+          if (bytes && a.known.get(row.path) !== contentHash(bytes)) await write(a, row.path, bytes);
+        }),
+      );
+    }
+    const { ownerId, projectId } = a.access;
+    for (const process of await a.sandbox.processes.list()) {
+      await ctx.events.publish({ type: PROCESS_STATUS, projectId, process, ownerId, origin: "sandbox" });
+    }
+  }
+  const stopResync = ctx.events.onResync(() => {
+    for (const a of attached.values()) void enqueue(a, () => resyncFromStorage(a));
+  });
+
   function onSandboxChange(a: AttachedSandbox, change: FileChange) {
     if (isIgnoredPath(change.path) || filePathProblem(change.path)) return;
     clearTimeout(a.pending.get(change.path));
@@ -178,6 +207,7 @@ export function createSandboxSync(ctx: ServiceContext): SandboxSyncService {
     all: () => [...attached.values()],
     stop() {
       unsubscribe();
+      stopResync();
       for (const projectId of [...attached.keys()]) detach(projectId);
     },
   };
