@@ -170,12 +170,13 @@ describe("Caddyfile", () => {
     }
   });
 
-  test("proxies the app, the published sites and the wildcard preview hosts to the app without buffering", () => {
+  test("proxies the app, the published sites, the wildcard preview hosts and own domains to the app without buffering", () => {
     const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN });
     expect(out.code).toBe(0);
     const json = JSON.parse(out.stdout);
-    const routes = json.apps.http.servers.srv0.routes as { match: { host: string[] }[]; handle: unknown[] }[];
-    expect(routes.map((r) => r.match[0]!.host)).toEqual([[DOMAIN], [`*.sites.${DOMAIN}`], [`*.${DOMAIN}`]]);
+    const routes = json.apps.http.servers.srv0.routes as { match?: { host: string[] }[]; handle: unknown[] }[];
+    // The last one, matching any host, is projects' own domains.
+    expect(routes.map((r) => (r.match ? r.match[0]!.host : "any"))).toEqual([[DOMAIN], [`*.sites.${DOMAIN}`], [`*.${DOMAIN}`], "any"]);
     for (const route of routes) {
       const proxies = JSON.stringify(route.handle);
       expect(proxies).toContain('"handler":"reverse_proxy"');
@@ -183,9 +184,11 @@ describe("Caddyfile", () => {
       expect(proxies).toContain('"flush_interval":-1');
     }
     expect(json.apps.http.servers.srv0.listen).toEqual([":443"]);
-    const policies = json.apps.tls.automation.policies as { subjects: string[]; on_demand?: boolean }[];
-    expect(policies.find((p) => p.subjects.includes(`*.${DOMAIN}`))?.on_demand).toBe(true);
-    expect(policies.find((p) => p.subjects.includes(`*.sites.${DOMAIN}`))?.on_demand).toBe(true);
+    // The app's own host gets its certificate as usual; every other name (previews, sites, own domains) on
+    // demand, and only once the app said yes to it.
+    const automation = json.apps.tls.automation as { policies: { subjects?: string[]; on_demand?: boolean }[]; on_demand: { ask: string } };
+    expect(automation.policies).toEqual([{ subjects: [DOMAIN] }, { on_demand: true }]);
+    expect(automation.on_demand.ask).toBe("http://app:3000/api/tls/ask");
   });
 
   type Proxy = { upstreams: { dial: string }[]; load_balancing: unknown; health_checks: unknown };
@@ -199,7 +202,7 @@ describe("Caddyfile", () => {
     const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN, APP_UPSTREAMS: "app:3000 app-2:3000" });
     expect(out.code).toBe(0);
     const proxies = proxiesOf(JSON.parse(out.stdout));
-    expect(proxies.length).toBe(3); // the app, the published sites and the preview hosts
+    expect(proxies.length).toBe(4); // the app, the published sites, the preview hosts and own domains
     for (const proxy of proxies) {
       expect(proxy.upstreams).toEqual([{ dial: "app:3000" }, { dial: "app-2:3000" }]);
       expect(proxy.load_balancing).toEqual({ selection_policy: { policy: "round_robin" }, try_duration: 5_000_000_000 });
@@ -226,7 +229,11 @@ describe("Caddyfile", () => {
   });
 
   test("with the port in DOMAIN and HTTP_PORT, serves plain HTTP on that port with no certificates (tests, another TLS terminator)", () => {
-    const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { DOMAIN: "localhost:18080", HTTP_PORT: "18080" });
+    const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], {
+      DOMAIN: "localhost:18080",
+      HTTP_PORT: "18080",
+      OWN_DOMAINS_SITE: "http://",
+    });
     expect(out.code).toBe(0);
     const json = JSON.parse(out.stdout);
     expect(Object.values(json.apps.http.servers).map((srv) => (srv as { listen: string[] }).listen)).toEqual([[":18080"]]);
