@@ -218,12 +218,13 @@ describe("Caddyfile", () => {
     }
   });
 
-  test("proxies the app, the published sites and the wildcard preview hosts to the app without buffering", () => {
+  test("proxies the app, the published sites, the wildcard preview hosts and own domains to the app without buffering", () => {
     const out = run(["caddy", "adapt", "--config", "Caddyfile", "--adapter", "caddyfile"], { WILDCARD_TLS: "internal", DOMAIN });
     expect(out.code).toBe(0);
     const json = JSON.parse(out.stdout);
-    const routes = json.apps.http.servers.srv0.routes as { match: { host: string[] }[]; handle: unknown[] }[];
-    expect(routes.map((r) => r.match[0]!.host)).toEqual([[DOMAIN], [`*.sites.${DOMAIN}`], [`*.${DOMAIN}`]]);
+    const routes = json.apps.http.servers.srv0.routes as { match?: { host: string[] }[]; handle: unknown[] }[];
+    // The last one, matching any host, is projects' own domains.
+    expect(routes.map((r) => (r.match ? r.match[0]!.host : "any"))).toEqual([[DOMAIN], [`*.sites.${DOMAIN}`], [`*.${DOMAIN}`], "any"]);
     for (const route of routes) {
       const proxies = JSON.stringify(route.handle);
       expect(proxies).toContain('"handler":"reverse_proxy"');
@@ -231,11 +232,16 @@ describe("Caddyfile", () => {
       expect(proxies).toContain('"flush_interval":-1');
     }
     expect(json.apps.http.servers.srv0.listen).toEqual([":443"]);
-    // One wildcard certificate per wildcard host, never one per sandbox or site host (no on-demand TLS).
-    expect(out.stdout).not.toContain("on_demand");
-    const policies = json.apps.tls.automation.policies as { subjects: string[]; issuers?: { module: string }[] }[];
-    expect(policies.find((p) => p.subjects.includes(`*.${DOMAIN}`))?.issuers).toEqual([{ module: "internal" }]);
-    expect(policies.find((p) => p.subjects.includes(`*.sites.${DOMAIN}`))?.issuers).toEqual([{ module: "internal" }]);
+    // One wildcard certificate per wildcard host, never one per sandbox or site host; only the catch-all site of
+    // projects' own domains gets certificates on demand, and only once the app said yes to the name.
+    const automation = json.apps.tls.automation as {
+      policies: { subjects?: string[]; issuers?: { module: string }[]; on_demand?: boolean }[];
+      on_demand: { ask: string };
+    };
+    expect(automation.policies.find((p) => p.subjects?.includes(`*.${DOMAIN}`))?.issuers).toEqual([{ module: "internal" }]);
+    expect(automation.policies.find((p) => p.subjects?.includes(`*.sites.${DOMAIN}`))?.issuers).toEqual([{ module: "internal" }]);
+    expect(automation.policies.filter((p) => p.on_demand)).toEqual([{ on_demand: true }]);
+    expect(automation.on_demand.ask).toBe("http://app:3000/api/tls/ask");
   });
 
   test("by default the wildcard certificates come through the ACME DNS challenge of ACME_DNS_PROVIDER", () => {
@@ -245,7 +251,6 @@ describe("Caddyfile", () => {
     expect(out.stderr).toContain("module not registered: dns.providers.hetzner");
     const source = readFileSync(join(ROOT, "Caddyfile"), "utf8");
     expect(source).toContain("dns {$ACME_DNS_PROVIDER:cloudflare} {env.ACME_DNS_API_TOKEN}");
-    expect(source).not.toMatch(/^\s*on_demand/m);
     const caddy = normalisedCompose().services.caddy as Service & { build?: { context: string; args: Record<string, string> } };
     expect(caddy.build?.args.CADDY_DNS_PLUGIN).toBe("github.com/caddy-dns/cloudflare");
     expect(caddy.environment?.WILDCARD_TLS).toBe("dns");
@@ -266,7 +271,7 @@ describe("Caddyfile", () => {
     });
     expect(out.code).toBe(0);
     const proxies = proxiesOf(JSON.parse(out.stdout));
-    expect(proxies.length).toBe(3); // the app, the published sites and the preview hosts
+    expect(proxies.length).toBe(4); // the app, the published sites, the preview hosts and own domains
     for (const proxy of proxies) {
       expect(proxy.upstreams).toEqual([{ dial: "app:3000" }, { dial: "app-2:3000" }]);
       expect(proxy.load_balancing).toEqual({ selection_policy: { policy: "round_robin" }, try_duration: 5_000_000_000 });
@@ -297,6 +302,7 @@ describe("Caddyfile", () => {
       WILDCARD_TLS: "internal",
       DOMAIN: "localhost:18080",
       HTTP_PORT: "18080",
+      OWN_DOMAINS_SITE: "http://",
     });
     expect(out.code).toBe(0);
     const json = JSON.parse(out.stdout);

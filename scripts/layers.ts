@@ -68,6 +68,7 @@ export const VENDORS: Record<string, string> = {
   "@aws-sdk/client-s3": "api/src/storage/s3.ts",
   postgres: "api/src/db/client.ts",
   "isomorphic-git": "api/src/services/git/repo.ts",
+  "@secretlint": "api/src/services/publish/scan-client-files.ts",
   "@electric-sql/pglite": "api/src/db/embedded.ts",
   firebase: "web/src/features/auth/firebase.ts",
   "@firebase": "web/src/features/auth/firebase.ts",

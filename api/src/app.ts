@@ -17,6 +17,7 @@ import { securityHeaders } from "./middleware/security-headers";
 import { authRoutes } from "./routes/auth";
 import { chatRoutes } from "./routes/chat";
 import { databaseRoutes } from "./routes/database";
+import { domainRoutes, tlsAskRoutes } from "./routes/domains";
 import { fileRoutes } from "./routes/files";
 import { memberRoutes } from "./routes/members";
 import { messageRoutes } from "./routes/messages";
@@ -81,6 +82,7 @@ function apiRoutes(deps: AppDeps) {
   return (
     new Hono<AppEnv>()
       .route("/", systemRoutes(deps))
+      .route("/tls", tlsAskRoutes(deps))
       .route("/upload", uploadRoutes(deps, auth, limits.uploads))
       .route("/projects", projectImportRoutes(deps, auth, limits.projects))
       .use("/auth/*", auth, jsonBodyLimit)
@@ -110,6 +112,7 @@ function apiRoutes(deps: AppDeps) {
       .route("/projects", secretRoutes(deps))
       .route("/projects", gitRoutes(deps))
       .route("/projects", memberRoutes(deps))
+      .route("/projects", domainRoutes(deps))
       .route("/sites", liveSiteRoutes(deps))
       .route("/messages", messageRoutes(deps))
       .route("/messages", chatRoutes(deps))

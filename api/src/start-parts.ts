@@ -129,6 +129,8 @@ export async function startParts(
     closers.push(async () => (pty.close(), terminals.closeAll()));
     const sites = createSiteServer({ sql: db.sql, store, events, logger, domain: config.sites.domain, scheme: config.sites.scheme });
     closers.push(async () => sites.close());
+    // A request on a project's own domain must find its site from the first request on, not reach the app.
+    await sites.ready;
     const stopProblems = startProblemsWatch(services);
     closers.push(async () => stopProblems());
     const metrics = createMetrics();

@@ -3,6 +3,7 @@
  * 'ready' and pointed at by `sites.live_deployment_id` is live, 'ready' otherwise is superseded.
  */
 import type { DeploymentStatus } from "@shared/schemas/publish";
+import type { ScanFinding } from "@shared/schemas/responses";
 import type { Sql } from "./client";
 import type { Manifest } from "./versions";
 
@@ -19,6 +20,9 @@ export type DeploymentRow = {
   live: boolean;
   /** The site name this build renames the site to when it goes live (null: it keeps the site's name). */
   slug: string | null;
+  /** What the client-file scan found (null: nothing, or not scanned); `findingsAllowed`: it went live with them. */
+  scanFindings: ScanFinding[] | null;
+  findingsAllowed: boolean;
 };
 
 export type SiteRow = { projectId: string; slug: string; liveDeploymentId: string | null };
@@ -39,7 +43,8 @@ const toRow = (r: Raw): DeploymentRow => ({ ...r, bytes: Number(r.bytes) });
 
 const columns = (sql: Sql) => sql`
   d.id, d.project_id as "projectId", d.version_id as "versionId", d.state, d.bytes::float8 as bytes,
-  d.build_log as "buildLog", d.created_at as "createdAt", coalesce(s.live_deployment_id = d.id, false) as live, d.slug`;
+  d.build_log as "buildLog", d.created_at as "createdAt", coalesce(s.live_deployment_id = d.id, false) as live, d.slug,
+  d.scan_findings as "scanFindings", d.findings_allowed as "findingsAllowed"`;
 
 /** Newest first. */
 export async function listDeployments(sql: Sql, projectId: string, limit = 50): Promise<DeploymentRow[]> {
@@ -82,6 +87,11 @@ export async function dropBuild(sql: Sql, id: string): Promise<void> {
 
 export async function failBuild(sql: Sql, id: string, log: string): Promise<void> {
   await sql`update deployments set state = 'failed', build_log = ${log}, finished_at = now() where id = ${id} and state = 'building'`;
+}
+
+/** Keeps what the client-file scan found on the build, and whether it goes live with them (allowFindings). */
+export async function recordFindings(sql: Sql, id: string, findings: ScanFinding[], allowed: boolean): Promise<void> {
+  await sql`update deployments set scan_findings = ${sql.json(findings as never)}, findings_allowed = ${allowed} where id = ${id}`;
 }
 
 /** Records the name a build renames the site to; the site keeps its current one until the build is live. */

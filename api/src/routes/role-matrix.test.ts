@@ -67,6 +67,11 @@ const RULES: Record<string, Rule> = {
   "DELETE /api/projects/:id/members/:email": { need: "own" },
   "POST /api/projects/:id/transfer": { need: "own", body: (f) => ({ email: emailOf(f.editor) }) },
   "GET /api/projects/:id/activity": { need: "view" },
+  // Own domains are managed like publishing (edit); verify and delete of a name never added answer 404 "Domain".
+  "GET /api/projects/:id/domains": { need: "view" },
+  "POST /api/projects/:id/domains": { need: "edit", body: (f) => ({ domain: `shop-${f.id.slice(0, 8)}.example.com` }) },
+  "POST /api/projects/:id/domains/:domain/verify": { need: "edit" },
+  "DELETE /api/projects/:id/domains/:domain": { need: "edit" },
   "GET /api/messages/:projectId": { need: "view" },
   "POST /api/messages/stream": { need: "edit", body: (f) => ({ projectId: f.id, content: "Hello" }) },
   "GET /api/messages/:projectId/active": { need: "view" },
@@ -108,6 +113,8 @@ const NOT_PROJECT_SCOPED = new Set([
   "POST /api/projects/import",
   "GET /api/usage",
   "GET /api/sites",
+  // Caddy's on-demand TLS question: names only, public by design.
+  "GET /api/tls/ask",
   // A signed, expiring URL for an <img> (no bearer possible): the signature, made for a member, is the access.
   "GET /api/upload/image/:projectId/:name",
 ]);
@@ -145,6 +152,7 @@ function pathFor(route: string, f: Fixture): string {
     .replace(":deploymentId", crypto.randomUUID())
     .replace(":table", "items")
     .replace(":email", encodeURIComponent(f.pending))
+    .replace(":domain", "shop.example.com")
     .replace(":name", route.includes("/secrets/") ? "API_KEY" : "app");
 }
 

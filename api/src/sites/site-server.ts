@@ -1,5 +1,6 @@
 /**
- * Serves published sites at `<slug>.<SITES_DOMAIN>` straight from the object store, on every instance:
+ * Serves published sites at `<slug>.<SITES_DOMAIN>` and on their projects' verified own domains (the Host
+ * lookup is site-hosts.ts) straight from the object store, on every instance:
  * the slug's live deployment is a manifest (path → content hash), files are read by hash and kept in a
  * small LRU with their gzip and brotli forms. Client-side routes (a path without an extension) get the
  * deployment's index.html; anything else missing gets its 404.html or a plain 404. Hashed assets are cached
@@ -22,7 +23,8 @@ import type { ObjectStore } from "../storage/types";
 import { multipartByteRanges, newBoundary, parseRanges, type ByteRange } from "./byte-ranges";
 import { contentTypeOf, extensionOf, isCompressible, isHashedAsset, isHtml } from "./content-types";
 import { ByteLru, type CachedBlob, type CachedSite } from "./site-cache";
-import { rawPathOf, siteSlugOf, sitePath } from "./site-request";
+import { createSiteHosts } from "./site-hosts";
+import { rawPathOf, sitePath } from "./site-request";
 
 export type SiteServerOptions = {
   sql: Sql;
@@ -40,6 +42,8 @@ export type SiteServerOptions = {
 export type SiteServer = {
   /** `raw.hidesDotSegments`: the request target held dot segments Bun resolved out of `req.url` (site-request.ts). */
   handle(req: Request, raw?: { hidesDotSegments: boolean }): Response | Promise<Response> | null;
+  /** Settles once the projects' own domains were read (site-hosts.ts): wait for it before taking requests. */
+  ready: Promise<void>;
   close(): void;
 };
 
@@ -70,6 +74,7 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
     ...(o.scheme === "https" ? { "strict-transport-security": "max-age=31536000" } : {}),
   };
 
+  const hosts = createSiteHosts({ sql: o.sql, events: o.events, logger: o.logger, domain, ttlMs: siteTtl });
   const unsubscribe = o.events.subscribeSite((event) => {
     if (event.type !== "site.changed") return;
     sites.delete(event.slug);
@@ -198,7 +203,7 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
 
   return {
     handle(req, raw) {
-      const slug = siteSlugOf(req.headers.get("host"), domain);
+      const slug = hosts.slugOf(req.headers.get("host"));
       if (slug === null) return null;
       if (req.method !== "GET" && req.method !== "HEAD")
         return plain(405, "Method not allowed", { allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" });
@@ -217,7 +222,11 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
         return fail(error);
       }
     },
-    close: unsubscribe,
+    ready: hosts.ready,
+    close() {
+      unsubscribe();
+      hosts.close();
+    },
   };
 }
 

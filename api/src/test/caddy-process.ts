@@ -23,7 +23,15 @@ export async function startCaddy(upstreams: string[]): Promise<CaddyProcess> {
   const url = `http://localhost:${port}`;
   const { stop } = await runCaddy({
     caddyfile: CADDYFILE,
-    env: { DOMAIN: `localhost:${port}`, HTTP_PORT: String(port), APP_UPSTREAMS: upstreams.join(" "), CADDY_ADMIN: "off", WILDCARD_TLS: "internal" },
+    // Own domains over plain HTTP on the same port, as the Caddyfile says for this setup (no :443 listener).
+    env: {
+      DOMAIN: `localhost:${port}`,
+      HTTP_PORT: String(port),
+      APP_UPSTREAMS: upstreams.join(" "),
+      CADDY_ADMIN: "off",
+      WILDCARD_TLS: "internal",
+      OWN_DOMAINS_SITE: "http://",
+    },
     readyUrl: `${url}/api/health`,
   });
   return { port, url, stop };

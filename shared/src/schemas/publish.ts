@@ -84,5 +84,6 @@ export const publishRequestSchema = z.object({
     })
     .optional()
     .describe("The site name: <slug>.<sites domain>. Defaults to the project's current one, else one made from its name"),
+  allowFindings: z.boolean().optional().describe("Go live even when the scan finds secrets or credentials in files browsers get; the deployment records it"),
 });
 export type PublishRequest = z.infer<typeof publishRequestSchema>;

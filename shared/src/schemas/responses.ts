@@ -177,6 +177,15 @@ export type TokenBudget = z.infer<typeof tokenBudgetSchema>;
 
 export const deploymentStatusSchema = z.enum(["building", "live", "failed", "superseded"]);
 export type DeploymentStatus = z.infer<typeof deploymentStatusSchema>;
+/** One thing the pre-publish scan found: a project secret's value or a credential, in a file browsers get. */
+export const scanFindingSchema = z.object({
+  file: z.string(),
+  /** `project-secret` (a value of the project's secrets, named in `message`) or a secretlint rule id. */
+  rule: z.string(),
+  line: z.number(),
+  message: z.string(),
+});
+export type ScanFinding = z.infer<typeof scanFindingSchema>;
 export const deploymentSchema = z.object({
   id: z.string(),
   createdAt: z.string(),
@@ -185,6 +194,10 @@ export const deploymentSchema = z.object({
   versionId: z.nullable(z.string()),
   bytes: z.number(),
   buildLog: z.optional(z.string()),
+  /** What the scan of the files that reach browsers found: why a failed build was refused, or what went live allowed. */
+  findings: z.optional(z.array(scanFindingSchema)),
+  /** Published with `allowFindings`: these findings went live on purpose. */
+  findingsAllowed: z.optional(z.boolean()),
 });
 export type Deployment = z.infer<typeof deploymentSchema>;
 export const deploymentListSchema = z.array(deploymentSchema);
@@ -205,6 +218,19 @@ export type SiteState = z.infer<typeof siteStateSchema>;
 export const liveSiteSchema = z.object({ projectId: z.string(), slug: z.string(), url: z.string() });
 export type LiveSite = z.infer<typeof liveSiteSchema>;
 export const liveSiteListSchema = z.array(liveSiteSchema);
+/** A domain of the project's own (`/api/projects/{id}/domains`): pending until its TXT record is found, then verified. */
+export const siteDomainSchema = z.object({
+  domain: z.string(),
+  status: z.enum(["pending", "verified"]),
+  /** The TXT record to create: `_appbuilder.<domain>` holding `txtValue`. */
+  txtName: z.string(),
+  txtValue: z.string(),
+  verifiedAt: z.nullable(z.string()),
+  /** Where the site answers once verified (`https://<domain>` behind Caddy). */
+  url: z.string(),
+});
+export type SiteDomain = z.infer<typeof siteDomainSchema>;
+export const siteDomainListSchema = z.array(siteDomainSchema);
 
 export const versionSourceSchema = z.enum(["agent", "user", "restore", "manual"]);
 export type VersionSource = z.infer<typeof versionSourceSchema>;

@@ -14,6 +14,7 @@ import { z } from "zod";
 import { agentConfig, agentEnv, type AgentConfig } from "./agent";
 import { appDatabasesConfig, appDatabasesEnv, type AppDatabasesSection } from "./app-databases";
 import { authConfig, authEnv, type AuthConfig } from "./auth";
+import { domainsConfig, domainsEnv, type DomainsConfig } from "./domains";
 import { gitConfig, gitEnv, type GitConfig } from "./git";
 import { databaseConfig, databaseEnv, type DatabaseConfig } from "./database";
 import { limitsConfig, limitsEnv, type LimitsConfig } from "./limits";
@@ -47,6 +48,7 @@ const envSchema = z.object({
   ...appDatabasesEnv,
   ...secretsEnv,
   ...gitEnv,
+  ...domainsEnv,
 });
 
 export type Config = ServerConfig &
@@ -55,7 +57,8 @@ export type Config = ServerConfig &
   AgentConfig &
   LimitsConfig &
   AppDatabasesSection &
-  GitConfig & {
+  GitConfig &
+  DomainsConfig & {
     database: DatabaseConfig;
     storage: StorageConfig;
     preview: PreviewConfig;
@@ -94,5 +97,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...appDatabasesConfig(e, database, server.dataDir),
     secrets,
     ...gitConfig(e),
+    ...domainsConfig(e),
   };
 }

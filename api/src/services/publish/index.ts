@@ -22,17 +22,19 @@ import { getProject } from "../projects";
 import type { ProjectSandboxesService } from "../sandboxes";
 import { takeVersion } from "../versions/snapshot";
 import { createBuildLog, type BuildLog } from "./build-log";
-import { OutputError, readOutput, tooBig } from "./build-output";
+import { checkClientFiles, type ClientScanDeps } from "./client-scan";
+import { OutputError, type OutputFile, readOutput, tooBig } from "./build-output";
 import { BuildError, buildScript, runBuild } from "./run-build";
 import { slugFromName, slugProblem, withSuffix } from "./slug";
 import { staticManifest, storeDeploymentFiles } from "./store-files";
 
-export type PublishDeps = ServiceContext & {
-  config: Pick<Config, "sites">;
-  sandboxes: Pick<ProjectSandboxesService, "ensure" | "templateCache">;
-  /** When it is draining (SIGTERM), this instance starts no new build; the ones running finish. */
-  drain?: Drain;
-};
+export type PublishDeps = ServiceContext &
+  ClientScanDeps & {
+    config: Pick<Config, "sites">;
+    sandboxes: Pick<ProjectSandboxesService, "ensure" | "templateCache">;
+    /** When it is draining (SIGTERM), this instance starts no new build; the ones running finish. */
+    drain?: Drain;
+  };
 
 export const siteUrl = (sites: Config["sites"], slug: string) => `${sites.scheme}://${slug}.${sites.domain}${sites.portSuffix}`;
 
@@ -40,7 +42,7 @@ export const siteUrl = (sites: Config["sites"], slug: string) => `${sites.scheme
 const running = new Set<Promise<void>>();
 export const buildsSettled = () => Promise.all([...running]);
 
-export async function publishProject(deps: PublishDeps, access: ProjectAccess, input: { slug?: string }): Promise<PublishResult> {
+export async function publishProject(deps: PublishDeps, access: ProjectAccess, input: { slug?: string; allowFindings?: boolean }): Promise<PublishResult> {
   const { projectId } = access;
   deps.drain?.refuseNew("publish");
   const project = await getProject(deps, access);
@@ -60,7 +62,7 @@ export async function publishProject(deps: PublishDeps, access: ProjectAccess, i
     throw error;
   }
   const url = siteUrl(deps.config.sites, slug);
-  const work = build(deps, { access, projectId: project.id, deploymentId, slug, url }).catch((error) =>
+  const work = build(deps, { access, projectId: project.id, deploymentId, slug, url, allowFindings: input.allowFindings === true }).catch((error) =>
     deps.logger.error("publish failed unexpectedly", { projectId, deploymentId, error: String(error) }),
   );
   running.add(work);
@@ -94,7 +96,7 @@ async function chooseSlug(deps: PublishDeps, projectId: string, projectName: str
   throw conflict("Could not find a free site name; choose one.");
 }
 
-type Build = { access: ProjectAccess; projectId: string; deploymentId: string; slug: string; url: string };
+type Build = { access: ProjectAccess; projectId: string; deploymentId: string; slug: string; url: string; allowFindings: boolean };
 
 async function build(deps: PublishDeps, b: Build): Promise<void> {
   const log = createBuildLog(deps.events, { ownerId: b.access.ownerId, projectId: b.projectId, deploymentId: b.deploymentId });
@@ -116,6 +118,8 @@ async function build(deps: PublishDeps, b: Build): Promise<void> {
     const { version } = await takeVersion(deps, { projectId: b.projectId, source: "manual", label: `Published to ${b.slug}` });
     await deps.sql`update deployments set version_id = ${version.id} where id = ${b.deploymentId}`;
     const files = await deploymentFiles(deps, b, version.id, log);
+    // Nothing that reaches browsers may carry a secret (issue 22): refused here unless allowFindings.
+    await checkClientFiles(deps, b, files.contents ?? files.manifest, log);
     log.write(`Uploaded ${Object.keys(files.manifest).length} files (${(files.bytes / 1024).toFixed(1)} KB).\n`);
     await log.flush();
     const live = await rows.finishBuild(deps.sql, { id: b.deploymentId, projectId: b.projectId, files: files.manifest, bytes: files.bytes, log: log.text() });
@@ -143,7 +147,12 @@ async function build(deps: PublishDeps, b: Build): Promise<void> {
   }
 }
 
-async function deploymentFiles(deps: PublishDeps, b: Build, versionId: string, log: BuildLog): Promise<{ manifest: Manifest; bytes: number }> {
+async function deploymentFiles(
+  deps: PublishDeps,
+  b: Build,
+  versionId: string,
+  log: BuildLog,
+): Promise<{ manifest: Manifest; bytes: number; contents?: OutputFile[] }> {
   const max = deps.config.sites.maxDeploymentBytes;
   const pkgRow = await findFileByPath(deps.sql, b.projectId, "package.json");
   const packageJson = pkgRow ? await deps.store.get(pkgRow.storageKey) : null;
@@ -170,7 +179,7 @@ async function deploymentFiles(deps: PublishDeps, b: Build, versionId: string, l
   log.write(`Uploading ${dir}/\n`);
   const files = await readOutput(sandbox, dir, { maxBytes: max, note: (line) => log.write(`${line}\n`) });
   if (files.length === 0) throw new OutputError(`${dir} is empty: nothing to publish.`);
-  return storeDeploymentFiles(deps, files);
+  return { ...(await storeDeploymentFiles(deps, files)), contents: files };
 }
 
 const toDeployment = (sites: Config["sites"], slug: string | null, d: rows.DeploymentRow, withLog: boolean): Deployment => ({
@@ -182,6 +191,7 @@ const toDeployment = (sites: Config["sites"], slug: string | null, d: rows.Deplo
   versionId: d.versionId,
   bytes: d.bytes,
   ...(withLog || d.state !== "ready" ? { buildLog: d.buildLog } : {}),
+  ...(d.scanFindings ? { findings: d.scanFindings, findingsAllowed: d.findingsAllowed } : {}),
 });
 
 export async function listProjectDeployments(deps: PublishDeps, access: ProjectAccess): Promise<Deployment[]> {
