@@ -38,6 +38,7 @@ export function createAgentRuns(
     vision: settings.visionSetting ?? ((name: string) => isKnownVisionModel(name)),
     contextTokensConfigured: settings.contextTokens !== undefined,
     maxOutputTokensConfigured: settings.maxOutputTokens !== undefined,
+    modelMaxConcurrency: settings.modelMaxConcurrency,
     ...deps.agent,
     limits: {
       ...(settings.maxOutputTokens ? { maxOutputTokens: settings.maxOutputTokens } : {}),

@@ -9,6 +9,7 @@
  * const result = await runAgent({ client, model, messages, tools, toolContext, enableReasoning: false,
  *   signal, limits: DEFAULT_AGENT_LIMITS, emit: (event) => console.log(event) });
  */
+import type { ModelGate } from "./model-gate";
 import type { RunStatus, StreamEvent, TokenUsage } from "@shared/events/stream";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
@@ -48,6 +49,8 @@ export type AgentRunInput = {
   logger?: Logger;
   /** The tokenizer (a port: the agent imports no tokenizer library); a rough estimate when absent. */
   countTokens?: CountTokens;
+  /** MODEL_MAX_CONCURRENCY's line for the model (none: no limit). */
+  modelGate?: ModelGate;
   /**
    * Called when the model answers without tools, before the run ends (verify.ts): a text returned goes back
    * to the model as a new step (what failed, to fix) and the loop continues; `{ fail }` ends the run as

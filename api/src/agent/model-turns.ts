@@ -24,7 +24,7 @@ export type ModelTurns = {
 };
 
 type Parts = {
-  input: Pick<AgentRunInput, "client" | "model" | "messages" | "enableReasoning" | "limits" | "emit" | "logger">;
+  input: Pick<AgentRunInput, "client" | "model" | "messages" | "enableReasoning" | "limits" | "emit" | "logger" | "modelGate">;
   signal: AbortSignal;
   writer: StepWriter;
   budget: ContextBudget;
@@ -61,13 +61,26 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
     };
   }
 
+  /**
+   * One request to the model, in MODEL_MAX_CONCURRENCY's line for it when there is one: the run is told its
+   * place while it waits (`queued`), and the place is given up when the answer is in (or failed).
+   */
+  async function request(o: ModelTurnOptions): Promise<ModelTurn> {
+    const release = await input.modelGate?.acquire(input.model, signal, (position) => input.emit({ type: "queued", position }));
+    try {
+      return await runModelTurn(o);
+    } finally {
+      release?.();
+    }
+  }
+
   async function summarise(transcript: string): Promise<string> {
-    const request: ChatMessage[] = [
+    const messagesFor: ChatMessage[] = [
       { role: "system", content: SUMMARY_PROMPT },
       { role: "user", content: transcript },
     ];
-    const turn = await runModelTurn({
-      ...options(request),
+    const turn = await request({
+      ...options(messagesFor),
       tools: [],
       textCallTools: [],
       enableReasoning: false,
@@ -75,7 +88,7 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
       onText: () => {},
       onThinking: () => {},
     });
-    usage.count(turn, budget.meter.messages(request));
+    usage.count(turn, budget.meter.messages(messagesFor));
     return turn.text;
   }
 
@@ -114,7 +127,7 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
       const estimate = budget.meter.messages(messages) + tools;
       let turn: ModelTurn;
       try {
-        turn = await runModelTurn({ ...options(messages), maxOutputTokens, onRestart: () => writer.notice(RESTART_NOTICE) });
+        turn = await request({ ...options(messages), maxOutputTokens, onRestart: () => writer.notice(RESTART_NOTICE) });
       } catch (error) {
         if (retried || !(error instanceof ModelTurnError) || error.failure.kind !== "context_length") throw error;
         input.logger?.warn("context length exceeded; trimming harder", { estimate, contextTokens: budget.contextTokens });

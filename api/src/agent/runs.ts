@@ -25,6 +25,7 @@ import type { CountTokens } from "./context-window";
 import { conversationTokens } from "./context-usage";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
 import { MODEL_NOT_CONFIGURED } from "./model";
+import { createModelGate, type ModelGate } from "./model-gate";
 import type { ConversationSource, RunCheckpoints, RunStore, SecretRedaction, UsageLedger, Workspaces } from "./ports";
 import { prepareRun } from "./prepare-run";
 import { createRunChannel } from "./run-channel";
@@ -58,6 +59,8 @@ export type AgentOptions = {
   contextTokensConfigured?: boolean;
   /** Set when MODEL_MAX_OUTPUT_TOKENS was; otherwise a run asks for at most about a quarter of its window. */
   maxOutputTokensConfigured?: boolean;
+  /** MODEL_MAX_CONCURRENCY: requests to one model at once from this process, the rest wait in order (0 = no limit). */
+  modelMaxConcurrency?: number;
 };
 
 export type RunDeps = {
@@ -129,6 +132,8 @@ export function createRunManager(deps: RunDeps): RunManager {
   const limits: AgentLimits = { ...DEFAULT_AGENT_LIMITS, ...options.limits };
   const staleRunMs = options.staleRunMs ?? 2 * 60_000;
   const { store, conversations } = deps;
+  // One line per model for every run of this process.
+  const modelGate = createModelGate(options.modelMaxConcurrency ?? 0);
 
   let closing = false;
 
@@ -173,7 +178,7 @@ export function createRunManager(deps: RunDeps): RunManager {
 
     void executeRun(
       deps,
-      limits,
+      { ...limits, modelGate },
       access,
       run,
       { content, images, enableReasoning: message.enableReasoning ?? false, mode: message.mode ?? "build" },
@@ -237,7 +242,7 @@ export function createRunManager(deps: RunDeps): RunManager {
 /** Runs the agent for a started run, recording it; resolves with how it ended once `done` is sent. */
 async function executeRun(
   deps: RunDeps,
-  limits: AgentLimits,
+  { modelGate, ...limits }: AgentLimits & { modelGate: ModelGate | undefined },
   access: ProjectAccess,
   run: LiveRun,
   message: { content: string; images: ChatImage[]; enableReasoning: boolean; mode: ChatMode },
@@ -278,7 +283,7 @@ async function executeRun(
         setup: deps.model,
       });
       recorder.model = input.model;
-      status = (await runAgent({ ...input, toolContext: { ...input.toolContext, event: send }, emit: send })).status;
+      status = (await runAgent({ ...input, modelGate, toolContext: { ...input.toolContext, event: send }, emit: send })).status;
     }
   } catch (error) {
     deps.logger.error("agent run crashed", { projectId, error: String(error) });

@@ -69,6 +69,7 @@ export type RunBusEvent =
   | { type: "run.detach"; projectId: string; requestId: string }
   | { type: "run.event"; projectId: string; requestId: string; instance: string; messageId: string; seq: number; part: number; parts: number; text: string }
   | { type: "run.stop"; projectId: string; requestId: string }
+  | { type: "run.stopping"; projectId: string; requestId: string }
   | { type: "run.stopped"; projectId: string; requestId: string; instance: string; stopped: boolean; messageId: string | null };
 
 export interface EventBus {

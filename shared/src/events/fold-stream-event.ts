@@ -50,6 +50,8 @@ export type RunFold = {
   openSteps: FoldedStep[];
   /** The secret the agent is waiting for (request_secret), until its tool call completes or the run ends. */
   secretRequest: { name: string; reason: string } | null;
+  /** The run's place in the line for the model (MODEL_MAX_CONCURRENCY) while it waits; null otherwise. */
+  queued: number | null;
 };
 
 /** The assistant message as saved (`RunStore.saveProgress` / `finish`). */
@@ -74,6 +76,7 @@ export function emptyRunFold(): RunFold {
     settledSteps: [],
     openSteps: [],
     secretRequest: null,
+    queued: null,
   };
 }
 
@@ -99,12 +102,15 @@ export function foldStreamEvent(fold: RunFold, event: StreamEvent): RunFold {
       };
     case "secret_request":
       return { ...fold, secretRequest: { name: event.name, reason: event.reason } };
+    case "queued":
+      return { ...fold, queued: event.position > 0 ? event.position : null };
     case "error":
       return { ...fold, error: event.message, status: "failed" };
     case "done":
       return {
         ...fold,
         secretRequest: null,
+        queued: null,
         done: true,
         status: event.status ?? (fold.error ? "failed" : "complete"),
         usage: event.usage ?? fold.usage,

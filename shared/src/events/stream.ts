@@ -65,6 +65,11 @@ export const streamEventSchema = z.discriminatedUnion("type", [
    * (never through the chat), or a Decline button. The model hears only "set" or "declined".
    */
   z.object({ type: z.literal("secret_request"), name: z.string(), reason: z.string() }),
+  /**
+   * MODEL_MAX_CONCURRENCY: the run's request waits for the model; `position` is its place in the line (1 = next),
+   * sent again as it moves, and 0 once it goes ahead. The chat shows "queued" meanwhile.
+   */
+  z.object({ type: z.literal("queued"), position: z.number().int().min(0) }),
   /** Always the last event. `messageId` is the saved assistant message; `status` how the run ended. */
   z.object({
     type: z.literal("done"),

@@ -11,6 +11,7 @@ describe("agent configuration", () => {
       idleTimeoutMs: 180_000,
       maxRunMs: 1_200_000,
       repairRounds: 3,
+      modelMaxConcurrency: 0,
     });
     const c = load({
       OPENAI_BASE_URL: "http://127.0.0.1:11434/v1",
@@ -20,8 +21,18 @@ describe("agent configuration", () => {
       AGENT_IDLE_TIMEOUT_S: "600",
       AGENT_MAX_RUN_S: "3600",
       AGENT_REPAIR_ROUNDS: "0",
+      MODEL_MAX_CONCURRENCY: "4",
     });
-    expect(c.agent).toEqual({ contextTokens: 16_384, maxOutputTokens: 2048, vision: false, idleTimeoutMs: 600_000, maxRunMs: 3_600_000, repairRounds: 0 });
+    expect(c.agent).toEqual({
+      contextTokens: 16_384,
+      maxOutputTokens: 2048,
+      vision: false,
+      idleTimeoutMs: 600_000,
+      maxRunMs: 3_600_000,
+      repairRounds: 0,
+      modelMaxConcurrency: 4,
+    });
+    expect(failure({ MODEL_MAX_CONCURRENCY: "-1" })).toContain("MODEL_MAX_CONCURRENCY");
     expect(failure({ AGENT_REPAIR_ROUNDS: "three" })).toContain("AGENT_REPAIR_ROUNDS");
     expect(load({ OPENAI_BASE_URL: "http://x/v1", OPENAI_MODEL: "qwen2.5-coder:14b", MODEL_VISION: "true" }).agent.vision).toBe(true);
     expect(load({ OPENAI_API_KEY: "k", OPENAI_MODEL: "gpt-4o", MODEL_VISION: "false" }).agent.vision).toBe(false);

@@ -21,6 +21,7 @@ export const agentEnv = {
   AGENT_IDLE_TIMEOUT_S: positiveInt(180),
   AGENT_MAX_RUN_S: positiveInt(20 * 60),
   AGENT_REPAIR_ROUNDS: countOrOff(3),
+  MODEL_MAX_CONCURRENCY: countOrOff(0),
 };
 
 export type AgentConfig = {
@@ -40,6 +41,8 @@ export type AgentConfig = {
     maxRunMs: number;
     /** Verify-and-repair rounds before a run that leaves the app broken ends saying so (0 = no check). */
     repairRounds: number;
+    /** Requests to one model at once from this instance; more wait in order (0 = no limit). */
+    modelMaxConcurrency: number;
   };
 };
 
@@ -55,6 +58,7 @@ export function agentConfig(e: z.infer<z.ZodObject<typeof agentEnv>>, defaultMod
       idleTimeoutMs: e.AGENT_IDLE_TIMEOUT_S * 1000,
       maxRunMs: e.AGENT_MAX_RUN_S * 1000,
       repairRounds: e.AGENT_REPAIR_ROUNDS,
+      modelMaxConcurrency: e.MODEL_MAX_CONCURRENCY,
     },
   };
 }

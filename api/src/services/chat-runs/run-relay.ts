@@ -54,6 +54,8 @@ export function relayRuns(runs: RunManager, deps: Pick<ServiceContext, "sql" | "
     if (event.type === "run.attach") return relayTo(event.projectId, event.requestId);
     if (event.type === "run.detach") return relaying.get(event.requestId)?.();
     if (event.type === "run.stop" && runs.local(event.projectId)) {
+      // Heard at once (saving the answer can take a moment): the asking instance then waits for the end.
+      void send({ type: "run.stopping", projectId: event.projectId, requestId: event.requestId });
       void runs.stopLocal(event.projectId).then(
         (result) => send({ type: "run.stopped", projectId: event.projectId, requestId: event.requestId, instance: INSTANCE_ID, ...result }),
         (error) => logger.warn("relayed stop failed", { projectId: event.projectId, error: String(error) }),
@@ -171,14 +173,20 @@ export function relayRuns(runs: RunManager, deps: Pick<ServiceContext, "sql" | "
     if (!messageId) return { stopped: false, messageId: null };
     const requestId = crypto.randomUUID();
     let off = () => {};
+    let acknowledged!: () => void;
+    const stopping = new Promise<void>((resolve) => (acknowledged = resolve));
     const heard = new Promise<{ stopped: boolean; messageId: string | null }>((resolve) => {
       off = events.subscribeRun((event) => {
-        if (event.type === "run.stopped" && event.requestId === requestId) resolve({ stopped: event.stopped, messageId: event.messageId });
+        if (event.requestId !== requestId) return;
+        if (event.type === "run.stopping") acknowledged();
+        if (event.type === "run.stopped") resolve({ stopped: event.stopped, messageId: event.messageId });
       });
     });
     try {
       await send({ type: "run.stop", projectId, requestId });
-      const answer = await Promise.race([heard, Bun.sleep(stopWaitMs).then(() => null)]);
+      // Nobody has the run (its instance died): said after the attach wait, not after the whole stop wait.
+      const owned = await Promise.race([stopping.then(() => true), heard.then(() => true), Bun.sleep(attachWaitMs).then(() => false)]);
+      const answer = owned ? await Promise.race([heard, Bun.sleep(stopWaitMs).then(() => null)]) : null;
       if (!answer) logger.warn("no instance answered a relayed stop", { projectId, messageId });
       return answer ?? { stopped: false, messageId };
     } finally {

@@ -50,4 +50,27 @@ describe("applyStreamEvent", () => {
     expect(play([...asked, { type: "tool_complete", name: "request_secret", summary: "API_KEY: set", result: "set" }]).secretRequest).toBeNull();
     expect(play([...asked, { type: "done", status: "stopped" }]).secretRequest).toBeNull();
   });
+
+  test("queued shows the place in line while the run waits for the model, and goes when it is its turn or the run ends", () => {
+    expect(play([{ type: "queued", position: 2 }]).queued).toBe(2);
+    expect(
+      play([
+        { type: "queued", position: 2 },
+        { type: "queued", position: 1 },
+      ]).queued,
+    ).toBe(1);
+    expect(
+      play([
+        { type: "queued", position: 1 },
+        { type: "queued", position: 0 },
+        { type: "chunk", content: "Hi" },
+      ]),
+    ).toMatchObject({ queued: null, content: "Hi" });
+    expect(
+      play([
+        { type: "queued", position: 1 },
+        { type: "done", status: "stopped" },
+      ]).queued,
+    ).toBeNull();
+  });
 });

@@ -35,4 +35,11 @@ describe("parseStreamEvent", () => {
     expect(parseStreamEvent('{"type":"secret_request","name":"API_KEY","reason":"why"}')).toEqual({ type: "secret_request", name: "API_KEY", reason: "why" });
     expect(parseStreamEvent('{"type":"secret_request","name":"API_KEY"}')).toBeNull();
   });
+
+  test("queued carries a whole, non-negative place in line", () => {
+    expect(parseStreamEvent('{"type":"queued","position":2}')).toEqual({ type: "queued", position: 2 });
+    expect(parseStreamEvent('{"type":"queued","position":0}')).toEqual({ type: "queued", position: 0 });
+    expect(parseStreamEvent('{"type":"queued","position":-1}')).toBeNull();
+    expect(parseStreamEvent('{"type":"queued","position":"2"}')).toBeNull();
+  });
 });

@@ -33,6 +33,8 @@ export function parseStreamEvent(data: string): StreamEvent | null {
       return isStr(e.name) && isStr(e.summary) ? ({ ...e, result: isStr(e.result) ? e.result : "" } as StreamEvent) : null;
     case "secret_request":
       return isStr(e.name) && isStr(e.reason) ? { type: "secret_request", name: e.name, reason: e.reason } : null;
+    case "queued":
+      return typeof e.position === "number" && Number.isInteger(e.position) && e.position >= 0 ? { type: "queued", position: e.position } : null;
     case "error":
       return { type: "error", message: isStr(e.message) && e.message ? e.message : "Something went wrong" };
     case "done":

@@ -171,6 +171,12 @@ export function ChatView({ projectId }: { projectId: string }) {
             ))}
             {showPendingUser && chat.pending?.user && <MessageItem message={chat.pending.user} />}
             {live && <MessageItem message={live} live />}
+            {chat.pending?.run.queued ? (
+              <p role="status" className="text-sm text-muted-foreground">
+                Queued for the model: {chat.pending.run.queued === 1 ? "next in line" : `number ${chat.pending.run.queued} in line`}. The answer starts when the
+                model is free.
+              </p>
+            ) : null}
             {chat.pending?.run.secretRequest && (
               <SecretRequestForm key={chat.pending.run.secretRequest.name} projectId={projectId} {...chat.pending.run.secretRequest} />
             )}
