@@ -69,6 +69,7 @@ export const VENDORS: Record<string, string> = {
   postgres: "api/src/db/client.ts",
   "isomorphic-git": "api/src/services/git/repo.ts",
   "@electric-sql/pglite": "api/src/db/embedded.ts",
+  "playwright-core": "api/src/services/chat-runs/page-browser.ts",
   firebase: "web/src/features/auth/firebase.ts",
   "@firebase": "web/src/features/auth/firebase.ts",
 };

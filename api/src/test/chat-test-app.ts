@@ -72,6 +72,7 @@ export async function chatTestApp(o: { model?: FakeModelServer | null; agent?: A
       await runs.shutdown();
       server?.stop(true);
       await t.deps.sandboxes.shutdown();
+      await t.deps.pageBrowser?.close();
     },
   };
 }
