@@ -10,7 +10,8 @@
  * - One page at a time per project, each in a fresh context (no cookies or storage from an earlier check),
  *   which reaches the app's own origin only: every other request, WebSocket and service worker is refused,
  *   since the app's code runs here on the server's side of the network.
- * - A bounded time per check (`timeoutMs`).
+ * - A bounded time per check (`timeoutMs`): the page's `load`, then until its network has been quiet for
+ *   QUIET_MS (at most QUIET_WAIT_MS more).
  *
  * @example
  * const browser = createPageBrowser({ setting: "auto", logger });
@@ -36,8 +37,14 @@ const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/
 const ARGS = ["--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 /** After a failed launch, checks run without a browser this long before it is tried again. */
 const RELAUNCH_AFTER_MS = 5 * 60_000;
-/** After the page's `load`, up to this long for the network to go quiet (lazy chunks, first fetches). */
+/** After the page's `load`, up to this long for the network to go quiet (lazy chunks, first fetches)… */
 const QUIET_WAIT_MS = 2_000;
+/**
+ * …that is, for this long with no request of the page's open: enough for what a page does right after it
+ * loads (React renders in a task of its own) and for a fetch's answer to be handled. Playwright's
+ * "networkidle" waits 500 ms, a third of a warm check.
+ */
+const QUIET_MS = 150;
 const MAX_PROBLEMS = 20;
 
 export type PageBrowserOptions = {
@@ -163,7 +170,7 @@ async function loadPage(context: BrowserContext, url: string, timeoutMs: number)
     (ws) => (own(ws.url().replace(/^ws/, "http")) ? ws.connectToServer() : ws.close()),
   );
   const page = await context.newPage();
-  const seen = watch(page, own);
+  const { problems: seen, quiet } = watch(page, own);
   const loaded = await page.goto(url, { waitUntil: "load", timeout: left() }).then(
     () => true,
     () => false,
@@ -174,14 +181,28 @@ async function loadPage(context: BrowserContext, url: string, timeoutMs: number)
     const found = seen();
     return found.length ? found : null;
   }
-  await page.waitForLoadState("networkidle", { timeout: Math.min(QUIET_WAIT_MS, left()) }).catch(() => {});
+  await quiet(Math.min(QUIET_WAIT_MS, left()));
   return seen();
 }
 
-/** Collects what the page shows as it runs, shaped as the preview's reporter (report.js) shapes its reports. */
-function watch(page: Page, own: (url: string) => boolean): () => AppProblem[] {
+/**
+ * Collects what the page shows as it runs, shaped as the preview's reporter (report.js) shapes its reports;
+ * `quiet` waits (at most `maxMs`) until no request has been open for QUIET_MS.
+ */
+function watch(page: Page, own: (url: string) => boolean): { problems(): AppProblem[]; quiet(maxMs: number): Promise<void> } {
   const reports: BrowserReport[] = [];
   const failed = new Set<string>();
+  let open = 0;
+  let lastActivity = Date.now();
+  page.on("request", () => {
+    open++;
+    lastActivity = Date.now();
+  });
+  const done = () => {
+    open = Math.max(0, open - 1);
+    lastActivity = Date.now();
+  };
+  page.on("requestfinished", done);
   const add = (report: BrowserReport) => reports.length < MAX_PROBLEMS * 2 && reports.push(report);
   page.on("pageerror", (error) => {
     const message = error.name ? `${error.name}: ${error.message}` : error.message;
@@ -202,8 +223,15 @@ function watch(page: Page, own: (url: string) => boolean): () => AppProblem[] {
   page.on("response", (response) => {
     if (response.status() >= 400) failedLoad(response.url(), response.request().resourceType(), `HTTP ${response.status()}`);
   });
-  page.on("requestfailed", (request) => failedLoad(request.url(), request.resourceType(), request.failure()?.errorText ?? "failed"));
-  return () => {
+  page.on("requestfailed", (request) => {
+    done();
+    failedLoad(request.url(), request.resourceType(), request.failure()?.errorText ?? "failed");
+  });
+  const quiet = async (maxMs: number) => {
+    const deadline = Date.now() + maxMs;
+    while (Date.now() < deadline && (open > 0 || Date.now() - lastActivity < QUIET_MS)) await Bun.sleep(25);
+  };
+  const problems = () => {
     const now = new Date();
     const out: AppProblem[] = [];
     const keys = new Set<string>();
@@ -216,6 +244,7 @@ function watch(page: Page, own: (url: string) => boolean): () => AppProblem[] {
     }
     return out;
   };
+  return { problems, quiet };
 }
 
 /**
