@@ -49,6 +49,8 @@ const app = Bun.serve({
         );
       case "/src/slow.js":
         return js(`await fetch("/slow");\n`);
+      case "/src/loops.js":
+        return js(`for (;;) {}\n`);
       case "/src/meet.js":
         return js(`await fetch("/meet");\n`);
       case "/meet":
@@ -136,6 +138,18 @@ describe.skipIf(!chromium)("the check's headless browser (real Chromium)", () =>
     expect(slowMax).toBe(1);
     await Promise.all([browser.run("p3", `${base}/meet/`), browser.run("p4", `${base}/meet/`)]);
     expect(meetMax).toBe(2);
+  }, 60_000);
+
+  test("a page stuck in an endless loop is not judged, and holds nothing up: the next check runs", async () => {
+    const short = createPageBrowser({ setting: "auto", logger: silentLogger, timeoutMs: 3_000 });
+    try {
+      const started = performance.now();
+      expect(await short.run("p6", `${base}/loops/`)).toBeNull();
+      expect(performance.now() - started).toBeLessThan(20_000);
+      expect(await short.run("p6", `${base}/works/`)).toEqual([]);
+    } finally {
+      await short.close();
+    }
   }, 60_000);
 
   test("driven over a pipe, never a TCP debugging port; closed once idle", async () => {

@@ -44,8 +44,9 @@ const QUIET_WAIT_MS = 2_000;
  * loads (React renders in a task of its own) and for a fetch's answer to be handled. Playwright's
  * "networkidle" waits 500 ms, a third of a warm check.
  */
-const QUIET_MS = 150;
+const QUIET_MS = 250;
 const MAX_PROBLEMS = 20;
+const CLOSE_WAIT_MS = 5_000;
 
 export type PageBrowserOptions = {
   /** CHECK_BROWSER_PATH: "auto", "off" or the browser's path. */
@@ -132,7 +133,19 @@ export function createPageBrowser(o: PageBrowserOptions): PageBrowser {
       o.logger.warn("the check's headless page load failed", { error: String(error) });
       return null;
     } finally {
-      await context?.close().catch(() => {});
+      // A page stuck in an endless loop must not hold the project's queue: a close that does not finish in
+      // time takes the whole browser down (the next check starts a fresh one).
+      const closed = await Promise.race([
+        context?.close().then(
+          () => true,
+          () => true,
+        ) ?? true,
+        Bun.sleep(CLOSE_WAIT_MS).then(() => false),
+      ]);
+      if (!closed) {
+        o.logger.warn("the check's headless page did not close; restarting the browser");
+        void close();
+      }
       open--;
       if (open === 0) closeWhenIdle();
     }
