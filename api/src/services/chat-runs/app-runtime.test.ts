@@ -89,7 +89,7 @@ if (await localSuiteGate("app runtime", { sameOnEveryDatabase: true })) {
         turn.text("Fixed the list."),
       );
       const events = await readEvents(await user.request("POST", "/api/messages/stream", { projectId, content: "A plant list" }));
-      if (events.at(-1)?.type !== "done" || (events.at(-1) as { status?: string }).status !== "complete") {
+      if (events.at(-1)?.type !== "done" || (events.at(-1) as { status?: string }).status !== "complete" || model.requests.length !== 5) {
         console.error(`run events:\n${textOf(events)}\n${JSON.stringify(events.filter((e) => e.type !== "chunk"))}`);
       }
       expect(events.at(-1)).toMatchObject({ type: "done", status: "complete" });

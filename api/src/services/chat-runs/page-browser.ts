@@ -195,6 +195,10 @@ async function loadPage(context: BrowserContext, url: string, timeoutMs: number)
     return found.length ? found : null;
   }
   await quiet(Math.min(QUIET_WAIT_MS, left()));
+  // A round trip through the page after a task of its own: what it queued before (React's first render, a
+  // handler of a fetch's answer) has run, and what that threw has reached us, since the page's events come
+  // down the same pipe in order. Bounded: a page busy in a loop never answers.
+  await Promise.race([page.evaluate(() => new Promise<void>((done) => setTimeout(done, 0))).catch(() => {}), Bun.sleep(Math.min(1_000, left()))]);
   return seen();
 }
 
