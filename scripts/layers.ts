@@ -70,6 +70,7 @@ export const VENDORS: Record<string, string> = {
   "isomorphic-git": "api/src/services/git/repo.ts",
   "@secretlint": "api/src/services/publish/scan-client-files.ts",
   "@electric-sql/pglite": "api/src/db/embedded.ts",
+  "playwright-core": "api/src/services/chat-runs/page-browser.ts",
   firebase: "web/src/features/auth/firebase.ts",
   "@firebase": "web/src/features/auth/firebase.ts",
 };

@@ -10,6 +10,7 @@ import type { AppDeps } from "./app-env";
 import { startAuthEmulator } from "./auth/emulator";
 import { createTokenVerifier } from "./auth/verify-token";
 import { createAgentRuns } from "./compose";
+import { createPageBrowser } from "./services/chat-runs/page-browser";
 import { connectDb, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { getOrCreateSecret } from "./db/secrets";
@@ -141,14 +142,13 @@ export async function startParts(
     const agent = { staleRunMs: config.runStaleMs, heartbeatMs: heartbeatFor(config.runStaleMs) };
     const secrets = createProjectSecrets({ ...services, box: secretBoxFor(config.secrets), env: sandboxes.env });
     const git = createGitService({ ...services, config, sandboxSync: sandboxes.sync, box: secretBoxFor(config.secrets), sandboxes });
+    // Started by the first check that needs it, closed when idle; closed after the runs on shutdown.
+    const pageBrowser = createPageBrowser({ setting: config.checkBrowser, logger });
+    closers.push(() => pageBrowser.close());
     // Several instances: a reattach or Stop that reaches another instance is relayed to this one over the bus.
     const runs = relayRuns(
-      createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, secrets, git, agent }),
-      {
-        sql: db.sql,
-        events,
-        logger,
-      },
+      createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, secrets, git, agent, pageBrowser }),
+      { sql: db.sql, events, logger },
     );
     void git
       .sweepCaches()

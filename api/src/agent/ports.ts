@@ -49,6 +49,9 @@ export interface ProjectWorkflow {
 /** Something wrong with the running app: a browser error, a server (dev server) error, or a build/type error. */
 export type AppProblem = { source: "browser" | "server" | "build"; message: string; file?: string | null; line?: number | null };
 
+/** What loading the app's page found, and whether the page ran in a browser or was only fetched and compiled. */
+export type PageLoad = { problems: AppProblem[]; ran: boolean };
+
 /** The `app` process (the workflow command). `not_configured`: the project has no workflow command. */
 export type AppState = "starting" | "running" | "exited" | "crashed" | "not_configured";
 export type AppStatus = { status: AppState; exitCode: number | null; ports: number[] };
@@ -68,10 +71,13 @@ export interface AppRuntime {
   /** Stops `app` (its whole process tree) and starts it again from the workflow command; resolves once it listens or gave up. */
   restart(): Promise<AppStatus>;
   /**
-   * Loads the app's page the way a browser would, so problems that only show when it is loaded appear;
-   * returns those it saw itself (absent where an open preview is relied on instead).
+   * Loads the app's page, so problems that only show when it is loaded appear: every module is fetched (and
+   * so compiled), and with no preview open the page is run in a headless browser. Returns the problems it saw
+   * itself, and whether the page ran in a browser (that headless one, or an open preview whose reports reach
+   * `problemsSince`); `ran` is false when it was only fetched (no browser available). Absent where an open
+   * preview is relied on instead.
    */
-  loadPage?(): Promise<AppProblem[]>;
+  loadPage?(): Promise<PageLoad>;
   /**
    * When the newest code an open preview of the app runs started loading (a page load or a hot update), by
    * the server's clock; null when no preview is open (absent where previews cannot say).

@@ -89,7 +89,7 @@ describe("what the check believes", () => {
       logTail: async () => "",
       problemsSince: async (since) => logged.filter((l) => l.at >= since.getTime()).map((l) => l.problem),
       restart: async () => ({ status: "running", exitCode: null, ports: [5173] }),
-      loadPage: async () => onPageLoad(),
+      loadPage: async () => ({ problems: onPageLoad(), ran: true }),
       typeCheck: async () => null,
     };
   }
@@ -109,7 +109,7 @@ describe("what the check believes", () => {
       { at: Date.now() - 400, problem: crash },
     ]);
     // The server error stays: the page load does not redo what a request handler threw.
-    expect(await checkApp({ app, settleMs: 0 }, since, signal)).toEqual([crash]);
+    expect((await checkApp({ app, settleMs: 0 }, since, signal))?.problems).toEqual([crash]);
   });
 
   test("a compile error the page load makes the dev server print again is current", async () => {
@@ -119,12 +119,23 @@ describe("what the check believes", () => {
       logged.push({ at: Date.now(), problem: { ...stale, message: `12:00:01 PM [vite] ${stale.message}` } });
       return [];
     });
-    expect(await checkApp({ app, settleMs: 0 }, since, signal)).toEqual([stale]);
+    expect((await checkApp({ app, settleMs: 0 }, since, signal))?.problems).toEqual([stale]);
+  });
+
+  test("the app ran only when something ran its page: the page load's browser, or an open preview", async () => {
+    const since = new Date(Date.now() - 1_000);
+    const notRun: AppRuntime = { ...appWithLog([]), loadPage: async () => ({ problems: [], ran: false }) };
+    expect(await checkApp({ app: notRun, settleMs: 0 }, since, signal)).toEqual({ problems: [], ran: false });
+    const { loadPage: _, ...noLoad } = appWithLog([]);
+    expect(await checkApp({ app: noLoad, settleMs: 0 }, since, signal)).toEqual({ problems: [], ran: false });
+    expect(await checkApp({ app: appWithLog([]), settleMs: 0 }, since, signal)).toEqual({ problems: [], ran: true });
+    const previewOpen: AppRuntime = { ...notRun, previewLoad: async () => ({ loadedAt: new Date() }) };
+    expect(await checkApp({ app: previewOpen, settleMs: 0, lastChangedAt: () => since }, since, signal)).toEqual({ problems: [], ran: true });
   });
 
   test("without a page load (no loadPage), what the log printed since the change counts as it is", async () => {
     const since = new Date(Date.now() - 1_000);
     const { loadPage: _, ...app } = appWithLog([{ at: Date.now() - 500, problem: stale }]);
-    expect(await checkApp({ app, settleMs: 0 }, since, signal)).toEqual([stale]);
+    expect((await checkApp({ app, settleMs: 0 }, since, signal))?.problems).toEqual([stale]);
   });
 });

@@ -28,6 +28,8 @@ function setup(
     repairRounds?: number;
     files?: Record<string, string>;
     configured?: boolean;
+    /** false: the server has no browser, so the app's page is only fetched, never run. */
+    browser?: boolean;
     shell?: Record<string, (files: Map<string, string>) => void>;
     /** Wraps the in-memory app (an open preview beside it, say). */
     app?: (runtime: AppRuntime, fileMap: Map<string, string>) => AppRuntime;
@@ -35,7 +37,7 @@ function setup(
 ) {
   const runs = memoryRunStore({ [PROJECT]: { ownerId: "alice", name: "Todo" } });
   const workspace = memoryWorkspace(o.files ?? { "src/main.tsx": 'import App from "./App";\n' });
-  const app = memoryApp(workspace.fileMap, { configured: o.configured });
+  const app = memoryApp(workspace.fileMap, { configured: o.configured, browser: o.browser });
   const withApp = {
     ...workspace,
     app: o.app ? o.app(app.runtime, workspace.fileMap) : app.runtime,
@@ -145,6 +147,28 @@ describe("verify, then repair", () => {
       "completed: Found 1 problem (1 fixed, 1 left), fixing (2/3)",
       "completed: App runs without errors",
     ]);
+  });
+
+  test("with no browser to run the page, a check that finds nothing says 'Compiles; not run in a browser', never that the app runs", async () => {
+    const { manager, runs } = setup({ browser: false });
+    model.enqueue(
+      turn.toolCalls([{ id: "w1", name: "write_file", arguments: { path: "src/App.tsx", content: BROKEN_APP } }]),
+      turn.text("Done."),
+      turn.toolCalls([{ id: "w2", name: "write_file", arguments: { path: "src/missing.tsx", content: "export const Header = () => <h1>Hi</h1>;\n" } }]),
+      turn.text("Fixed."),
+    );
+    const r = await runToEnd(manager, "Build a header");
+    expect(r.events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+    // A compile error is still found and repaired without a browser.
+    expect(r.steps.filter((s) => /Checking|Found|App runs|Compiles/.test(s))).toEqual([
+      "in_progress: Checking the app…",
+      "completed: Found 1 problem, fixing (1/3)",
+      "in_progress: Checking the app…",
+      "completed: Compiles; not run in a browser",
+    ]);
+    const saved = runs.saved.get(r.run.messageId)!;
+    expect(saved.content).toContain("Compiles; not run in a browser");
+    expect(saved.content).not.toContain("App runs without errors");
   });
 
   describe("console warnings", () => {
@@ -331,7 +355,7 @@ describe("an open preview", () => {
     const app: AppRuntime = { ...runtime, previewLoad: async () => (polls++, null) };
     const started = performance.now();
     const since = new Date();
-    expect(await checkApp({ app, settleMs: 0, lastChangedAt: () => since }, since, new AbortController().signal)).toEqual([]);
+    expect(await checkApp({ app, settleMs: 0, lastChangedAt: () => since }, since, new AbortController().signal)).toEqual({ problems: [], ran: true });
     expect(performance.now() - started).toBeLessThan(150);
     expect(polls).toBe(1);
   });
@@ -363,11 +387,13 @@ describe("an open preview", () => {
     };
     const app: AppRuntime = {
       ...healthyAppRuntime(FIXED_APP),
-      loadPage: async () => [unresolved],
+      loadPage: async () => ({ problems: [unresolved], ran: false }),
       previewLoad: async () => ({ loadedAt: new Date(since.getTime() - 10) }),
     };
     const started = performance.now();
-    expect(await checkApp({ app, settleMs: 0, lastChangedAt: () => since, previewWaitMs: 2_000 }, since, new AbortController().signal)).toEqual([unresolved]);
+    expect((await checkApp({ app, settleMs: 0, lastChangedAt: () => since, previewWaitMs: 2_000 }, since, new AbortController().signal))?.problems).toEqual([
+      unresolved,
+    ]);
     expect(performance.now() - started).toBeLessThan(500);
   });
 });

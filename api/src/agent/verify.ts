@@ -4,7 +4,9 @@
  * a preview of the app is open, the check also waits (at most PREVIEW_LOAD_WAIT_MS) for it to load the run's
  * last change, so what that page throws as it runs is in the check too. What
  * is wrong goes back to the model as a new step, deduplicated and trimmed; after `rounds` such repair rounds
- * the run ends saying what still fails. It works only through the `AppRuntime` port.
+ * the run ends saying what still fails. With no preview open, `loadPage` runs the page in the server's headless
+ * browser; where none is available the check says "Compiles; not run in a browser", never that the app runs
+ * without errors. It works only through the `AppRuntime` port.
  *
  * @example
  * const tracked = trackChanges(workspace);
@@ -12,7 +14,7 @@
  * await runAgent({ ...input, toolContext: { ...tracked.workspace, … }, beforeFinish });
  */
 import { sleep } from "./model-stream";
-import type { AppProblem, AppRuntime, AppStatus, Workspace } from "./ports";
+import type { AppProblem, AppRuntime, AppStatus, PageLoad, Workspace } from "./ports";
 import type { StepStatus } from "./tools/define-tool";
 
 /** What the loop does when the model finishes: end (null), go on with a new step, or end as failed. */
@@ -107,12 +109,15 @@ export function createVerifier(o: VerifyOptions): (ctx: FinishContext) => Promis
     // A project without an app (no workflow command) is checked silently: only its type-check can speak.
     const hasApp = (await o.app.status()).status !== "not_configured";
     if (hasApp) step("Checking the app…", "in_progress");
-    const found = await checkApp(o, since, signal);
+    const checked = await checkApp(o, since, signal);
+    const found = checked?.problems ?? null;
     // Console warnings (React's key warning…) are shown beside real problems, but start no round of their own.
     const problems = (found ?? []).filter((p) => !isWarning(p));
     const warnings = (found ?? []).length - problems.length;
     if (problems.length === 0) {
-      if (hasApp) step(`App runs without errors${warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : ""}`, "completed");
+      // Only an app that ran (in an open preview or the headless browser) is said to run without errors.
+      const verdict = checked?.ran ? "App runs without errors" : NOT_RUN;
+      if (hasApp) step(`${verdict}${warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : ""}`, "completed");
       return null;
     }
     const count = `${problems.length} problem${problems.length === 1 ? "" : "s"}`;
@@ -134,12 +139,18 @@ export function createVerifier(o: VerifyOptions): (ctx: FinishContext) => Promis
   };
 }
 
-/** Every problem the app shows now, deduplicated; null when there is nothing to check (no app, no type-check). */
+/** The check's step when the app compiles but nothing ran its page (no preview open, no browser available). */
+export const NOT_RUN = "Compiles; not run in a browser";
+
+/**
+ * Every problem the app shows now, deduplicated, and whether its page ran (in an open preview or the headless
+ * browser behind `loadPage`); null when there is nothing to check (no app, no type-check).
+ */
 export async function checkApp(
   o: Pick<VerifyOptions, "app" | "settleMs" | "startWaitMs" | "lastChangedAt" | "previewWaitMs">,
   since: Date,
   signal: AbortSignal,
-): Promise<AppProblem[] | null> {
+): Promise<{ problems: AppProblem[]; ran: boolean } | null> {
   const { app } = o;
   // Started first: an open preview loads the change while the server looks at the app itself.
   const notWaiting = new AbortController();
@@ -150,6 +161,7 @@ export async function checkApp(
     const problems: AppProblem[] = [];
     let status = await waitWhileStarting(app, await app.status(), o.startWaitMs ?? 15_000, signal);
     let crawledAt: Date | null = null;
+    let page: PageLoad | null = null;
     const configured = status.status !== "not_configured";
     if (configured) {
       // An app that is not running may simply never have been started: start it before judging it.
@@ -164,18 +176,19 @@ export async function checkApp(
         }
         if (app.loadPage) {
           crawledAt = new Date();
-          problems.push(...(await app.loadPage()));
+          page = await app.loadPage();
+          problems.push(...page.problems);
         }
       }
     }
     // An app that is down, answers 5xx or does not compile gives a page nothing new to run: the check has
     // enough to send back without waiting for the preview (which often never reports a failed hot update).
     if (!configured || problems.length > 0) notWaiting.abort();
-    const [typeCheck] = await Promise.all([app.typeCheck(signal), previewLoaded]);
+    const [typeCheck, previewOpen] = await Promise.all([app.typeCheck(signal), previewLoaded]);
     problems.push(...(await problemsStillTrue(app, since, crawledAt)));
     if (typeCheck) problems.push(...typeCheck.problems);
     if (!configured && !typeCheck && problems.length === 0) return null;
-    return dedupeProblems(problems);
+    return { problems: dedupeProblems(problems), ran: previewOpen || (page?.ran ?? false) };
   } finally {
     // A check that failed part-way (status, restart, probe or page load threw) leaves no wait polling behind it.
     notWaiting.abort();
@@ -197,22 +210,29 @@ async function problemsStillTrue(app: AppRuntime, since: Date, crawledAt: Date |
 
 /**
  * Waits until an open preview has loaded code newer than `after` (then AFTER_PREVIEW_LOAD_MS more), or
- * `waitMs` passed; returns at once when no preview is open. Never rejects: the check goes on without it.
+ * `waitMs` passed; returns at once when no preview is open. Resolves to whether a preview was seen open (the
+ * app then ran in it). Never rejects: the check goes on without it.
  */
-async function waitForPreviewLoad(app: AppRuntime, after: Date, waitMs: number, signal: AbortSignal): Promise<void> {
-  if (!app.previewLoad || waitMs <= 0) return;
+async function waitForPreviewLoad(app: AppRuntime, after: Date, waitMs: number, signal: AbortSignal): Promise<boolean> {
+  if (!app.previewLoad || waitMs <= 0) return false;
   const deadline = Date.now() + waitMs;
+  let open = false;
   try {
     for (;;) {
       const load = await app.previewLoad();
-      if (!load) return;
-      if (load.loadedAt.getTime() >= after.getTime()) return await sleep(AFTER_PREVIEW_LOAD_MS, signal);
+      if (!load) return open;
+      open = true;
+      if (load.loadedAt.getTime() >= after.getTime()) {
+        await sleep(AFTER_PREVIEW_LOAD_MS, signal);
+        return open;
+      }
       const left = deadline - Date.now();
-      if (left <= 0) return;
+      if (left <= 0) return open;
       await sleep(Math.min(PREVIEW_POLL_MS, left), signal);
     }
   } catch {
     // Aborted, or the load could not be read: the check reads what has been reported so far.
+    return open;
   }
 }
 

@@ -6,6 +6,7 @@ import type { Config } from "../lib/config";
 import type { Logger } from "../lib/logger";
 import type { ObjectStore } from "../storage/types";
 import type { AppDatabases } from "./app-databases/host";
+import type { PageBrowser } from "./chat-runs/page-browser";
 
 /**
  * How the file service hands a change to the project's sandbox on this instance, with the bytes it already
@@ -34,6 +35,8 @@ export type ServiceContext = {
   sandboxSync?: SandboxSync;
   /** Each project's own development database (services/app-databases); absent means none on this process. */
   appDatabases?: AppDatabases;
+  /** The headless browser the agent's check runs an app's page in when no preview is open; absent means none. */
+  pageBrowser?: PageBrowser;
 };
 
 /**

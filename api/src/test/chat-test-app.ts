@@ -75,6 +75,7 @@ export async function chatTestApp(
       await runs.shutdown();
       server?.stop(true);
       await t.deps.sandboxes.shutdown();
+      await t.deps.pageBrowser?.close();
     },
   };
 }

@@ -2,7 +2,8 @@
  * An in-memory app for engine tests of verify-and-repair: it "runs" the files of a memory workspace the way a
  * dev server would judge them, so a fix written by the model really makes the problem go away. Every relative
  * import (`import x from "./missing"`) that names no file in the map is a build problem, as Vite reports it;
- * `crash()` makes the app exit with a log, `restart()` brings it back.
+ * `crash()` makes the app exit with a log, `restart()` brings it back. With `browser: false` its page load says
+ * the page was not run (no browser on the server).
  *
  * @example
  * const w = memoryWorkspace({ "src/App.tsx": 'import "./missing";' });
@@ -14,7 +15,7 @@ import type { AppProblem, AppRuntime, AppStatus } from "../agent/ports";
 const EXTENSIONS = ["", ".ts", ".tsx", ".js", ".jsx", ".css", "/index.ts", "/index.tsx", "/index.js"];
 const IMPORT = /(?:import|export)\s[^'"]*?from\s*["'](\.[^"']+)["']|import\s*["'](\.[^"']+)["']/g;
 
-export function memoryApp(fileMap: Map<string, string>, o: { port?: number; configured?: boolean } = {}) {
+export function memoryApp(fileMap: Map<string, string>, o: { port?: number; configured?: boolean; browser?: boolean } = {}) {
   const port = o.port ?? 5173;
   let state: AppStatus =
     o.configured === false ? { status: "not_configured", exitCode: null, ports: [] } : { status: "running", exitCode: null, ports: [port] };
@@ -65,6 +66,12 @@ export function memoryApp(fileMap: Map<string, string>, o: { port?: number; conf
       state = { status: "running", exitCode: null, ports: [port] };
       log += "VITE ready in 90 ms\n";
       return { ...state };
+    },
+    // Its page "runs" as a browser would run it (its problems arrive through problemsSince), unless
+    // `browser: false`: then it was only fetched, as where the server has no browser.
+    async loadPage() {
+      calls.loadPage++;
+      return { problems: [], ran: o.browser !== false };
     },
     async typeCheck() {
       calls.typeCheck++;

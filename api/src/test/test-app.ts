@@ -32,6 +32,7 @@ import { createProjectSandboxes } from "../services/sandboxes";
 import { createProjectSecrets, secretBoxFor } from "../services/secrets";
 import { createGitService } from "../services/git";
 import { createImageSigner } from "../services/images";
+import { createPageBrowser } from "../services/chat-runs/page-browser";
 import { guardStore } from "../storage/guard";
 import { createLocalStore } from "../storage/local";
 import type { ObjectStore } from "../storage/types";
@@ -94,6 +95,9 @@ export async function testApp(
     signer: createImageSigner("test-secret"),
     appDatabases,
     drain,
+    // As in production: the machine's Chromium (CHECK_BROWSER_PATH=off in `env` turns it off), started by the
+    // first check that runs a page and closed soon after, so a test that never closes the app leaves none.
+    pageBrowser: createPageBrowser({ setting: config.checkBrowser, logger, idleMs: 2_000 }),
   };
   const deps: AppDeps = {
     ...services,

@@ -17,4 +17,12 @@ describe("get_problems", () => {
     w.fileMap.set("src/styles.css", "");
     expect((await p.call(getProblemsTool, {})).result).toBe("No problems found: the app shows no errors.");
   });
+
+  test("a page that was only fetched (no browser on the server) is not said to show no errors", async () => {
+    const w = memoryWorkspace({ "src/App.tsx": "export default 1;\n" });
+    const p = toolContext({ ...w, app: memoryApp(w.fileMap, { browser: false }).runtime });
+    expect((await p.call(getProblemsTool, {})).result).toBe(
+      "No problems found: the app compiles, but its page was not run in a browser, so errors at run time are not known.",
+    );
+  });
 });

@@ -18,9 +18,16 @@ export const getProblemsTool = defineTool({
   summary: () => "app problems",
   async run(_input, ctx) {
     const app = appRuntime(ctx);
-    const fromPage = app.loadPage ? await app.loadPage() : [];
-    const problems = dedupeProblems([...fromPage, ...(await app.problemsSince(new Date(0)))]);
-    if (problems.length === 0) return { result: "No problems found: the app shows no errors.", summary: "no problems" };
+    const page = app.loadPage ? await app.loadPage() : null;
+    const problems = dedupeProblems([...(page?.problems ?? []), ...(await app.problemsSince(new Date(0)))]);
+    if (problems.length === 0) {
+      // A page that was only fetched says nothing of what it throws when it runs.
+      const result =
+        page && !page.ran
+          ? "No problems found: the app compiles, but its page was not run in a browser, so errors at run time are not known."
+          : "No problems found: the app shows no errors.";
+      return { result, summary: "no problems" };
+    }
     const lines = problems.slice(0, MAX_LISTED).map((p, i) => `${i + 1}. ${formatProblem(p)}`);
     if (problems.length > MAX_LISTED) lines.push(`(and ${problems.length - MAX_LISTED} more)`);
     const count = `${problems.length} problem${problems.length === 1 ? "" : "s"}`;

@@ -34,6 +34,11 @@ describe("agent configuration", () => {
     });
     expect(failure({ MODEL_MAX_CONCURRENCY: "-1" })).toContain("MODEL_MAX_CONCURRENCY");
     expect(failure({ AGENT_REPAIR_ROUNDS: "three" })).toContain("AGENT_REPAIR_ROUNDS");
+    expect([
+      load({}).checkBrowser,
+      load({ CHECK_BROWSER_PATH: "off" }).checkBrowser,
+      load({ CHECK_BROWSER_PATH: " /opt/chrome/chrome " }).checkBrowser,
+    ]).toEqual(["auto", "off", "/opt/chrome/chrome"]);
     expect(load({ OPENAI_BASE_URL: "http://x/v1", OPENAI_MODEL: "qwen2.5-coder:14b", MODEL_VISION: "true" }).agent.vision).toBe(true);
     expect(load({ OPENAI_API_KEY: "k", OPENAI_MODEL: "gpt-4o", MODEL_VISION: "false" }).agent.vision).toBe(false);
     expect(failure({ MODEL_CONTEXT_TOKENS: "lots" })).toContain("MODEL_CONTEXT_TOKENS");

@@ -1,6 +1,6 @@
 /**
  * How the agent runs: the model's context and output sizes, whether it sees images, how long a run may be
- * silent or last, the verify-and-repair rounds, when a silent run counts as abandoned, and web search.
+ * silent or last, the verify-and-repair rounds and the check's headless browser, when a silent run counts as abandoned, and web search.
  *
  * @example
  * agentConfig(e, "gpt-4o").agent.vision; // true: guessed from the name unless MODEL_VISION says otherwise
@@ -22,6 +22,7 @@ export const agentEnv = {
   AGENT_MAX_RUN_S: positiveInt(20 * 60),
   AGENT_REPAIR_ROUNDS: countOrOff(3),
   MODEL_MAX_CONCURRENCY: countOrOff(0),
+  CHECK_BROWSER_PATH: optionalString,
 };
 
 export type AgentConfig = {
@@ -44,6 +45,11 @@ export type AgentConfig = {
     /** Requests to one model at once from this instance; more wait in order (0 = no limit). */
     modelMaxConcurrency: number;
   };
+  /**
+   * The headless browser the check runs an app's page in when no preview is open (CHECK_BROWSER_PATH): "auto"
+   * (the usual Chromium paths, unset), "off", or the browser's path.
+   */
+  checkBrowser: string;
 };
 
 export function agentConfig(e: z.infer<z.ZodObject<typeof agentEnv>>, defaultModel: string): AgentConfig {
@@ -60,5 +66,11 @@ export function agentConfig(e: z.infer<z.ZodObject<typeof agentEnv>>, defaultMod
       repairRounds: e.AGENT_REPAIR_ROUNDS,
       modelMaxConcurrency: e.MODEL_MAX_CONCURRENCY,
     },
+    checkBrowser:
+      !e.CHECK_BROWSER_PATH || e.CHECK_BROWSER_PATH.toLowerCase() === "auto"
+        ? "auto"
+        : /^(off|none|false|0)$/i.test(e.CHECK_BROWSER_PATH)
+          ? "off"
+          : e.CHECK_BROWSER_PATH,
   };
 }

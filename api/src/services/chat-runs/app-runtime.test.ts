@@ -11,6 +11,10 @@ import { createRunWorkspace } from "./workspace";
 // writes an App.tsx importing a file that does not exist, and the check that must find it and tell the model.
 const BROKEN_APP = 'import { Header } from "./missing";\n\nexport default function App() {\n  return <Header />;\n}\n';
 const MISSING = "export function Header() {\n  return <h1>Plant tracker</h1>;\n}\n";
+// Compiles and type-checks; throws as it renders.
+const THROWS_AT_RENDER =
+  'export default function App() {\n  const plants = JSON.parse("null") as string[];\n  return <ul>{plants.map((p) => <li key={p}>{p}</li>)}</ul>;\n}\n';
+const RENDERS = "export default function App() {\n  const plants: string[] = [];\n  return <ul>{plants.map((p) => <li key={p}>{p}</li>)}</ul>;\n}\n";
 
 if (await localSuiteGate("app runtime", { sameOnEveryDatabase: true })) {
   let model: FakeModelServer;
@@ -61,7 +65,8 @@ if (await localSuiteGate("app runtime", { sameOnEveryDatabase: true })) {
       const app = createRunWorkspace(t.deps, t.deps.sandboxes, grantedAccess(user.uid, projectId)).app!;
       expect(await app.status()).toEqual({ status: "running", exitCode: null, ports: [5173] });
       expect(await app.probe()).toEqual({ port: 5173, httpStatus: 200 });
-      expect(await app.loadPage!()).toEqual([]);
+      // No preview is open: the page ran in the server's headless browser.
+      expect(await app.loadPage!()).toEqual({ problems: [], ran: true });
       expect(await app.logTail(20_000)).toContain("Failed to resolve import");
       // Restart stops the app (whole tree: the port is free again) and starts it afresh, with a fresh log.
       const restarted = await app.restart();
@@ -70,6 +75,31 @@ if (await localSuiteGate("app runtime", { sameOnEveryDatabase: true })) {
       const log = await app.logTail(20_000);
       expect(log.slice(log.lastIndexOf("ready in"))).not.toContain("Failed to resolve import");
       expect(await app.probe()).toEqual({ port: 5173, httpStatus: 200 });
+    }, 300_000);
+
+    test("with no preview open, the check runs the page in the server's headless browser: a crash at render reaches the model, its fix passes", async () => {
+      const user = t.user("render");
+      const projectId = await user.project("Render");
+      model.reset();
+      model.enqueue(
+        turn.toolCalls([{ name: "create_boilerplate", arguments: { template: "react" } }]),
+        turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: THROWS_AT_RENDER } }]),
+        turn.text("Your app is ready."),
+        turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: RENDERS } }]),
+        turn.text("Fixed the list."),
+      );
+      const events = await readEvents(await user.request("POST", "/api/messages/stream", { projectId, content: "A plant list" }));
+      if (events.at(-1)?.type !== "done" || (events.at(-1) as { status?: string }).status !== "complete" || model.requests.length !== 5) {
+        console.error(`run events:\n${textOf(events)}\n${JSON.stringify(events.filter((e) => e.type !== "chunk"))}`);
+      }
+      expect(events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+      expect(model.requests).toHaveLength(5);
+      const repair = String(model.requests[3]!.body.messages.at(-1)!.content);
+      // The line is the served module's (Vite's transform adds lines above the source), as a preview's report says it.
+      expect(repair).toMatch(/\[browser\] src\/App\.tsx:\d+ — TypeError: Cannot read properties of null \(reading 'map'\)/);
+      const text = textOf(events);
+      expect(text).toContain("Found 1 problem, fixing (1/3)");
+      expect(text).toContain("App runs without errors");
     }, 300_000);
 
     test("an app that cannot start is reported with its log, and read by problemsSince", async () => {

@@ -1,7 +1,8 @@
 /**
  * The agent's `AppRuntime` (agent/ports.ts) for one project: what its app is doing, its log, its problems,
  * a restart, a page load and the type-check, built on what the sandbox service offers today: the sandbox's
- * commands, the sandbox's supervised `app` process, the problems service, the preview port forward.
+ * commands, the sandbox's supervised `app` process, the problems service, the preview port forward, and the
+ * server's headless browser (`ctx.pageBrowser`) for running the page when no preview is open.
  *
  * `processAppServices` reads status, log and restart from the sandbox's process table and what open
  * previews reported from the problems service; `createAppRuntime` takes another set for tests.
@@ -99,17 +100,29 @@ export function createAppRuntime(deps: AppRuntimeDeps): AppRuntime {
       const app = await target();
       return app ? services.restart(app) : notConfigured;
     },
-    // The server loads the page itself, without a browser (page-check.ts): every module is compiled, so
-    // compile errors show; errors thrown while the page runs arrive only through an open preview.
+    // The server fetches the page and every module itself (page-check.ts), so compile errors show. Then, with
+    // no preview open, it runs the page in its headless browser (page-browser.ts) for what the page throws as
+    // it runs; an open preview runs it already and reports that itself. Without a browser, the page was only
+    // fetched: `ran` says so, and the check does not claim the app runs.
     async loadPage() {
       const app = await target();
-      if (!app) return [];
+      if (!app) return { problems: [], ran: false };
+      let crawled: AppProblem[];
       try {
-        return await crawlPage((path) => appFetch(app.sandbox, app.port, path));
+        crawled = await crawlPage((path) => appFetch(app.sandbox, app.port, path));
       } catch (error) {
-        if (error instanceof NothingListeningError) return [];
-        return [{ source: "server", message: `Loading the app's page failed: ${error instanceof Error ? error.message : String(error)}` }];
+        if (error instanceof NothingListeningError) return { problems: [], ran: false };
+        return {
+          problems: [{ source: "server", message: `Loading the app's page failed: ${error instanceof Error ? error.message : String(error)}` }],
+          ran: false,
+        };
       }
+      // A page that does not compile gives a browser nothing new to run.
+      if (crawled.length > 0) return { problems: crawled, ran: false };
+      if (await openPreviewLoad(deps.ctx, deps.access.projectId).catch(() => null)) return { problems: [], ran: true };
+      const browser = deps.ctx.pageBrowser;
+      const ran = browser ? await browser.run(app.projectId, `${await appOrigin(app.sandbox, app.port)}/`) : null;
+      return ran ? { problems: ran, ran: true } : { problems: [], ran: false };
     },
     // What the reporter in open previews pinged (services/problems/preview-loads.ts).
     previewLoad: () => openPreviewLoad(deps.ctx, deps.access.projectId),
@@ -129,10 +142,15 @@ export function createAppRuntime(deps: AppRuntimeDeps): AppRuntime {
   };
 }
 
-/** GET `path` of the app's port: through the host's port forward (local) or the provider's public host (E2B). */
-async function appFetch(sandbox: Sandbox, port: number, path: string): Promise<Response> {
+/** Where the server reaches the app's port: the host's port forward (local) or the provider's public host (E2B). */
+async function appOrigin(sandbox: Sandbox, port: number): Promise<string> {
   const local = await sandbox.previewTarget(port);
-  const origin = local ? `http://${local.hostname}:${local.port}` : `https://${sandbox.publicPreviewHost(port)}`;
+  return local ? `http://${local.hostname}:${local.port}` : `https://${sandbox.publicPreviewHost(port)}`;
+}
+
+/** GET `path` of the app's port, at its origin (appOrigin). */
+async function appFetch(sandbox: Sandbox, port: number, path: string): Promise<Response> {
+  const origin = await appOrigin(sandbox, port);
   const get = () => fetch(`${origin}${path}`, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: "manual" });
   // A kept-alive connection to a server that has since restarted fails once; a fresh one tells the truth.
   return get().catch((error: unknown) =>

@@ -26,6 +26,7 @@ describe("classifyStepLine", () => {
     for (const line of ["Checking the app…", "Restarting the app"]) expect(classifyStepLine(line)).toBe("in_progress");
     for (const line of [
       "App runs without errors",
+      "Compiles; not run in a browser",
       "Found 2 problems, fixing (1/3)",
       "Found 1 problem, fixing (3/3)",
       "Found 1 problem (1 fixed, 1 left), fixing (2/3)",

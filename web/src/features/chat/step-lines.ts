@@ -4,7 +4,7 @@
  * the run left unfinished (saved with " (not finished)"). A sentence of the model's that merely reads like a
  * step ("Creating the layout now…") stays text. How a step looks follows its words: lines beginning 'Creating', 'Installing', 'Starting' or 'Checking the
  * app' are in-progress steps; 'Created', 'Edited', 'Installed', 'Configured', 'Ran shell:', 'Started:' and the
- * app check's results ('App runs without errors', 'Found 2 problems, fixing (1/3)') completed ones; 'Destructive SQL ran:'
+ * app check's results ('App runs without errors', 'Compiles; not run in a browser', 'Found 2 problems, fixing (1/3)') completed ones; 'Destructive SQL ran:'
  * a warning. splitSteps cuts a message into Markdown runs and step lines, leaving fenced code alone.
  *
  * @example
@@ -30,6 +30,7 @@ export const COMPLETED_STEP_PREFIXES = [
   "Started:",
   "Restarted the app",
   "App runs without errors",
+  "Compiles; not run in a browser",
 ] as const;
 /** The app check's results ('Found 2 problems, fixing (1/3)', 'Found 1 problem (1 fixed, 1 left), fixing (2/3)', 'App still has 1 problem after 3 repair rounds') and the run's nudges, matched whole so prose is not taken for them. */
 const COMPLETED_STEP_PATTERNS = [
