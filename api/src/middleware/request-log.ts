@@ -1,9 +1,10 @@
 /**
  * One JSON log line per request with a request id, which is also returned as `X-Request-Id` so a user's
- * report can be matched to the server log. A sane incoming id (from Caddy or a client) is kept.
+ * report can be matched to the server log. A sane incoming id (from Caddy or a client) is kept. The id also
+ * reaches every other line logged while the request is handled (services, agent runs it starts).
  */
 import { createMiddleware } from "hono/factory";
-import type { Logger } from "../lib/logger";
+import { logContext, type Logger } from "../lib/logger";
 
 const SANE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -13,7 +14,8 @@ export function requestLog(logger: Logger) {
     const requestId = incoming && SANE_ID.test(incoming) ? incoming : crypto.randomUUID();
     c.set("requestId", requestId);
     const started = performance.now();
-    await next();
+    // Every log line written for this request, in any layer, carries its id (lib/logger.ts).
+    await logContext.run({ requestId }, next);
     c.header("X-Request-Id", requestId);
     logger.info("request", {
       requestId,
