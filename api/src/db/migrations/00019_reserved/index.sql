@@ -1,4 +1,3 @@
--- Holds number 00019 for the server-deployments branch (issue 22, items 1-4), which is being written beside
--- this one: postgres-shift needs consecutive numbers, so 00020 cannot run without a 00019. When that branch
--- is merged, its own 00019 replaces this folder (delete this one); it changes nothing.
+-- An empty migration: number 00019 was held for a branch written in parallel (issue 22's server deployments),
+-- which took 00021 instead. postgres-shift needs consecutive numbers, so this stays, changing nothing.
 select 1;
