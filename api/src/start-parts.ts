@@ -87,6 +87,9 @@ export async function startParts(
     closers.push(() => appDatabases.close());
     // Embedded: the template every project database is copied from takes seconds once; build it now, not on first use.
     appDatabases.warm().catch((error) => logger.warn("project database template not built", { error: String(error) }));
+    // Production databases (issue 22): beside development's, made by a project's first server publish.
+    const productionDatabases = createAppDatabases({ config: config.appDatabases, sql: db.sql, logger, environment: "production" });
+    closers.push(() => productionDatabases.close());
 
     // LISTEN/NOTIFY does not cross PGlite's socket, and embedded mode is one instance anyway.
     const events = db.kind === "postgres" ? await createPostgresBus(db.sql, logger) : createMemoryBus();
@@ -108,7 +111,7 @@ export async function startParts(
     const verifyToken = createTokenVerifier(config.auth);
     const hub = createWsHub({ sql: db.sql, store, logger, events, verifyToken });
     closers.push(async () => hub.close());
-    const services = { sql: db.sql, store, logger, events, appDatabases };
+    const services = { sql: db.sql, store, logger, events, appDatabases, productionDatabases };
     const preview = createPreviewProxy({
       provider,
       domain: config.preview.domain,
@@ -150,6 +153,7 @@ export async function startParts(
       sandboxes,
       sandboxSync: sandboxes.sync,
       appDatabases,
+      productionDatabases,
       secrets,
       git,
       webDist,

@@ -34,6 +34,8 @@ export type ServiceContext = {
   sandboxSync?: SandboxSync;
   /** Each project's own development database (services/app-databases); absent means none on this process. */
   appDatabases?: AppDatabases;
+  /** Each project's production database (made at its first server publish); no agent tool is given it. */
+  productionDatabases?: AppDatabases;
 };
 
 /**

@@ -54,6 +54,7 @@ export async function testApp(
     provider?: SandboxProvider;
     /** Project databases (test/app-databases.ts); without them the database routes answer "unavailable". */
     appDatabases?: AppDatabases;
+    productionDatabases?: AppDatabases;
     /** Where the app logs (silent by default): a test that reads every line hands in its own. */
     logger?: Logger;
   } = {},
@@ -73,7 +74,7 @@ export async function testApp(
   const events = overrides.events ?? createMemoryBus();
   // Sandboxes are only started when a test asks for one.
   const provider = overrides.provider ?? createSandboxProvider(config, silentLogger);
-  const { appDatabases } = overrides;
+  const { appDatabases, productionDatabases } = overrides;
   const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config, appDatabases });
   const secrets = createProjectSecrets({ sql: db.sql, store, logger: silentLogger, events, box: secretBoxFor(config.secrets), env: sandboxes.env });
   const logger = overrides.logger ?? silentLogger;
@@ -90,6 +91,7 @@ export async function testApp(
     git,
     signer: createImageSigner("test-secret"),
     appDatabases,
+    productionDatabases,
   };
   const deps: AppDeps = {
     ...services,
