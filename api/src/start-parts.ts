@@ -22,6 +22,8 @@ import { createPostgresBus } from "./events/postgres-bus";
 import { createPreviewProxy, type PreviewProxy } from "./realtime/preview-proxy";
 import { createPtySocket, type PtySocket } from "./realtime/pty-socket";
 import { createWsHub, type WsHub } from "./realtime/ws-hub";
+import { createServerProxy, type ServerProxy } from "./sites/server-proxy";
+import { createServerRuntime } from "./services/server-deployments/runtime";
 import { createSiteServer, type SiteServer } from "./sites/site-server";
 import { createSandboxProvider } from "./sandbox/index";
 import { createAppDatabases } from "./services/app-databases";
@@ -45,6 +47,8 @@ export type RunningParts = {
   /** The interactive terminal's WebSocket. */
   pty: PtySocket;
   sites: SiteServer;
+  /** Published servers' requests and WebSockets (the site server hands them here). */
+  serverProxy: ServerProxy;
   runs: RunManager;
   metrics: Metrics;
   close(): Promise<void>;
@@ -127,7 +131,23 @@ export async function startParts(
     const terminals = createTerminalSessions({ sandboxes, logger, idleMs: config.terminalIdleMs });
     const pty = createPtySocket({ sql: db.sql, store, logger, events, verifyToken, terminals });
     closers.push(async () => (pty.close(), terminals.closeAll()));
-    const sites = createSiteServer({ sql: db.sql, store, events, logger, domain: config.sites.domain, scheme: config.sites.scheme });
+    // Published servers (issue 22): each in a sandbox of its own, asleep when idle, reached through the site server.
+    const servers = createServerRuntime({
+      provider,
+      store,
+      logger,
+      events,
+      productionDatabases,
+      env: sandboxes.env,
+      templateCache: sandboxes.templateCache,
+      buildTimeoutMs: config.sites.buildTimeoutMs,
+      startTimeoutMs: config.sites.startTimeoutMs,
+      idleMs: config.sites.idleMs,
+      maxPerUser: config.sites.maxLiveServersPerUser,
+    });
+    closers.push(() => servers.close());
+    const serverProxy = createServerProxy({ runtime: servers, logger });
+    const sites = createSiteServer({ sql: db.sql, store, events, logger, domain: config.sites.domain, scheme: config.sites.scheme, servers: serverProxy });
     closers.push(async () => sites.close());
     const stopProblems = startProblemsWatch(services);
     closers.push(async () => stopProblems());
@@ -154,6 +174,7 @@ export async function startParts(
       sandboxSync: sandboxes.sync,
       appDatabases,
       productionDatabases,
+      servers,
       secrets,
       git,
       webDist,
@@ -173,6 +194,7 @@ export async function startParts(
       preview,
       pty,
       sites,
+      serverProxy,
       runs,
       metrics,
       close: async () => {

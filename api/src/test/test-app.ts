@@ -8,6 +8,7 @@
  * const res = await alice.request("POST", "/api/projects", { name: "Todo" });
  * const typed = await alice.api.projects.$post({ json: { name: "Todo" } }); // checked against the routes
  */
+import { createServerRuntime } from "../services/server-deployments/runtime";
 import { chmodSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -79,6 +80,20 @@ export async function testApp(
   const secrets = createProjectSecrets({ sql: db.sql, store, logger: silentLogger, events, box: secretBoxFor(config.secrets), env: sandboxes.env });
   const logger = overrides.logger ?? silentLogger;
   const git = createGitService({ sql: db.sql, store, logger, events, config, sandboxSync: sandboxes.sync, box: secretBoxFor(config.secrets), sandboxes });
+  // Published servers: each in a local sandbox of its own (only started when a test publishes one).
+  const servers = createServerRuntime({
+    provider,
+    store,
+    logger,
+    events,
+    productionDatabases,
+    env: sandboxes.env,
+    templateCache: sandboxes.templateCache,
+    buildTimeoutMs: config.sites.buildTimeoutMs,
+    startTimeoutMs: config.sites.startTimeoutMs,
+    idleMs: config.sites.idleMs,
+    maxPerUser: config.sites.maxLiveServersPerUser,
+  });
   const services = {
     config,
     sql: db.sql,
@@ -92,6 +107,7 @@ export async function testApp(
     signer: createImageSigner("test-secret"),
     appDatabases,
     productionDatabases,
+    servers,
   };
   const deps: AppDeps = {
     ...services,

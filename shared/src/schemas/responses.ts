@@ -304,7 +304,7 @@ export const processLogsSchema = z.object({
 export type ProcessLogs = z.infer<typeof processLogsSchema>;
 /** GET /api/projects/{id}/database (types and limits: ./database.ts). */
 export const databaseInfoSchema: z.ZodMiniType<DatabaseInfo> = z.object({
-  status: z.enum(["ready", "read_only", "unavailable"]),
+  status: z.enum(["ready", "read_only", "unavailable", "not_created"]),
   sizeBytes: z.number(),
   tables: z.array(
     z.object({
