@@ -188,6 +188,8 @@ export const deploymentSchema = z.object({
 });
 export type Deployment = z.infer<typeof deploymentSchema>;
 export const deploymentListSchema = z.array(deploymentSchema);
+/** GET /api/projects/{id}/deployments/{deploymentId}/logs: the last 1,000 lines. */
+export const deploymentLogsSchema = z.object({ lines: z.array(z.string()) });
 export const publishResultSchema = z.object({ deploymentId: z.string(), url: z.string(), status: deploymentStatusSchema });
 export type PublishResult = z.infer<typeof publishResultSchema>;
 /** The project's site as the Publish dialog shows it. */

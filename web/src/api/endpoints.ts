@@ -155,6 +155,9 @@ export const api = {
     site: (id: string, init: CallInit = {}) => parsed((s) => s.siteStateSchema, client.projects[":id"].publish.$get({ param: encoded({ id }) }, { init })),
     deployments: (id: string, init: CallInit = {}) =>
       parsed((s) => s.deploymentListSchema, client.projects[":id"].deployments.$get({ param: encoded({ id }) }, { init })),
+    /** A deployment's last 1,000 log lines (a server's own output while it runs). */
+    logs: (id: string, deploymentId: string, init: CallInit = {}) =>
+      parsed((s) => s.deploymentLogsSchema, client.projects[":id"].deployments[":deploymentId"].logs.$get({ param: encoded({ id, deploymentId }) }, { init })),
     /** The caller's live sites (the project cards' "Live" badge). */
     liveSites: (init: CallInit = {}) => parsed((s) => s.liveSiteListSchema, client.sites.$get({}, { init })),
     start: (projectId: string, slug?: string) =>

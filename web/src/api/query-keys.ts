@@ -50,6 +50,7 @@ export const sandboxKeys = {
 export const publishKeys = {
   site: (projectId: string) => ["projects", projectId, "publish"] as const,
   deployments: (projectId: string) => ["projects", projectId, "deployments"] as const,
+  logs: (projectId: string, deploymentId: string) => ["projects", projectId, "deployments", deploymentId, "logs"] as const,
   liveSites: ["sites"] as const,
 };
 
