@@ -1,4 +1,5 @@
 /** The dependencies the Hono app is built from, and its context variables. */
+import type { ServerRuntime } from "./services/server-deployments/runtime";
 import type { PublicConfig } from "@shared/schemas/config";
 import type { RunManager } from "./agent/runs";
 
@@ -25,6 +26,8 @@ export type AppDeps = ServiceContext & {
   secrets: ProjectSecretsService;
   /** Each project's git remote (`/api/projects/{id}/git`, import by URL, the push after a run). */
   git: GitService;
+  /** Published servers this instance runs (issue 22); absent: projects with a start script cannot be published. */
+  servers?: ServerRuntime;
   /** The process's one set of agent runs, built at the composition root (`compose.ts`) so shutdown can stop them. */
   runs: RunManager;
   /** Set on SIGTERM: /api/ready answers 503 and no new run, sandbox or publish build starts here. */

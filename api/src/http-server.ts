@@ -9,9 +9,10 @@ import type { PreviewProxy, PreviewSocketData } from "./realtime/preview-proxy";
 import { PTY_PATH, type PtySocket, type PtySocketData } from "./realtime/pty-socket";
 import type { HubSocketData, WsHub } from "./realtime/ws-hub";
 import { hidesDotSegments, rawSegmentRoutes } from "./sites/site-request";
+import type { ServerProxy, SiteSocketData } from "./sites/server-proxy";
 import type { SiteServer } from "./sites/site-server";
 
-type SocketData = HubSocketData | PreviewSocketData | PtySocketData;
+type SocketData = HubSocketData | PreviewSocketData | PtySocketData | SiteSocketData;
 
 export function serveHttp(options: {
   port: number;
@@ -22,9 +23,11 @@ export function serveHttp(options: {
   /** The interactive terminal's socket; without it that path answers like any other (404). */
   pty?: PtySocket;
   sites?: SiteServer;
+  /** Published servers' WebSockets (the site server hands their upgrades here). */
+  servers?: ServerProxy;
 }): Server<SocketData> {
   const { hub, preview, pty } = options;
-  const handlers = { hub: hub.handler, preview: preview.handler, pty: pty?.handler ?? {} } as unknown as Record<
+  const handlers = { hub: hub.handler, preview: preview.handler, pty: pty?.handler ?? {}, site: options.servers?.handler ?? {} } as unknown as Record<
     SocketData["kind"],
     WebSocketHandler<SocketData>
   >;
@@ -39,7 +42,7 @@ export function serveHttp(options: {
   };
   // Not async: a site answer from memory goes out without an extra turn of the event loop.
   const serve = (req: Request, server: Server<SocketData>, hidden: boolean) => {
-    const siteResponse = options.sites?.handle(req, { hidesDotSegments: hidden });
+    const siteResponse = options.sites?.handle(req, { hidesDotSegments: hidden }, server as Server<unknown>);
     if (siteResponse) return siteResponse;
     return rest(req, server);
   };

@@ -45,6 +45,7 @@ const server = serveHttp({
   preview: parts.preview,
   pty: parts.pty,
   sites: parts.sites,
+  servers: parts.serverProxy,
 });
 // Local sandboxes: install the templates' dependencies once now, so the first project to use one gets the fast
 // copy (SANDBOX_WARM_TEMPLATES; the E2B provider has no shared cache and ignores this).

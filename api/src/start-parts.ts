@@ -24,6 +24,8 @@ import { createPostgresBus } from "./events/postgres-bus";
 import { createPreviewProxy, type PreviewProxy } from "./realtime/preview-proxy";
 import { createPtySocket, type PtySocket } from "./realtime/pty-socket";
 import { createWsHub, type WsHub } from "./realtime/ws-hub";
+import { createServerProxy, type ServerProxy } from "./sites/server-proxy";
+import { createServerRuntime } from "./services/server-deployments/runtime";
 import { createSiteServer, type SiteServer } from "./sites/site-server";
 import { createSandboxProvider } from "./sandbox/index";
 import { createAppDatabases } from "./services/app-databases";
@@ -48,6 +50,8 @@ export type RunningParts = {
   /** The interactive terminal's WebSocket. */
   pty: PtySocket;
   sites: SiteServer;
+  /** Published servers' requests and WebSockets (the site server hands them here). */
+  serverProxy: ServerProxy;
   runs: RunManager;
   metrics: Metrics;
   close(): Promise<void>;
@@ -90,6 +94,9 @@ export async function startParts(
     closers.push(() => appDatabases.close());
     // Embedded: the template every project database is copied from takes seconds once; build it now, not on first use.
     appDatabases.warm().catch((error) => logger.warn("project database template not built", { error: String(error) }));
+    // Production databases (issue 22): beside development's, made by a project's first server publish.
+    const productionDatabases = createAppDatabases({ config: config.appDatabases, sql: db.sql, logger, environment: "production" });
+    closers.push(() => productionDatabases.close());
 
     // LISTEN/NOTIFY does not cross PGlite's socket, and embedded mode is one instance anyway.
     const events = db.kind === "postgres" ? await createPostgresBus(db.sql, logger) : createMemoryBus();
@@ -112,7 +119,7 @@ export async function startParts(
     const verifyToken = createTokenVerifier(config.auth);
     const hub = createWsHub({ sql: db.sql, store, logger, events, verifyToken });
     closers.push(async () => hub.close());
-    const services = { sql: db.sql, store, logger, events, appDatabases };
+    const services = { sql: db.sql, store, logger, events, appDatabases, productionDatabases };
     const preview = createPreviewProxy({
       provider,
       domain: config.preview.domain,
@@ -128,7 +135,23 @@ export async function startParts(
     const terminals = createTerminalSessions({ sandboxes, logger, idleMs: config.terminalIdleMs });
     const pty = createPtySocket({ sql: db.sql, store, logger, events, verifyToken, terminals });
     closers.push(async () => (pty.close(), terminals.closeAll()));
-    const sites = createSiteServer({ sql: db.sql, store, events, logger, domain: config.sites.domain, scheme: config.sites.scheme });
+    // Published servers (issue 22): each in a sandbox of its own, asleep when idle, reached through the site server.
+    const servers = createServerRuntime({
+      provider,
+      store,
+      logger,
+      events,
+      productionDatabases,
+      env: sandboxes.env,
+      templateCache: sandboxes.templateCache,
+      buildTimeoutMs: config.sites.buildTimeoutMs,
+      startTimeoutMs: config.sites.startTimeoutMs,
+      idleMs: config.sites.idleMs,
+      maxPerUser: config.sites.maxLiveServersPerUser,
+    });
+    closers.push(() => servers.close());
+    const serverProxy = createServerProxy({ runtime: servers, logger });
+    const sites = createSiteServer({ sql: db.sql, store, events, logger, domain: config.sites.domain, scheme: config.sites.scheme, servers: serverProxy });
     closers.push(async () => sites.close());
     // A request on a project's own domain must find its site from the first request on, not reach the app.
     await sites.ready;
@@ -168,6 +191,8 @@ export async function startParts(
       sandboxes,
       sandboxSync: sandboxes.sync,
       appDatabases,
+      productionDatabases,
+      servers,
       secrets,
       git,
       webDist,
@@ -187,6 +212,7 @@ export async function startParts(
       preview,
       pty,
       sites,
+      serverProxy,
       runs,
       metrics,
       close: async () => {

@@ -82,7 +82,7 @@ describe(`deployment queries (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "
       [first, "superseded"],
     ]);
     expect(list[1]!.bytes).toBe(12);
-    expect(await findLiveSite(sql, name)).toEqual({ projectId: project, slug: name, deploymentId: second, files });
+    expect(await findLiveSite(sql, name)).toEqual({ projectId: project, ownerId: owner, slug: name, deploymentId: second, kind: "static", files });
     expect(await listLiveSites(sql, owner)).toEqual([{ projectId: project, slug: name }]);
   });
 

@@ -23,12 +23,16 @@ export type DeploymentRow = {
   /** What the client-file scan found (null: nothing, or not scanned); `findingsAllowed`: it went live with them. */
   scanFindings: ScanFinding[] | null;
   findingsAllowed: boolean;
+  /** Static files, or a server run in a sandbox of its own (its `files` are then its source). */
+  kind: DeploymentKind;
 };
+
+export type DeploymentKind = "static" | "server";
 
 export type SiteRow = { projectId: string; slug: string; liveDeploymentId: string | null };
 
 /** What the site server needs to answer a host: the live deployment's files. */
-export type LiveSiteRow = { projectId: string; slug: string; deploymentId: string; files: Manifest };
+export type LiveSiteRow = { projectId: string; ownerId: string; slug: string; deploymentId: string; kind: DeploymentKind; files: Manifest };
 
 export const statusOf = (d: Pick<DeploymentRow, "state" | "live">): DeploymentStatus =>
   d.state === "building" ? "building" : d.state === "failed" ? "failed" : d.live ? "live" : "superseded";
@@ -44,7 +48,7 @@ const toRow = (r: Raw): DeploymentRow => ({ ...r, bytes: Number(r.bytes) });
 const columns = (sql: Sql) => sql`
   d.id, d.project_id as "projectId", d.version_id as "versionId", d.state, d.bytes::float8 as bytes,
   d.build_log as "buildLog", d.created_at as "createdAt", coalesce(s.live_deployment_id = d.id, false) as live, d.slug,
-  d.scan_findings as "scanFindings", d.findings_allowed as "findingsAllowed"`;
+  d.scan_findings as "scanFindings", d.findings_allowed as "findingsAllowed", d.kind`;
 
 /** Newest first. */
 export async function listDeployments(sql: Sql, projectId: string, limit = 50): Promise<DeploymentRow[]> {
@@ -107,13 +111,17 @@ export type FinishedBuild = { slug: string | null; previousSlug: string | null }
  * (null when the project has no site), or "slug-taken" when another site took the new name while this one
  * built: then nothing changed.
  */
-export async function finishBuild(sql: Sql, d: { id: string; projectId: string; files: Manifest; bytes: number; log: string }): Promise<FinishedBuild> {
+export async function finishBuild(
+  sql: Sql,
+  d: { id: string; projectId: string; files: Manifest; bytes: number; log: string; kind?: DeploymentKind; migrations?: string[] },
+): Promise<FinishedBuild> {
   try {
     return await sql.begin(async (tx) => {
       const q = tx as unknown as Sql;
       const [site] = await q<{ slug: string }[]>`select slug from sites where project_id = ${d.projectId} for update`;
       const [row] = await q<{ slug: string | null }[]>`
-        update deployments set state = 'ready', files = ${q.json(d.files as never)}, bytes = ${d.bytes}, build_log = ${d.log}, finished_at = now()
+        update deployments set state = 'ready', files = ${q.json(d.files as never)}, bytes = ${d.bytes}, build_log = ${d.log}, finished_at = now(),
+          kind = ${d.kind ?? "static"}, migrations = ${q.json((d.migrations ?? []) as never)}
         where id = ${d.id} returning slug`;
       if (!site) return { slug: null, previousSlug: null };
       const slug = row?.slug ?? site.slug;
@@ -171,8 +179,8 @@ export async function deleteSite(sql: Sql, projectId: string): Promise<string | 
 
 export async function findLiveSite(sql: Sql, slug: string): Promise<LiveSiteRow | null> {
   const [row] = await sql<LiveSiteRow[]>`
-    select s.project_id as "projectId", s.slug, d.id as "deploymentId", d.files
-    from sites s join deployments d on d.id = s.live_deployment_id
+    select s.project_id as "projectId", p.owner_id as "ownerId", s.slug, d.id as "deploymentId", d.kind, d.files
+    from sites s join deployments d on d.id = s.live_deployment_id join projects p on p.id = s.project_id
     where s.slug = ${slug} and d.state = 'ready'`;
   return row ?? null;
 }

@@ -9,6 +9,7 @@
 import { PREVIEW_STATUS_TYPE, type PreviewStatus, type PreviewStatusMessage } from "@shared/events/preview-status";
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { Logger } from "../lib/logger";
+import { HOP_HEADERS, keepCookiesOnHost } from "../lib/proxy-headers";
 import { NothingListeningError, type SandboxProvider } from "../sandbox/types";
 import { parsePreviewHost } from "./preview-host";
 import { injectReporterBytes, injectReporterStream } from "./preview-reporter/inject";
@@ -30,9 +31,6 @@ export type PreviewProxy = {
   handler: WebSocketHandler<PreviewSocketData>;
 };
 
-// Headers that describe one hop, not the message; never forwarded.
-const HOP_HEADERS = ["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer"];
-
 /**
  * The proxy's own error page. Its script tells the Preview screen framing it what happened (the message of
  * @shared/events/preview-status); it names no secret, so any parent may read it.
@@ -51,27 +49,6 @@ const OWN_PAGE_HEADER = "x-appbuilder-preview";
  * restore, an undo, a restart or a crash), so a preview never waits on the reader to press refresh.
  */
 const RELOAD_WHEN_ANSWERING = `;(function(){var t=setInterval(function(){fetch(location.href,{cache:"no-store",credentials:"omit"}).then(function(r){if(!r.headers.get("${OWN_PAGE_HEADER}")){clearInterval(t);location.reload()}},function(){})},1000)})()`;
-
-/**
- * A preview is someone's code on a host under the app's domain, so a `Set-Cookie` with a `Domain` attribute
- * would land on the app and every other preview alike (the domain and its previews are one site): cookie
- * tossing, session fixation. Only host-only cookies (no Domain, or exactly the preview's own host) pass.
- */
-export function keepCookiesOnHost(headers: Headers, hostHeader: string): void {
-  const cookies = headers.getSetCookie();
-  if (cookies.length === 0) return;
-  const host = hostHeader.toLowerCase().replace(/:\d+$/, "");
-  headers.delete("set-cookie");
-  for (const cookie of cookies) {
-    const domains = cookie
-      .split(";")
-      .slice(1)
-      .map((attr) => attr.trim().split("="))
-      .filter(([name]) => name!.trim().toLowerCase() === "domain")
-      .map(([, value = ""]) => value.trim().toLowerCase().replace(/^\./, ""));
-    if (domains.every((d) => d === host)) headers.append("set-cookie", cookie);
-  }
-}
 
 const nothingAnswering = (port: number) =>
   page(

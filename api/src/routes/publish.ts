@@ -1,7 +1,7 @@
 /**
  * Publish routes: POST/GET/DELETE /api/projects/{id}/publish (publish, the site's state, unpublish),
  * GET /api/projects/{id}/deployments, POST …/deployments/{deploymentId}/activate (rollback or roll
- * forward), and GET /api/sites (the caller's live sites, for the project cards). Build progress arrives
+ * forward), GET …/deployments/{deploymentId}/logs (the last 1,000 lines), and GET /api/sites (the caller's live sites, for the project cards). Build progress arrives
  * over the WebSocket (`deployment.log`, `deployment.status`).
  */
 import { publishRequestSchema } from "@shared/schemas/publish";
@@ -11,6 +11,7 @@ import type { AppDeps, AppEnv } from "../app-env";
 import { validate } from "../lib/validate";
 import { projectAccess } from "../services/access";
 import { recordActivity } from "../services/activity";
+import { deploymentLogs } from "../services/publish/deployment-logs";
 import * as publish from "../services/publish/index";
 
 export const publishRoutes = (deps: AppDeps, rateLimit: MiddlewareHandler<AppEnv>) =>
@@ -30,6 +31,9 @@ export const publishRoutes = (deps: AppDeps, rateLimit: MiddlewareHandler<AppEnv
     })
     .get("/:id/deployments", async (c) =>
       c.json(await publish.listProjectDeployments(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"))),
+    )
+    .get("/:id/deployments/:deploymentId/logs", async (c) =>
+      c.json(await deploymentLogs(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "view"), c.req.param("deploymentId"))),
     )
     .post("/:id/deployments/:deploymentId/activate", async (c) =>
       c.json(await publish.activateDeployment(deps, await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "edit"), c.req.param("deploymentId"))),

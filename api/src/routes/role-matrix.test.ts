@@ -50,6 +50,7 @@ const RULES: Record<string, Rule> = {
   "GET /api/projects/:id/publish": { need: "view" },
   "DELETE /api/projects/:id/publish": { need: "edit" },
   "GET /api/projects/:id/deployments": { need: "view" },
+  "GET /api/projects/:id/deployments/:deploymentId/logs": { need: "view" },
   "POST /api/projects/:id/deployments/:deploymentId/activate": { need: "edit" },
   "GET /api/projects/:id/secrets": { need: "edit" },
   "PUT /api/projects/:id/secrets/:name": { need: "own", body: () => ({ value: "secret-value-1" }) },

@@ -37,6 +37,8 @@ export type ServiceContext = {
   appDatabases?: AppDatabases;
   /** The headless browser the agent's check runs an app's page in when no preview is open; absent means none. */
   pageBrowser?: PageBrowser;
+  /** Each project's production database (made at its first server publish); no agent tool is given it. */
+  productionDatabases?: AppDatabases;
 };
 
 /**

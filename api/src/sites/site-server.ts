@@ -14,6 +14,7 @@
  * const sites = createSiteServer({ sql, store, events, logger, domain: "sites.localhost" });
  * const res = sites.handle(req); // null when the host is not a site's
  */
+import type { Server } from "bun";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { Sql } from "../db/client";
 import type { EventBus } from "../events/types";
@@ -22,6 +23,7 @@ import { loadLiveSite, readSiteBlob, type LiveSite } from "../services/publish/l
 import type { ObjectStore } from "../storage/types";
 import { multipartByteRanges, newBoundary, parseRanges, type ByteRange } from "./byte-ranges";
 import { contentTypeOf, extensionOf, isCompressible, isHashedAsset, isHtml } from "./content-types";
+import type { ServerProxy } from "./server-proxy";
 import { ByteLru, type CachedBlob, type CachedSite } from "./site-cache";
 import { createSiteHosts } from "./site-hosts";
 import { rawPathOf, sitePath } from "./site-request";
@@ -37,11 +39,14 @@ export type SiteServerOptions = {
   cacheBytes?: number;
   /** A slug's deployment is looked up again after this long, should a bus notification have been lost. */
   siteTtlMs?: number;
+  /** Where requests for a server deployment go (server-proxy.ts); without it such a site answers 502. */
+  servers?: ServerProxy;
 };
 
 export type SiteServer = {
   /** `raw.hidesDotSegments`: the request target held dot segments Bun resolved out of `req.url` (site-request.ts). */
-  handle(req: Request, raw?: { hidesDotSegments: boolean }): Response | Promise<Response> | null;
+  /** `server`: the Bun server, for a server deployment's WebSocket upgrade (then the answer is undefined, as Bun wants). */
+  handle(req: Request, raw?: { hidesDotSegments: boolean }, server?: Server<unknown>): Response | Promise<Response> | null;
   /** Settles once the projects' own domains were read (site-hosts.ts): wait for it before taking requests. */
   ready: Promise<void>;
   close(): void;
@@ -202,12 +207,19 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
   }
 
   return {
-    handle(req, raw) {
+    handle(req, raw, server) {
       const slug = hosts.slugOf(req.headers.get("host"));
       if (slug === null) return null;
-      if (req.method !== "GET" && req.method !== "HEAD")
-        return plain(405, "Method not allowed", { allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" });
       if (slug === "") return plain(404, NO_SITE_PAGE);
+      const readOnly = req.method === "GET" || req.method === "HEAD";
+      const answer = (s: LiveSite | null, path: string): Response | Promise<Response> => {
+        if (!s) return plain(404, NO_SITE_PAGE);
+        // A server deployment answers every method and path itself (its source is never served as files).
+        // An upgraded WebSocket answers undefined, which Bun takes as "upgraded".
+        if (s.kind === "server") return o.servers ? (o.servers.handle(req, s, server) as Promise<Response>) : plain(502, "This app is not running.");
+        if (!readOnly) return plain(405, "Method not allowed", { allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" });
+        return respond(req, s, path);
+      };
       const p = sitePath(rawPathOf(req.url));
       if (!p.ok || raw?.hidesDotSegments) return plain(400, "Bad request", { "content-type": "text/plain; charset=utf-8" });
       const fail = (error: unknown) => {
@@ -216,8 +228,8 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
       };
       try {
         const site = siteFor(slug);
-        if (site instanceof Promise) return site.then((s) => (s ? respond(req, s, p.path) : plain(404, NO_SITE_PAGE))).catch(fail);
-        return site ? respond(req, site, p.path) : plain(404, NO_SITE_PAGE);
+        if (site instanceof Promise) return site.then((s) => answer(s, p.path)).catch(fail);
+        return answer(site, p.path);
       } catch (error) {
         return fail(error);
       }

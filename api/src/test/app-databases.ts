@@ -33,12 +33,15 @@ export async function appDatabasesContext(o: { maxBytes?: number; versionMaxByte
     config = { kind: "embedded", dir, spare: o.spare ?? false, ...common };
   }
   const appDatabases = createAppDatabases({ config, sql: ctx.sql, logger: silentLogger });
+  const productionDatabases = createAppDatabases({ config, sql: ctx.sql, logger: silentLogger, environment: "production" });
   return {
     ...ctx,
     appDatabases,
+    productionDatabases,
     appDatabasesConfig: config,
     async closeAppDatabases() {
       await appDatabases.close();
+      await productionDatabases.close();
       if (!dir) return;
       if (!existsSync(CACHED_TEMPLATE) && existsSync(join(dir, ".template"))) {
         const staging = `${CACHED_TEMPLATE}-${process.pid}`;

@@ -13,6 +13,8 @@ import { createPostgresBus } from "../events/postgres-bus";
 import type { EventBus } from "../events/types";
 import { silentLogger } from "../lib/logger";
 import { buildsSettled } from "../services/publish/index";
+import type { AppDatabases } from "../services/app-databases";
+import { createServerProxy } from "../sites/server-proxy";
 import { createSiteServer, type SiteServer } from "../sites/site-server";
 import type { ObjectStore } from "../storage/types";
 import { testApp, type TestUser } from "./test-app";
@@ -33,19 +35,28 @@ async function instanceBus(): Promise<EventBus> {
 
 export type PublishInstance = Awaited<ReturnType<typeof testApp>> & {
   sites: SiteServer;
-  site(slug: string, path: string, headers?: Record<string, string>): Promise<Response>;
+  site(slug: string, path: string, headers?: Record<string, string>, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 };
 
-export async function publishInstance(o: { store?: ObjectStore; env?: Record<string, string> } = {}): Promise<PublishInstance> {
+export async function publishInstance(
+  o: { store?: ObjectStore; env?: Record<string, string>; productionDatabases?: AppDatabases; appDatabases?: AppDatabases } = {},
+): Promise<PublishInstance> {
   const events = await instanceBus();
-  const t = await testApp({ store: o.store, env: { RATE_LIMIT_PUBLISH_PER_MINUTE: "0", ...o.env }, events });
-  const sites = createSiteServer({ sql: t.deps.sql, store: t.deps.store, events, logger: silentLogger, domain: t.deps.config.sites.domain });
+  const t = await testApp({
+    store: o.store,
+    env: { RATE_LIMIT_PUBLISH_PER_MINUTE: "0", ...o.env },
+    events,
+    productionDatabases: o.productionDatabases,
+    appDatabases: o.appDatabases,
+  });
+  const servers = t.deps.servers ? createServerProxy({ runtime: t.deps.servers, logger: silentLogger }) : undefined;
+  const sites = createSiteServer({ sql: t.deps.sql, store: t.deps.store, events, logger: silentLogger, domain: t.deps.config.sites.domain, servers });
   return {
     ...t,
     sites,
-    async site(slug, path, headers = {}) {
-      const req = new Request(`http://127.0.0.1${path}`, { headers: { host: `${slug}.${t.deps.config.sites.domain}:3000`, ...headers } });
+    async site(slug, path, headers = {}, init = {}) {
+      const req = new Request(`http://127.0.0.1${path}`, { ...init, headers: { host: `${slug}.${t.deps.config.sites.domain}:3000`, ...headers } });
       const res = sites.handle(req);
       if (!res) throw new Error("the site server did not take a site host");
       return res;

@@ -8,6 +8,7 @@
  * const res = await alice.request("POST", "/api/projects", { name: "Todo" });
  * const typed = await alice.api.projects.$post({ json: { name: "Todo" } }); // checked against the routes
  */
+import { createServerRuntime } from "../services/server-deployments/runtime";
 import { chmodSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -57,6 +58,7 @@ export async function testApp(
     provider?: SandboxProvider;
     /** Project databases (test/app-databases.ts); without them the database routes answer "unavailable". */
     appDatabases?: AppDatabases;
+    productionDatabases?: AppDatabases;
     /** Where the app logs (silent by default): a test that reads every line hands in its own. */
     logger?: Logger;
   } = {},
@@ -76,12 +78,26 @@ export async function testApp(
   const events = overrides.events ?? createMemoryBus();
   // Sandboxes are only started when a test asks for one.
   const provider = overrides.provider ?? createSandboxProvider(config, silentLogger);
-  const { appDatabases } = overrides;
+  const { appDatabases, productionDatabases } = overrides;
   const drain = createDrain();
   const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config, appDatabases, drain });
   const secrets = createProjectSecrets({ sql: db.sql, store, logger: silentLogger, events, box: secretBoxFor(config.secrets), env: sandboxes.env });
   const logger = overrides.logger ?? silentLogger;
   const git = createGitService({ sql: db.sql, store, logger, events, config, sandboxSync: sandboxes.sync, box: secretBoxFor(config.secrets), sandboxes });
+  // Published servers: each in a local sandbox of its own (only started when a test publishes one).
+  const servers = createServerRuntime({
+    provider,
+    store,
+    logger,
+    events,
+    productionDatabases,
+    env: sandboxes.env,
+    templateCache: sandboxes.templateCache,
+    buildTimeoutMs: config.sites.buildTimeoutMs,
+    startTimeoutMs: config.sites.startTimeoutMs,
+    idleMs: config.sites.idleMs,
+    maxPerUser: config.sites.maxLiveServersPerUser,
+  });
   const services = {
     config,
     sql: db.sql,
@@ -98,6 +114,8 @@ export async function testApp(
     // As in production: the machine's Chromium (CHECK_BROWSER_PATH=off in `env` turns it off), started by the
     // first check that runs a page and closed soon after, so a test that never closes the app leaves none.
     pageBrowser: createPageBrowser({ setting: config.checkBrowser, logger, idleMs: 2_000 }),
+    productionDatabases,
+    servers,
   };
   const deps: AppDeps = {
     ...services,

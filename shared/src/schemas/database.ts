@@ -11,8 +11,21 @@ export const MAX_QUERY_ROWS = 500;
 export const QUERY_TIMEOUT_MS = 10_000;
 export const MAX_SQL_LENGTH = 100_000;
 
-/** `read_only`: past APP_DATABASE_MAX_MB (reads work, writes fail); `unavailable`: this server cannot make project databases. */
-export const databaseStatuses = ["ready", "read_only", "unavailable"] as const;
+/**
+ * `read_only`: past APP_DATABASE_MAX_MB (reads work, writes fail); `unavailable`: this server cannot make project
+ * databases; `not_created`: production only, before the project's first server publish.
+ */
+export const databaseStatuses = ["ready", "read_only", "unavailable", "not_created"] as const;
+
+/**
+ * Which of a project's databases: development (the agent's and the preview's) or production (the published
+ * server's, made at its first server publish; read-only in the Database view, out of every agent tool's reach).
+ */
+export const databaseEnvironments = ["development", "production"] as const;
+export type DatabaseEnvironmentName = (typeof databaseEnvironments)[number];
+
+/** `?env=production` on every Database view route; development when absent. */
+export const databaseEnvQuerySchema = z.object({ env: z.enum(databaseEnvironments).default("development") });
 
 export const databaseColumnSchema = z.object({
   name: z.string(),
@@ -43,7 +56,7 @@ export const cellSchema = z.json();
 export type Cell = z.infer<typeof cellSchema>;
 
 /** `order`: a column name, `-name` for descending. */
-export const tableRowsQuerySchema = z.object({
+export const tableRowsQuerySchema = databaseEnvQuerySchema.extend({
   limit: z.coerce.number().int().min(1).max(MAX_ROWS_PAGE).default(100),
   offset: z.coerce.number().int().min(0).default(0),
   order: z.string().max(200).optional().describe("A column to sort by; a leading - sorts descending"),

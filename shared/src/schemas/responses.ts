@@ -201,6 +201,8 @@ export const deploymentSchema = z.object({
 });
 export type Deployment = z.infer<typeof deploymentSchema>;
 export const deploymentListSchema = z.array(deploymentSchema);
+/** GET /api/projects/{id}/deployments/{deploymentId}/logs: the last 1,000 lines. */
+export const deploymentLogsSchema = z.object({ lines: z.array(z.string()) });
 export const publishResultSchema = z.object({ deploymentId: z.string(), url: z.string(), status: deploymentStatusSchema });
 export type PublishResult = z.infer<typeof publishResultSchema>;
 /** The project's site as the Publish dialog shows it. */
@@ -330,7 +332,7 @@ export const processLogsSchema = z.object({
 export type ProcessLogs = z.infer<typeof processLogsSchema>;
 /** GET /api/projects/{id}/database (types and limits: ./database.ts). */
 export const databaseInfoSchema: z.ZodMiniType<DatabaseInfo> = z.object({
-  status: z.enum(["ready", "read_only", "unavailable"]),
+  status: z.enum(["ready", "read_only", "unavailable", "not_created"]),
   sizeBytes: z.number(),
   tables: z.array(
     z.object({

@@ -11,6 +11,7 @@
  * const res = await api.messages.stream({ projectId, content, enableReasoning: false }, { signal });
  */
 import { parsePublicConfig } from "@shared/schemas/config";
+import type { DatabaseEnvironmentName as DatabaseEnv } from "@shared/schemas/database";
 import type { StartProcess } from "@shared/schemas/processes";
 import type { ConnectGit, ImportGit, PushGit } from "@shared/schemas/git";
 import type { CreateProject } from "@shared/schemas/project";
@@ -154,6 +155,9 @@ export const api = {
     site: (id: string, init: CallInit = {}) => parsed((s) => s.siteStateSchema, client.projects[":id"].publish.$get({ param: encoded({ id }) }, { init })),
     deployments: (id: string, init: CallInit = {}) =>
       parsed((s) => s.deploymentListSchema, client.projects[":id"].deployments.$get({ param: encoded({ id }) }, { init })),
+    /** A deployment's last 1,000 log lines (a server's own output while it runs). */
+    logs: (id: string, deploymentId: string, init: CallInit = {}) =>
+      parsed((s) => s.deploymentLogsSchema, client.projects[":id"].deployments[":deploymentId"].logs.$get({ param: encoded({ id, deploymentId }) }, { init })),
     /** The caller's live sites (the project cards' "Live" badge). */
     liveSites: (init: CallInit = {}) => parsed((s) => s.liveSiteListSchema, client.sites.$get({}, { init })),
     start: (projectId: string, slug?: string) =>
@@ -211,23 +215,29 @@ export const api = {
       parsed((s) => s.problemListSchema, client.sandbox[":projectId"].problems.$get({ param: encoded({ projectId }) }, { init })),
     clearProblems: (projectId: string) => parsed(ignored, client.sandbox[":projectId"].problems.$delete({ param: encoded({ projectId }) })),
   },
-  /** The project's development database; a failed statement answers 400 with PostgreSQL's message and position. */
+  /**
+   * The project's databases: development, or production (read-only, from its first server publish); a failed
+   * statement answers 400 with PostgreSQL's message and position.
+   */
   database: {
-    info: (projectId: string, init: CallInit = {}) =>
-      parsed((s) => s.databaseInfoSchema, client.projects[":id"].database.$get({ param: encoded({ id: projectId }) }, { init })),
-    rows: (projectId: string, table: string, page: { limit: number; offset: number; order?: string }, init: CallInit = {}) =>
+    info: (projectId: string, env: DatabaseEnv = "development", init: CallInit = {}) =>
+      parsed((s) => s.databaseInfoSchema, client.projects[":id"].database.$get({ param: encoded({ id: projectId }), query: { env } }, { init })),
+    rows: (projectId: string, table: string, page: { limit: number; offset: number; order?: string }, env: DatabaseEnv = "development", init: CallInit = {}) =>
       parsed(
         (s) => s.tableRowsSchema,
         client.projects[":id"].database.tables[":table"].rows.$get(
           {
             param: encoded({ id: projectId, table }),
-            query: { limit: String(page.limit), offset: String(page.offset), ...(page.order ? { order: page.order } : {}) },
+            query: { env, limit: String(page.limit), offset: String(page.offset), ...(page.order ? { order: page.order } : {}) },
           },
           { init },
         ),
       ),
-    query: (projectId: string, sql: string, init: CallInit = {}) =>
-      parsed((s) => s.queryResultSchema, client.projects[":id"].database.query.$post({ param: encoded({ id: projectId }), json: { sql } }, { init })),
+    query: (projectId: string, sql: string, env: DatabaseEnv = "development", init: CallInit = {}) =>
+      parsed(
+        (s) => s.queryResultSchema,
+        client.projects[":id"].database.query.$post({ param: encoded({ id: projectId }), query: { env }, json: { sql } }, { init }),
+      ),
   },
   /** A project's secrets: values go in, never come out. A bad name or value answers 400 with the reason. */
   secrets: {

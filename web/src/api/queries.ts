@@ -6,6 +6,7 @@
  * @example
  * const files = useQuery({ ...queries.files(projectId), refetchInterval: 5_000 });
  */
+import type { DatabaseEnvironmentName as DatabaseEnv } from "@shared/schemas/database";
 import { queryOptions } from "@tanstack/react-query";
 import { ApiError } from "./api-error";
 import { api } from "./endpoints";
@@ -52,9 +53,13 @@ export const queries = {
     queryOptions({ queryKey: sandboxKeys.problems(projectId), queryFn: ({ signal }) => api.sandbox.problems(projectId, { signal }) }),
   processes: (projectId: string) =>
     queryOptions({ queryKey: sandboxKeys.processes(projectId), queryFn: ({ signal }) => api.processes.list(projectId, { signal }) }),
-  database: (projectId: string) => queryOptions({ queryKey: databaseKeys.info(projectId), queryFn: ({ signal }) => api.database.info(projectId, { signal }) }),
-  tableRows: (projectId: string, table: string, page: { limit: number; offset: number; order?: string }) =>
-    queryOptions({ queryKey: databaseKeys.rows(projectId, table, page), queryFn: ({ signal }) => api.database.rows(projectId, table, page, { signal }) }),
+  database: (projectId: string, env: DatabaseEnv = "development") =>
+    queryOptions({ queryKey: databaseKeys.env(projectId, env), queryFn: ({ signal }) => api.database.info(projectId, env, { signal }) }),
+  tableRows: (projectId: string, table: string, page: { limit: number; offset: number; order?: string }, env: DatabaseEnv = "development") =>
+    queryOptions({
+      queryKey: databaseKeys.rows(projectId, table, page, env),
+      queryFn: ({ signal }) => api.database.rows(projectId, table, page, env, { signal }),
+    }),
   git: (projectId: string) => queryOptions({ queryKey: projectKeys.git(projectId), queryFn: ({ signal }) => api.git.status(projectId, { signal }) }),
   secrets: (projectId: string) => queryOptions({ queryKey: projectKeys.secrets(projectId), queryFn: ({ signal }) => api.secrets.list(projectId, { signal }) }),
 };

@@ -50,6 +50,7 @@ export const sandboxKeys = {
 export const publishKeys = {
   site: (projectId: string) => ["projects", projectId, "publish"] as const,
   deployments: (projectId: string) => ["projects", projectId, "deployments"] as const,
+  logs: (projectId: string, deploymentId: string) => ["projects", projectId, "deployments", deploymentId, "logs"] as const,
   liveSites: ["sites"] as const,
 };
 
@@ -67,7 +68,9 @@ export const versionKeys = {
 export const databaseKeys = {
   /** The tables (and the prefix of every rows query of the project). */
   info: (projectId: string) => ["projects", projectId, "database"] as const,
+  /** One environment's tables (development or production). */
+  env: (projectId: string, env: string) => ["projects", projectId, "database", env] as const,
   /** Its own query function: the page, size and order go in the query string. */
-  rows: (projectId: string, table: string, page: { limit: number; offset: number; order?: string }) =>
-    ["projects", projectId, "database", "tables", table, "rows", page] as const,
+  rows: (projectId: string, table: string, page: { limit: number; offset: number; order?: string }, env = "development") =>
+    ["projects", projectId, "database", env, "tables", table, "rows", page] as const,
 };

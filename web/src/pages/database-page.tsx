@@ -1,7 +1,9 @@
 /**
- * /project/{id}/database: the project's development database: its tables with row counts, the chosen
- * table's rows (paged, sortable) and a SQL box. Opening it makes the database if the project has none yet.
+ * /project/{id}/database: the project's databases, Development or Production by a switch: the tables with row
+ * counts, the chosen table's rows (paged, sortable) and a SQL box. Opening development makes it if the project
+ * has none yet; production exists from the first server publish and is shown read-only.
  */
+import type { DatabaseEnvironmentName } from "@shared/schemas/database";
 import { useState } from "react";
 import { describeError } from "../api/api-error";
 import { Button } from "../components/ui/button";
@@ -13,7 +15,8 @@ import { formatFileSize } from "../features/files/format-file-size";
 import { useDatabase } from "../features/database/use-database";
 
 export function DatabasePage({ projectId }: { projectId: string }) {
-  const database = useDatabase(projectId);
+  const [env, setEnv] = useState<DatabaseEnvironmentName>("development");
+  const database = useDatabase(projectId, env);
   const [chosen, setChosen] = useState<string | null>(null);
 
   if (database.isPending) {
@@ -39,11 +42,24 @@ export function DatabasePage({ projectId }: { projectId: string }) {
               </span>
             )}
           </div>
-          <p className="mt-1 text-muted-foreground">The app's development database (PostgreSQL), reached by the app through DATABASE_URL</p>
+          <p className="mt-1 text-muted-foreground">
+            {env === "production"
+              ? "The published app's production database (PostgreSQL), read-only here: it changes through the app and through migrations at publish"
+              : "The app's development database (PostgreSQL), reached by the app through DATABASE_URL"}
+          </p>
         </div>
-        <Button variant="outline" onClick={() => database.refetch()} disabled={database.isFetching}>
-          Refresh
-        </Button>
+        <div className="flex items-center gap-2">
+          <div role="group" aria-label="Environment" className="inline-flex rounded-md border p-0.5">
+            {(["development", "production"] as const).map((name) => (
+              <Button key={name} size="sm" variant={env === name ? "primary" : "ghost"} aria-pressed={env === name} onClick={() => setEnv(name)}>
+                {name === "development" ? "Development" : "Production"}
+              </Button>
+            ))}
+          </div>
+          <Button variant="outline" onClick={() => database.refetch()} disabled={database.isFetching}>
+            Refresh
+          </Button>
+        </div>
       </header>
 
       {database.isError && !database.data ? (
@@ -58,15 +74,19 @@ export function DatabasePage({ projectId }: { projectId: string }) {
         <p role="status" className="rounded-lg border p-6 text-sm">
           This server cannot make project databases. The administrator can set one up (see the README).
         </p>
+      ) : database.data?.status === "not_created" ? (
+        <p role="status" className="rounded-lg border p-6 text-sm">
+          There is no production database yet. It is made when the project is first published with a server (a start script in package.json).
+        </p>
       ) : (
         <>
           <div className="grid gap-6 md:grid-cols-[16rem_1fr]">
             <nav aria-label="Database tables">
               <TablesList tables={tables} selected={selected} onSelect={setChosen} />
             </nav>
-            <div className="min-w-0">{selected && <TableRows key={selected} projectId={projectId} table={selected} />}</div>
+            <div className="min-w-0">{selected && <TableRows key={`${env}:${selected}`} projectId={projectId} table={selected} env={env} />}</div>
           </div>
-          <SqlBox projectId={projectId} />
+          <SqlBox key={env} projectId={projectId} env={env} />
         </>
       )}
     </div>

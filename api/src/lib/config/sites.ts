@@ -19,10 +19,27 @@ export const sitesEnv = {
   MAX_DEPLOYMENT_BYTES: positiveInt(100 * 1024 * 1024),
   PUBLISH_BUILD_TIMEOUT_S: positiveInt(300),
   DEPLOYMENTS_KEEP: positiveInt(10),
+  /** Server deployments (issue 22): how long a started server may take to answer HTTP on PORT. */
+  PUBLISH_START_TIMEOUT_S: positiveInt(60),
+  /** A server deployment with no request for this long is stopped; the next request starts it again. */
+  SITE_IDLE_S: positiveInt(900),
+  /** Server deployments of one user running at once; starting another puts the least recently used to sleep. */
+  MAX_LIVE_SERVERS_PER_USER: positiveInt(3),
 };
 
 /** Published sites: `<slug>.<domain><portSuffix>`, their size limit, build time limit and history kept. */
-export type SitesConfig = { domain: string; scheme: "http" | "https"; portSuffix: string; maxDeploymentBytes: number; buildTimeoutMs: number; keep: number };
+export type SitesConfig = {
+  domain: string;
+  scheme: "http" | "https";
+  portSuffix: string;
+  maxDeploymentBytes: number;
+  buildTimeoutMs: number;
+  keep: number;
+  /** Server deployments: start time limit, idle time before sleep, running servers per user. */
+  startTimeoutMs: number;
+  idleMs: number;
+  maxLiveServersPerUser: number;
+};
 
 export function sitesConfig(
   e: z.infer<z.ZodObject<typeof sitesEnv>>,
@@ -33,6 +50,9 @@ export function sitesConfig(
     maxDeploymentBytes: e.MAX_DEPLOYMENT_BYTES,
     buildTimeoutMs: e.PUBLISH_BUILD_TIMEOUT_S * 1000,
     keep: e.DEPLOYMENTS_KEEP,
+    startTimeoutMs: e.PUBLISH_START_TIMEOUT_S * 1000,
+    idleMs: e.SITE_IDLE_S * 1000,
+    maxLiveServersPerUser: e.MAX_LIVE_SERVERS_PER_USER,
   };
 }
 

@@ -15,7 +15,14 @@ import { toCell } from "./cells";
 import { asSqlError, QUERY_CANCELED, SqlError } from "./sql-error";
 import { typeNames } from "./type-names";
 
-export type RunSqlOptions = { maxRows: number; timeoutMs: number; maxCellChars?: number };
+/**
+ * `readOnly` (production in the Database view): the statements run inside one READ ONLY transaction that is
+ * rolled back, and statements that would end it or change the session (BEGIN, COMMIT, SET, …) are refused first.
+ */
+export type RunSqlOptions = { maxRows: number; timeoutMs: number; maxCellChars?: number; readOnly?: boolean };
+
+/** Statements that could leave a READ ONLY transaction or change the session's defaults. */
+const SESSION_CHANGING = /^(begin|start|commit|end|rollback|abort|savepoint|release|prepare|set|reset|discard|do|call|listen|notify|lock|copy)\b/i;
 
 type RawResult = unknown[][] & { count?: number | null; command?: string | null; columns?: { name: string; type: number }[] };
 
@@ -24,6 +31,14 @@ const READING = /^(select|with|values|table|show|explain)\b/i;
 export async function runSql(sql: Sql, text: string, options: RunSqlOptions): Promise<QueryResult> {
   const statements = splitStatements(text);
   if (statements.length === 0) throw new SqlError("There is no statement to run (only comments or blanks).", undefined, undefined);
+  const refused = options.readOnly ? statements.find((s) => SESSION_CHANGING.test(s.code)) : undefined;
+  if (refused) {
+    throw new SqlError(
+      `Production is read-only here: "${refused.code.split(" ")[0]!.toUpperCase()}" is not allowed. Change production data through the app or a migration (db/migrations) and publish.`,
+      undefined,
+      undefined,
+    );
+  }
   const reserved = await sql.reserve();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<unknown> = Promise.resolve();
@@ -50,6 +65,8 @@ export async function runSql(sql: Sql, text: string, options: RunSqlOptions): Pr
   };
   try {
     await reserved.unsafe(`set statement_timeout = ${Math.round(options.timeoutMs)}`);
+    // Rolled back by the clean-up below; a write inside fails with PostgreSQL's "read-only transaction" error.
+    if (options.readOnly) await reserved.unsafe("begin transaction read only");
     const started = performance.now();
     let result: RawResult;
     let truncated = false;

@@ -12,7 +12,8 @@ import { quoteIdent, quoteTable } from "./identifiers";
 import { asSqlError } from "./sql-error";
 import { typeNames } from "./type-names";
 
-export async function readTableRows(sql: Sql, name: string, page: TableRowsQuery, timeoutMs: number): Promise<TableRows> {
+/** `readOnly`: the page is read in a READ ONLY transaction (production). */
+export async function readTableRows(sql: Sql, name: string, page: TableRowsQuery, timeoutMs: number, options: { readOnly?: boolean } = {}): Promise<TableRows> {
   const table = (await describeTables(sql)).find((t) => t.name === name);
   if (!table) throw notFound(`Table "${name}"`);
   const descending = page.order?.startsWith("-") ?? false;
@@ -24,7 +25,7 @@ export async function readTableRows(sql: Sql, name: string, page: TableRowsQuery
   const from = quoteTable(table.schema, table.table);
   const order = orderBy.length ? ` order by ${orderBy.map((c) => `${c} ${descending ? "desc" : "asc"}`).join(", ")}` : "";
   try {
-    return await sql.begin(async (tx) => {
+    return await sql.begin(options.readOnly ? "read only" : "read write", async (tx) => {
       await tx.unsafe(`set local statement_timeout = ${Math.round(timeoutMs)}`);
       const result = await tx.unsafe(`select * from ${from}${order} limit ${page.limit} offset ${page.offset}`, [], { prepare: false }).values();
       const [count] = await tx.unsafe<{ n: string }[]>(`select count(*)::text as n from ${from}`);

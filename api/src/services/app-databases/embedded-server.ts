@@ -52,8 +52,15 @@ export type EmbeddedServer = DatabaseServer & {
   spareReady(): Promise<boolean>;
 };
 
-export function createEmbeddedServer(o: { dir: string; idleMs: number; spare?: boolean; logger: Logger }): EmbeddedServer {
-  const templateDir = join(o.dir, ".template");
+export function createEmbeddedServer(o: {
+  dir: string;
+  idleMs: number;
+  spare?: boolean;
+  logger: Logger;
+  /** The template to copy from (default `<dir>/.template`): production's databases share development's. */
+  templateDir?: string;
+}): EmbeddedServer {
+  const templateDir = o.templateDir ?? join(o.dir, ".template");
   const socketRoot = mkdtempSync(join(tmpdir(), "app-pglite-"));
   const running = new Map<string, Running>();
   let template: Promise<void> | null = null;
@@ -63,11 +70,18 @@ export function createEmbeddedServer(o: { dir: string; idleMs: number; spare?: b
 
   const ensureTemplate = () =>
     (template ??= (async () => {
-      if (existsSync(templateDir)) return;
       privateDir(o.dir);
+      if (existsSync(templateDir)) return;
       const building = join(o.dir, `.template-${crypto.randomUUID()}`);
       await createPgliteTemplate(building, TEMPLATE_SETUP);
-      renameSync(building, templateDir);
+      try {
+        renameSync(building, templateDir);
+      } catch (error) {
+        // Another server sharing the template (production's, development's) made it first.
+        rmSync(building, { recursive: true, force: true });
+        if (!existsSync(templateDir)) throw error;
+        return;
+      }
       makePrivate(templateDir);
     })().catch((error) => {
       template = null;

@@ -10,7 +10,14 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { deleteAppDatabase, findAppDatabase, insertAppDatabase, recordAppDatabaseSize, type AppDatabaseRow } from "../../db/app-databases";
+import {
+  deleteAppDatabase,
+  findAppDatabase,
+  insertAppDatabase,
+  recordAppDatabaseSize,
+  type AppDatabaseRow,
+  type DatabaseEnvironment,
+} from "../../db/app-databases";
 import type { Sql } from "../../db/client";
 import type { AppDatabasesConfig } from "../../lib/config";
 import { AppError } from "../../lib/errors";
@@ -26,6 +33,10 @@ const SIZE_CHECK_MS = 10_000;
 
 export type AppDatabases = {
   readonly kind: "postgres" | "embedded";
+  /** Which of a project's databases this handle makes and reaches. */
+  readonly environment: DatabaseEnvironment;
+  /** Whether the project has this database already (nothing is made). */
+  exists(projectId: string): Promise<boolean>;
   readonly maxBytes: number;
   /** Past this size a database is left out of versions (APP_DATABASE_VERSION_MAX_MB). */
   readonly versionMaxBytes: number;
@@ -65,13 +76,18 @@ export type AppDatabases = {
   close(): Promise<void>;
 };
 
-export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; logger: Logger }): AppDatabases {
+export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; logger: Logger; environment?: DatabaseEnvironment }): AppDatabases {
   const { config, sql, logger } = o;
+  const env = o.environment ?? "development";
+  // Production databases live beside development's: embedded ones in a folder of their own (copied from the same
+  // template, with no spare kept: a first publish may wait for a PGlite start), PostgreSQL ones under other names.
   const server: DatabaseServer & { warm?(): Promise<void>; spareReady?(): Promise<boolean> } =
     config.kind === "postgres"
       ? createPostgresServer({ adminUrl: config.adminUrl, appSql: sql, logger })
-      : createEmbeddedServer({ dir: config.dir, idleMs: config.idleMs, spare: config.spare ?? true, logger });
-  const socketDir = mkdtempSync(join(tmpdir(), "app-db-"));
+      : env === "production"
+        ? createEmbeddedServer({ dir: join(config.dir, "production"), templateDir: join(config.dir, ".template"), idleMs: config.idleMs, spare: false, logger })
+        : createEmbeddedServer({ dir: config.dir, idleMs: config.idleMs, spare: config.spare ?? true, logger });
+  const socketDir = mkdtempSync(join(tmpdir(), env === "production" ? "app-db-prod-" : "app-db-"));
   const hostGateways = new Map<string, Promise<Gateway>>();
   const made = new Map<string, Promise<AppDatabaseRow>>();
   const limits = new Map<string, { readOnly: boolean; sizeBytes: number | null; checkedAt: number }>();
@@ -84,11 +100,11 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
     activity.set(projectId, { open: a.open + open, events: a.events + 1 });
   };
 
-  const names = (projectId: string) => (server.kind === "embedded" ? EMBEDDED_NAMES : databaseNames(projectId));
+  const names = (projectId: string) => (server.kind === "embedded" ? EMBEDDED_NAMES : databaseNames(projectId, env));
   const identity = async (projectId: string): Promise<DatabaseIdentity> => ({
     projectId,
     ...names(projectId),
-    password: await databasePassword(sql, projectId),
+    password: await databasePassword(sql, projectId, env),
   });
 
   /** The row, creating the database first when there is none (creation is idempotent, so a race is harmless). */
@@ -96,10 +112,10 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
     let pending = made.get(projectId);
     if (!pending) {
       pending = (async () => {
-        const found = await findAppDatabase(sql, projectId);
+        const found = await findAppDatabase(sql, projectId, env);
         if (found) return found;
         await server.create(await identity(projectId));
-        return insertAppDatabase(sql, { projectId, kind: server.kind, ...names(projectId) });
+        return insertAppDatabase(sql, { projectId, kind: server.kind, ...names(projectId) }, env);
       })();
       made.set(projectId, pending);
       pending.catch(() => made.delete(projectId));
@@ -132,7 +148,7 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
       await server.setReadOnly(id, over);
       logger.info(over ? "project database over its size limit: now read-only" : "project database back under its size limit", { projectId, sizeBytes });
     }
-    await recordAppDatabaseSize(sql, projectId, sizeBytes, over);
+    await recordAppDatabaseSize(sql, projectId, sizeBytes, over, env);
     return describe({ ...r, readOnly: over, sizeBytes });
   };
 
@@ -195,6 +211,8 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
 
   return {
     kind: server.kind,
+    environment: env,
+    exists: async (projectId) => Boolean(await findAppDatabase(sql, projectId, env)),
     maxBytes: config.maxBytes,
     versionMaxBytes: config.versionMaxBytes,
     warm: async () => server.warm?.(),
@@ -212,7 +230,7 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
       return (await enforceLimit(projectId)).sizeBytes ?? 0;
     },
     async drop(projectId) {
-      const found = await findAppDatabase(sql, projectId);
+      const found = await findAppDatabase(sql, projectId, env);
       const gateway = hostGateways.get(projectId);
       hostGateways.delete(projectId);
       if (gateway) await (await gateway.catch(() => null))?.close();
@@ -222,7 +240,7 @@ export function createAppDatabases(o: { config: AppDatabasesConfig; sql: Sql; lo
       activity.set(projectId, { open: 0, events: (activity.get(projectId)?.events ?? 0) + 1 });
       if (!found) return;
       await server.drop({ projectId, name: found.name, role: found.role });
-      await deleteAppDatabase(sql, projectId);
+      await deleteAppDatabase(sql, projectId, env);
     },
     enforceLimit,
     openGateway,

@@ -12,6 +12,7 @@
  * const url = await projectDatabaseUrl(ctx, projectId, "local");    // postgres://app_…:…@127.0.0.1:5432/app_…
  * await dropProjectDatabases(ctx, projectId);                       // the project is being deleted
  */
+import type { DatabaseEnvironment } from "../../db/app-databases";
 import type { Sql } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
@@ -20,24 +21,44 @@ import type { ProjectDatabase } from "./types";
 
 export { createAppDatabases, type AppDatabases } from "./host";
 export type { ProjectDatabase, ProjectDatabaseStatus } from "./types";
+export type { DatabaseEnvironment } from "../../db/app-databases";
 
-function host(ctx: ServiceContext): AppDatabases {
-  if (!ctx.appDatabases) throw new AppError(503, "dependency_unavailable", "Project databases are not set up in this server process.");
-  return ctx.appDatabases;
+function host(ctx: ServiceContext, env: DatabaseEnvironment = "development"): AppDatabases {
+  const found = env === "production" ? ctx.productionDatabases : ctx.appDatabases;
+  if (!found) throw new AppError(503, "dependency_unavailable", "Project databases are not set up in this server process.");
+  return found;
 }
 
-/** The project's database, created (database, role, password) on first call. The caller checked ownership. */
-export const ensureProjectDatabase = (ctx: ServiceContext, projectId: string): Promise<ProjectDatabase> => host(ctx).ensure(projectId);
+/**
+ * The project's database, created (database, role, password) on first call. The caller checked ownership.
+ * Production is made by the first server publish only (`publish/`), never by a look at it.
+ */
+export const ensureProjectDatabase = (ctx: ServiceContext, projectId: string, env: DatabaseEnvironment = "development"): Promise<ProjectDatabase> =>
+  host(ctx, env).ensure(projectId);
+
+/** Whether the project has its production database yet (made at its first server publish). */
+export const hasProductionDatabase = async (ctx: ServiceContext, projectId: string): Promise<boolean> =>
+  Boolean(ctx.productionDatabases && (await ctx.productionDatabases.exists(projectId)));
 
 /**
  * A postgres.js client connected as the project's role (made on first use), through the project's gateway so
  * errors read the same as in the sandbox. The caller must `end()` it; prefer `withProjectDatabase`.
  */
-export const projectDatabaseSql = (ctx: ServiceContext, projectId: string, options?: { max?: number }): Promise<Sql> => host(ctx).client(projectId, options);
+export const projectDatabaseSql = (
+  ctx: ServiceContext,
+  projectId: string,
+  options?: { max?: number },
+  env: DatabaseEnvironment = "development",
+): Promise<Sql> => host(ctx, env).client(projectId, options);
 
 /** Runs `fn` with a client as the project's role, and closes it afterwards (so an idle embedded database stops). */
-export async function withProjectDatabase<T>(ctx: ServiceContext, projectId: string, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  const sql = await projectDatabaseSql(ctx, projectId);
+export async function withProjectDatabase<T>(
+  ctx: ServiceContext,
+  projectId: string,
+  fn: (sql: Sql) => Promise<T>,
+  env: DatabaseEnvironment = "development",
+): Promise<T> {
+  const sql = await projectDatabaseSql(ctx, projectId, undefined, env);
   try {
     return await fn(sql);
   } finally {
@@ -48,11 +69,17 @@ export async function withProjectDatabase<T>(ctx: ServiceContext, projectId: str
 }
 
 /** Bytes on disk, measured now (and read-only switched on or off against APP_DATABASE_MAX_MB). */
-export const projectDatabaseSize = (ctx: ServiceContext, projectId: string): Promise<number> => host(ctx).size(projectId);
+export const projectDatabaseSize = (ctx: ServiceContext, projectId: string, env: DatabaseEnvironment = "development"): Promise<number> =>
+  host(ctx, env).size(projectId);
 
-/** Drops the project's database(s) and role; nothing to do when it never had one. Called on project delete. */
+/**
+ * Drops the project's databases (development and production) and roles; nothing to do for one it never had.
+ * Called on project delete only: unpublishing keeps production.
+ */
 export async function dropProjectDatabases(ctx: ServiceContext, projectId: string): Promise<void> {
-  if (ctx.appDatabases) await ctx.appDatabases.drop(projectId);
+  const results = await Promise.allSettled([ctx.appDatabases?.drop(projectId), ctx.productionDatabases?.drop(projectId)]);
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw (failed as PromiseRejectedResult).reason;
 }
 
 /**

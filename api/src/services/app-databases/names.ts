@@ -8,13 +8,18 @@
  */
 import { createHmac } from "node:crypto";
 import type { Sql } from "../../db/client";
+import type { DatabaseEnvironment } from "../../db/app-databases";
 import { getOrCreateSecret } from "../../db/secrets";
 
-/** PostgreSQL identifiers: `app_` and the id's 32 hex digits (36 characters, under the 63 limit). */
-export function databaseNames(projectId: string): { name: string; role: string } {
+/**
+ * PostgreSQL identifiers: `app_` (development) or `prod_` (production) and the id's 32 hex digits (at most 37
+ * characters, under the 63 limit).
+ */
+export function databaseNames(projectId: string, env: DatabaseEnvironment = "development"): { name: string; role: string } {
   const hex = projectId.replace(/-/g, "").toLowerCase();
   if (!/^[0-9a-f]{32}$/.test(hex)) throw new Error(`not a project id: ${projectId}`);
-  return { name: `app_${hex}`, role: `app_${hex}` };
+  const prefix = env === "production" ? "prod" : "app";
+  return { name: `${prefix}_${hex}`, role: `${prefix}_${hex}` };
 }
 
 /** The embedded database of a project is alone in its own PGlite, so one fixed name serves every project. */
@@ -23,14 +28,17 @@ export const EMBEDDED_NAMES = { name: "app", role: "app" } as const;
 const KEY_NAME = "app_database_key";
 const keys = new WeakMap<Sql, Promise<string>>();
 
-/** The role's password: 43 URL-safe characters (usable unescaped in a postgres:// URL). */
-export async function databasePassword(sql: Sql, projectId: string): Promise<string> {
+/**
+ * The role's password: 43 URL-safe characters (usable unescaped in a postgres:// URL). Production's differs from
+ * development's, so a development DATABASE_URL never opens production (the embedded kind uses one role name).
+ */
+export async function databasePassword(sql: Sql, projectId: string, env: DatabaseEnvironment = "development"): Promise<string> {
   let key = keys.get(sql);
   if (!key) {
     keys.set(sql, (key = getOrCreateSecret(sql, KEY_NAME)));
     key.catch(() => keys.delete(sql));
   }
   return createHmac("sha256", await key)
-    .update(`project-database:${projectId}`)
+    .update(env === "production" ? `production-database:${projectId}` : `project-database:${projectId}`)
     .digest("base64url");
 }

@@ -27,6 +27,11 @@ import { OutputError, type OutputFile, readOutput, tooBig } from "./build-output
 import { BuildError, buildScript, runBuild } from "./run-build";
 import { slugFromName, slugProblem, withSuffix } from "./slug";
 import { staticManifest, storeDeploymentFiles } from "./store-files";
+import type { ServerRuntime } from "../server-deployments/runtime";
+import { StartError } from "../server-deployments/runtime";
+import { packageScripts } from "../server-deployments/launch";
+import { MigrationError } from "./production-migrations";
+import { publishServer } from "./server-build";
 
 export type PublishDeps = ServiceContext &
   ClientScanDeps & {
@@ -34,6 +39,8 @@ export type PublishDeps = ServiceContext &
     sandboxes: Pick<ProjectSandboxesService, "ensure" | "templateCache">;
     /** When it is draining (SIGTERM), this instance starts no new build; the ones running finish. */
     drain?: Drain;
+    /** Server deployments this instance runs; absent: a project with a start script cannot be published here. */
+    servers?: ServerRuntime;
   };
 
 export const siteUrl = (sites: Config["sites"], slug: string) => `${sites.scheme}://${slug}.${sites.domain}${sites.portSuffix}`;
@@ -117,13 +124,32 @@ async function build(deps: PublishDeps, b: Build): Promise<void> {
     // The files this deployment is built from, recorded as a version (or the newest one, when nothing changed).
     const { version } = await takeVersion(deps, { projectId: b.projectId, source: "manual", label: `Published to ${b.slug}` });
     await deps.sql`update deployments set version_id = ${version.id} where id = ${b.deploymentId}`;
-    const files = await deploymentFiles(deps, b, version.id, log);
-    // Nothing that reaches browsers may carry a secret (issue 22): refused here unless allowFindings.
-    await checkClientFiles(deps, b, files.contents ?? files.manifest, log);
-    log.write(`Uploaded ${Object.keys(files.manifest).length} files (${(files.bytes / 1024).toFixed(1)} KB).\n`);
+    const server = await isServerApp(deps, b.projectId);
+    let files: { manifest: Manifest; bytes: number; migrations?: string[] };
+    if (server) {
+      if (!deps.servers) throw new AppError(503, "dependency_unavailable", "This server cannot run published servers.");
+      const source = await findVersion(deps.sql, b.projectId, version.id);
+      if (!source) throw new AppError(500, "internal", "The version to publish was not found.");
+      files = await publishServer({ ...deps, servers: deps.servers }, { ...b, ownerId: b.access.ownerId, files: source.manifest }, log);
+    } else {
+      const built = await deploymentFiles(deps, b, version.id, log);
+      // Nothing that reaches browsers may carry a secret (issue 22): refused here unless allowFindings.
+      await checkClientFiles(deps, b, built.contents ?? built.manifest, log);
+      log.write(`Uploaded ${Object.keys(built.manifest).length} files (${(built.bytes / 1024).toFixed(1)} KB).\n`);
+      files = built;
+    }
     await log.flush();
-    const live = await rows.finishBuild(deps.sql, { id: b.deploymentId, projectId: b.projectId, files: files.manifest, bytes: files.bytes, log: log.text() });
+    const live = await rows.finishBuild(deps.sql, {
+      id: b.deploymentId,
+      projectId: b.projectId,
+      files: files.manifest,
+      bytes: files.bytes,
+      log: log.text(),
+      kind: server ? "server" : "static",
+      migrations: files.migrations,
+    });
     if (live === "slug-taken") {
+      await deps.servers?.retire(b.projectId, null).catch(() => {});
       throw conflict(
         `The site name "${b.slug}" was taken by another site while this one was building; the live site keeps its name. Publish again with another name.`,
       );
@@ -132,19 +158,28 @@ async function build(deps: PublishDeps, b: Build): Promise<void> {
     for (const slug of new Set([b.slug, live.slug, live.previousSlug])) {
       if (slug) await deps.events.publishSite({ type: "site.changed", slug }).catch(() => {});
     }
+    // The project's other servers stop: the new deployment serves from the next request on.
+    await deps.servers?.retire(b.projectId, b.deploymentId);
     await status("live");
     await rows
       .pruneDeployments(deps.sql, b.projectId, deps.config.sites.keep)
       .catch((error) => deps.logger.warn("old deployments not pruned", { projectId: b.projectId, error: String(error) }));
   } catch (error) {
-    const message =
-      error instanceof BuildError || error instanceof OutputError || error instanceof AppError ? error.message : `Publishing failed: ${String(error)}`;
-    if (!(error instanceof BuildError || error instanceof OutputError)) deps.logger.warn("publish failed", { projectId: b.projectId, error: String(error) });
+    const known = error instanceof BuildError || error instanceof OutputError || error instanceof MigrationError || error instanceof StartError;
+    const message = known || error instanceof AppError ? (error as Error).message : `Publishing failed: ${String(error)}`;
+    if (!known) deps.logger.warn("publish failed", { projectId: b.projectId, error: String(error) });
     log.write(`\n${message}\n`);
     await log.flush();
     await rows.failBuild(deps.sql, b.deploymentId, log.text());
     await status("failed", message);
   }
+}
+
+/** A project whose package.json has a `start` script is published as a server. */
+async function isServerApp(deps: PublishDeps, projectId: string): Promise<boolean> {
+  const pkgRow = await findFileByPath(deps.sql, projectId, "package.json");
+  const pkg = pkgRow ? await deps.store.get(pkgRow.storageKey) : null;
+  return Boolean(packageScripts(pkg)?.start);
 }
 
 async function deploymentFiles(
@@ -209,6 +244,8 @@ export async function activateDeployment(deps: PublishDeps, access: ProjectAcces
   const site = await rows.findSite(deps.sql, project.id);
   if (!site) throw conflict("The project is not published; publish it first.");
   if (!(await rows.activate(deps.sql, project.id, found.id))) throw notFound("Deployment");
+  // Code, not data: production is as it is; the activated server starts on its next request.
+  await deps.servers?.retire(project.id, found.id);
   await deps.events.publishSite({ type: "site.changed", slug: site.slug }).catch(() => {});
   return toDeployment(deps.config.sites, site.slug, { ...found, live: true }, false);
 }

@@ -1,7 +1,8 @@
-/** The project's development database: its size and tables with their columns and row counts. */
+/** One of the project's databases (development or production): its size and tables with their columns and row counts. */
+import type { DatabaseEnvironmentName } from "@shared/schemas/database";
 import { useQuery } from "@tanstack/react-query";
 import { queries } from "../../api/queries";
 
-export function useDatabase(projectId: string) {
-  return useQuery({ ...queries.database(projectId), enabled: Boolean(projectId) });
+export function useDatabase(projectId: string, env: DatabaseEnvironmentName = "development") {
+  return useQuery({ ...queries.database(projectId, env), enabled: Boolean(projectId) });
 }

@@ -17,7 +17,7 @@ import { formatRelativeTime } from "../../lib/relative-time";
 import { sendToChat } from "../chat/chat-outbox";
 import { fixRequest } from "./fix-request";
 import { siteNameProblem, siteNameShown } from "./site-name";
-import { useActivateDeployment, useBuildLog, useDeployments, usePublish, useSiteState, useUnpublish } from "./use-publish";
+import { useActivateDeployment, useBuildLog, useDeploymentLogs, useDeployments, usePublish, useSiteState, useUnpublish } from "./use-publish";
 
 export function PublishDialog({ projectId, open, onClose }: { projectId: string; open: boolean; onClose: () => void }) {
   const site = useSiteState(projectId, open);
@@ -126,6 +126,8 @@ export function PublishDialog({ projectId, open, onClose }: { projectId: string;
           </div>
         )}
 
+        {site.data?.liveDeploymentId && !building && <LiveLogs projectId={projectId} deploymentId={site.data.liveDeploymentId} />}
+
         {deployments.data && deployments.data.length > 0 && (
           <History
             deployments={deployments.data}
@@ -210,5 +212,19 @@ function History({ deployments, busy, onRollBack }: { deployments: Deployment[];
         ))}
       </ul>
     </div>
+  );
+}
+
+/** The live deployment's logs: a server's own output (its last 1,000 lines), folded away until opened. */
+function LiveLogs({ projectId, deploymentId }: { projectId: string; deploymentId: string }) {
+  const [open, setOpen] = useState(false);
+  const logs = useDeploymentLogs(projectId, open ? deploymentId : null);
+  return (
+    <details onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="publish-live-logs">
+      <summary className="cursor-pointer font-medium">Logs</summary>
+      <pre className="mt-2 max-h-48 overflow-auto rounded-md bg-muted p-2 font-mono text-xs whitespace-pre-wrap">
+        {logs.data ? logs.data.lines.join("\n") || "No lines yet." : "Loading…"}
+      </pre>
+    </details>
   );
 }

@@ -17,6 +17,14 @@ import { publishKeys } from "../../api/query-keys";
 
 export const useSiteState = (projectId: string, enabled = true) => useQuery({ ...queries.site(projectId), enabled });
 export const useDeployments = (projectId: string, enabled = true) => useQuery({ ...queries.deployments(projectId), enabled });
+/** The live deployment's log (a server's own output), fetched again every few seconds while shown. */
+export const useDeploymentLogs = (projectId: string, deploymentId: string | null) =>
+  useQuery({
+    queryKey: publishKeys.logs(projectId, deploymentId ?? ""),
+    queryFn: ({ signal }) => api.publish.logs(projectId, deploymentId!, { signal }),
+    enabled: Boolean(deploymentId),
+    refetchInterval: 3_000,
+  });
 export const useLiveSites = () => useQuery({ ...queries.liveSites(), staleTime: 30_000 });
 
 function useRefreshPublish(projectId: string) {

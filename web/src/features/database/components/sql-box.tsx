@@ -2,6 +2,7 @@
  * The SQL box: a statement run against the development database (Ctrl/Cmd+Enter or Run), its result grid,
  * or PostgreSQL's error with the line it points at and a caret under the place.
  */
+import type { DatabaseEnvironmentName } from "@shared/schemas/database";
 import { useState } from "react";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
@@ -9,10 +10,10 @@ import { sqlErrorView } from "../sql-error";
 import { useRunQuery } from "../use-run-query";
 import { ResultGrid } from "./result-grid";
 
-export function SqlBox({ projectId }: { projectId: string }) {
+export function SqlBox({ projectId, env = "development" }: { projectId: string; env?: DatabaseEnvironmentName }) {
   const [sql, setSql] = useState("");
   const [ran, setRan] = useState("");
-  const run = useRunQuery(projectId);
+  const run = useRunQuery(projectId, env);
   const submit = () => {
     if (!sql.trim() || run.isPending) return;
     setRan(sql);

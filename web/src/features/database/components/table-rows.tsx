@@ -1,4 +1,5 @@
 /** A table's rows, a page at a time, sorted by a clicked column header. */
+import type { DatabaseEnvironmentName } from "@shared/schemas/database";
 import { useState } from "react";
 import { describeError } from "../../../api/api-error";
 import { Button } from "../../../components/ui/button";
@@ -9,10 +10,10 @@ import { ResultGrid } from "./result-grid";
 
 export const PAGE_SIZE = 50;
 
-export function TableRows({ projectId, table }: { projectId: string; table: string }) {
+export function TableRows({ projectId, table, env = "development" }: { projectId: string; table: string; env?: DatabaseEnvironmentName }) {
   const [offset, setOffset] = useState(0);
   const [order, setOrder] = useState<string | undefined>(undefined);
-  const rows = useTableRows(projectId, table, { limit: PAGE_SIZE, offset, order });
+  const rows = useTableRows(projectId, table, { limit: PAGE_SIZE, offset, order }, env);
 
   if (rows.isPending) return <Spinner className="size-6" />;
   if (rows.isError)
