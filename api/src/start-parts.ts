@@ -31,6 +31,7 @@ import { createGitService } from "./services/git";
 import { createTerminalSessions } from "./services/sandboxes/terminals";
 import { heartbeatFor, startAbandonedRunSweeper } from "./services/chat-runs";
 import { createImageSigner } from "./services/images";
+import { createUserGate } from "./services/users";
 import { startUploadSweep } from "./services/upload-sweep";
 import { reportFromPreview, reportViteError, startProblemsWatch } from "./services/problems";
 import { startVersionRetention } from "./services/versions/retention";
@@ -106,7 +107,10 @@ export async function startParts(
     const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger, events, provider, config, appDatabases });
     closers.push(() => sandboxes.shutdown());
     const verifyToken = createTokenVerifier(config.auth);
-    const hub = createWsHub({ sql: db.sql, store, logger, events, verifyToken });
+    // One signed-in check for requests and sockets alike: a disabled account is refused by each.
+    const userGate = createUserGate({ sql: db.sql, events });
+    closers.push(async () => userGate.close());
+    const hub = createWsHub({ sql: db.sql, store, logger, events, verifyToken, admit: userGate.admit });
     closers.push(async () => hub.close());
     const services = { sql: db.sql, store, logger, events, appDatabases };
     const preview = createPreviewProxy({
@@ -122,7 +126,7 @@ export async function startParts(
       },
     });
     const terminals = createTerminalSessions({ sandboxes, logger, idleMs: config.terminalIdleMs });
-    const pty = createPtySocket({ sql: db.sql, store, logger, events, verifyToken, terminals });
+    const pty = createPtySocket({ sql: db.sql, store, logger, events, verifyToken, terminals, admit: userGate.admit });
     closers.push(async () => (pty.close(), terminals.closeAll()));
     const sites = createSiteServer({ sql: db.sql, store, events, logger, domain: config.sites.domain, scheme: config.sites.scheme });
     closers.push(async () => sites.close());
@@ -155,6 +159,7 @@ export async function startParts(
       webDist,
       metrics,
       runs,
+      userGate,
     };
     const stopSweeper = startAbandonedRunSweeper({ sql: db.sql, logger, staleRunMs: config.runStaleMs });
     closers.push(async () => stopSweeper());

@@ -1,11 +1,8 @@
 /** Public system routes: the SPA's run-time config, liveness and readiness. */
-import { hostname } from "node:os";
 import { Hono } from "hono";
 import type { AppDeps } from "../app-env";
+import { INSTANCE } from "../lib/instance";
 import { checkReadiness } from "../services/readiness";
-
-/** Which process answered: behind a load balancer, tells instances apart (matches `docker ps` names). */
-export const INSTANCE = `${hostname()}-${process.pid}`;
 
 export const systemRoutes = (deps: AppDeps) =>
   new Hono()

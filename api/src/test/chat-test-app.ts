@@ -12,6 +12,7 @@
 import { chmodSync } from "node:fs";
 import { streamEventSchema, type StreamEvent } from "@shared/events/stream";
 import type { AgentOptions } from "../agent/runs";
+import type { EventBus } from "../events/types";
 import type { Logger } from "../lib/logger";
 import { apiClient } from "./api-client";
 import { emulatorToken } from "./emulator-tokens";
@@ -20,12 +21,14 @@ import { TEST_PROJECT_ID, testApp } from "./test-app";
 
 export const FAST_LIMITS = { backoffBaseMs: 5, idleTimeoutMs: 5_000, maxRetryWaitMs: 5_000 };
 
-export async function chatTestApp(o: { model?: FakeModelServer | null; agent?: AgentOptions; env?: Record<string, string>; logger?: Logger } = {}) {
+export async function chatTestApp(
+  o: { model?: FakeModelServer | null; agent?: AgentOptions; env?: Record<string, string>; logger?: Logger; events?: EventBus } = {},
+) {
   const env = o.model
     ? { OPENAI_BASE_URL: o.model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "fake-model", MODEL_VISION: "true", ...o.env }
     : { ...o.env };
   const agent: AgentOptions = { ...o.agent, limits: { ...FAST_LIMITS, ...o.agent?.limits } };
-  const t = await testApp({ env, agent, logger: o.logger });
+  const t = await testApp({ env, agent, logger: o.logger, events: o.events });
   // Local sandboxes run as other uids, which must be able to reach the data folder.
   chmodSync(t.deps.config.dataDir, 0o711);
   const {

@@ -30,6 +30,7 @@ import { createProjectSandboxes } from "../services/sandboxes";
 import { createProjectSecrets, secretBoxFor } from "../services/secrets";
 import { createGitService } from "../services/git";
 import { createImageSigner } from "../services/images";
+import { createUserGate } from "../services/users";
 import { guardStore } from "../storage/guard";
 import { createLocalStore } from "../storage/local";
 import type { ObjectStore } from "../storage/types";
@@ -97,6 +98,8 @@ export async function testApp(
     verifyToken: createTokenVerifier(config.auth),
     publicConfig: toPublicConfig(config),
     webDist: null,
+    // Shared with the sockets of appServer, as start-parts shares it.
+    userGate: createUserGate({ sql: db.sql, events }),
   };
   const app = createApp(deps);
 
