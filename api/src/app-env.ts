@@ -14,6 +14,7 @@ import type { ImageSigner } from "./services/images";
 import type { ProjectSandboxesService } from "./services/sandboxes";
 import type { ProjectSecretsService } from "./services/secrets";
 import type { GitService } from "./services/git";
+import type { UserGate } from "./services/users";
 import type { ServiceContext } from "./services/context";
 
 export type AppDeps = ServiceContext & {
@@ -32,6 +33,8 @@ export type AppDeps = ServiceContext & {
   runs: RunManager;
   /** Set on SIGTERM: /api/ready answers 503 and no new run, sandbox or publish build starts here. */
   drain: Drain;
+  /** The signed-in check (a disabled account is refused), shared with the sockets; the app makes one when absent. */
+  userGate?: UserGate;
   /** Where request counts and gauges go (GET /metrics); a fresh registry when absent. */
   metrics?: Metrics;
   /** Folder of the built SPA to serve, or null to serve the API alone (tests, `bun run dev`). */

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "./app-env";
-import { requireAuth } from "./auth/middleware";
+import { requireAdmin, requireAuth } from "./auth/middleware";
 import { toAppError } from "./lib/classify-error";
 import { notFound, tooLarge } from "./lib/errors";
 import { createMetrics } from "./lib/metrics";
@@ -14,7 +14,8 @@ import { recordRequests } from "./middleware/metrics";
 import { createRateLimits } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
 import { securityHeaders } from "./middleware/security-headers";
-import { authRoutes } from "./routes/auth";
+import { adminRoutes } from "./routes/admin";
+import { authRoutes, meRoutes } from "./routes/auth";
 import { chatRoutes } from "./routes/chat";
 import { databaseRoutes } from "./routes/database";
 import { domainRoutes, tlsAskRoutes } from "./routes/domains";
@@ -32,7 +33,8 @@ import { gitRoutes } from "./routes/git";
 import { systemRoutes } from "./routes/system";
 import { uploadRoutes } from "./routes/uploads";
 import { projectImportRoutes, versionRoutes } from "./routes/versions";
-import { createUserEnsurer } from "./services/users";
+import { isAdmin } from "./services/admin";
+import { createUserGate } from "./services/users";
 import { serveSpa } from "./static";
 
 export function createApp(deps: AppDeps) {
@@ -69,7 +71,10 @@ export function createApp(deps: AppDeps) {
  * (`web/src/api/endpoints.ts`, `hc<ApiRoutes>`) and the route tests' client are checked against.
  */
 function apiRoutes(deps: AppDeps) {
-  const auth = requireAuth(deps.verifyToken, createUserEnsurer(deps));
+  // Shared with the sockets when start-parts made it; a test app gets its own.
+  const gate = deps.userGate ?? createUserGate(deps);
+  const auth = requireAuth(deps.verifyToken, gate.admit);
+  const admin = requireAdmin(deps.verifyToken, (caller) => isAdmin(deps.config, caller), gate.admit);
   const jsonBodyLimit = bodyLimit({
     maxSize: deps.config.limits.maxBodyBytes,
     onError: () => {
@@ -86,6 +91,8 @@ function apiRoutes(deps: AppDeps) {
       .route("/upload", uploadRoutes(deps, auth, limits.uploads))
       .route("/projects", projectImportRoutes(deps, auth, limits.projects))
       .use("/auth/*", auth, jsonBodyLimit)
+      .use("/me", auth)
+      .use("/admin/*", admin, jsonBodyLimit)
       .use("/projects/*", auth, jsonBodyLimit)
       .use("/messages/*", auth, jsonBodyLimit)
       .use("/files/*", auth, jsonBodyLimit)
@@ -103,6 +110,8 @@ function apiRoutes(deps: AppDeps) {
       .use("/files/:projectId/download", limits.downloads)
       .use("/files/:projectId/download.zip", limits.downloads)
       .route("/auth", authRoutes(deps))
+      .route("/me", meRoutes(deps))
+      .route("/admin", adminRoutes(deps, gate))
       .route("/projects", projectRoutes(deps))
       .route("/projects", versionRoutes(deps))
       .route("/projects", projectModelRoutes(deps))

@@ -1,7 +1,7 @@
 /**
  * Where the agent meets the services: the one RunManager of a process, built from the chat-runs service
  * (run persistence, conversation loading, run workspaces), the configured model client and the search
- * backend. `start-parts.ts` calls it once at start-up; the test app builder calls it for each test app.
+ * backend, listening on the bus for an administrator's stops (`run.stop`, `user.disabled`). `start-parts.ts` calls it once at start-up; the test app builder calls it for each test app.
  *
  * @example
  * const runs = createAgentRuns({ ...serviceContext, config, signer, sandboxes, secrets, agent: { staleRunMs: 120_000 } });
@@ -9,6 +9,7 @@
 import { createModelClient } from "./agent/model-client";
 import { createRunManager, type AgentOptions, type RunManager } from "./agent/runs";
 import { isKnownVisionModel, type Config } from "./lib/config";
+import { DISABLED_STOP_NOTE } from "./services/admin";
 import { createChatRuns } from "./services/chat-runs";
 import { createSecretRedaction } from "./services/chat-runs/redaction";
 import { countTokens } from "./services/chat-runs/token-count";
@@ -49,7 +50,7 @@ export function createAgentRuns(
       ...deps.agent?.limits,
     },
   };
-  return createRunManager({
+  const runs = createRunManager({
     store: chatRuns,
     conversations: chatRuns,
     workspaces: chatRuns,
@@ -73,4 +74,19 @@ export function createAgentRuns(
     countTokens,
     redaction: createSecretRedaction(deps, (projectId) => deps.secrets.values(projectId)),
   });
+  // An administrator's stop, or a disabled account, from any instance: the runs working here stop.
+  const unsubscribe = deps.events.subscribe((event) => {
+    if (event.type === "run.stop") void runs.halt(event.projectId, event.note);
+    if (event.type !== "user.disabled") return;
+    for (const run of runs.activeRuns()) {
+      if (run.userId === event.userId || run.ownerId === event.userId) void runs.halt(run.projectId, DISABLED_STOP_NOTE);
+    }
+  });
+  return {
+    ...runs,
+    shutdown: async () => {
+      unsubscribe();
+      await runs.shutdown();
+    },
+  };
 }

@@ -36,6 +36,7 @@ import { createTerminalSessions } from "./services/sandboxes/terminals";
 import { heartbeatFor, startAbandonedRunSweeper } from "./services/chat-runs";
 import { relayRuns } from "./services/chat-runs/run-relay";
 import { createImageSigner } from "./services/images";
+import { createUserGate } from "./services/users";
 import { startUploadSweep } from "./services/upload-sweep";
 import { reportFromPreview, reportViteError, startProblemsWatch } from "./services/problems";
 import { startVersionRetention } from "./services/versions/retention";
@@ -117,7 +118,10 @@ export async function startParts(
     const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger, events, provider, config, appDatabases, drain });
     closers.push(() => sandboxes.shutdown());
     const verifyToken = createTokenVerifier(config.auth);
-    const hub = createWsHub({ sql: db.sql, store, logger, events, verifyToken });
+    // One signed-in check for requests and sockets alike: a disabled account is refused by each.
+    const userGate = createUserGate({ sql: db.sql, events });
+    closers.push(async () => userGate.close());
+    const hub = createWsHub({ sql: db.sql, store, logger, events, verifyToken, admit: userGate.admit });
     closers.push(async () => hub.close());
     const services = { sql: db.sql, store, logger, events, appDatabases, productionDatabases };
     const preview = createPreviewProxy({
@@ -133,7 +137,7 @@ export async function startParts(
       },
     });
     const terminals = createTerminalSessions({ sandboxes, logger, idleMs: config.terminalIdleMs });
-    const pty = createPtySocket({ sql: db.sql, store, logger, events, verifyToken, terminals });
+    const pty = createPtySocket({ sql: db.sql, store, logger, events, verifyToken, terminals, admit: userGate.admit });
     closers.push(async () => (pty.close(), terminals.closeAll()));
     // Published servers (issue 22): each in a sandbox of its own, asleep when idle, reached through the site server.
     const servers = createServerRuntime({
@@ -198,6 +202,7 @@ export async function startParts(
       webDist,
       metrics,
       runs,
+      userGate,
     };
     const stopSweeper = startAbandonedRunSweeper({ sql: db.sql, logger, staleRunMs: config.runStaleMs });
     closers.push(async () => stopSweeper());

@@ -1,5 +1,6 @@
 /**
- * The SPA: providers, then its routes (/, /login, /projects, /project/{id}/{files|database|preview|chat|terminal}, 404).
+ * The SPA: providers, then its routes (/, /login, /projects, /project/{id}/{files|database|preview|chat|terminal},
+ * /admin, 404).
  * Only the landing and 404 pages are in the first bundle (`/` must stay within 150 KB gzipped); every other
  * screen, and the signed-in layout, is a lazy chunk.
  */
@@ -31,6 +32,7 @@ const PreviewPage = lazy(named(() => import("./pages/preview-page"), "PreviewPag
 // Lazy: xterm.js and its CSS load only when the Terminal is opened.
 const TerminalPage = lazy(named(() => import("./pages/terminal-page"), "TerminalPage"));
 const ChatPage = lazy(named(() => import("./pages/chat-page"), "ChatPage"));
+const AdminPage = lazy(named(() => import("./pages/admin-page"), "AdminPage"));
 
 function AppRoutes() {
   return (
@@ -84,6 +86,11 @@ function AppRoutes() {
             <TerminalPage key={params.id} projectId={params.id} />
           </ProtectedRoute>
         )}
+      </Route>
+      <Route path="/admin">
+        <ProtectedRoute>
+          <AdminPage />
+        </ProtectedRoute>
       </Route>
       <Route>
         <NotFoundPage />

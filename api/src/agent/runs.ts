@@ -113,13 +113,20 @@ export type RunManager = {
   /** Stops the project's run in this process, as `stop` does (the relay's side of a Stop sent elsewhere). */
   stopLocal(projectId: string): Promise<{ stopped: boolean; messageId: string | null }>;
   activeCount(): number;
+  /** The runs working in this process, with who started each and the project's owner (the admin page, a disabled account). */
+  activeRuns(): { projectId: string; userId: string; ownerId: string }[];
+  /**
+   * Stops the project's run in this process for an administrator (the admin page, a disabled account), whoever
+   * started it: `note` ends the partial answer, which is kept. False when no run of the project works here.
+   */
+  halt(projectId: string, note: string): Promise<boolean>;
   /** How full the project's model window is: the next request's tokens for the conversation as it stands. */
   contextUsage(access: ProjectAccess): Promise<ContextUsage>;
   /** Stops every run (server shutdown) and waits for them to be saved. */
   shutdown(): Promise<void>;
 };
 
-type LiveRun = Run & { controller: AbortController; stopNote?: string };
+type LiveRun = Run & { controller: AbortController; stopNote?: string; userId: string; ownerId: string };
 
 /** Saved at the end of an answer cut short because its server shut down (deploy, restart). */
 export const SHUTDOWN_NOTE = "_(Stopped: the server restarted. Send your message again to continue.)_";
@@ -156,6 +163,8 @@ export function createRunManager(deps: RunDeps): RunManager {
       userMessageId: crypto.randomUUID(),
       messageId: crypto.randomUUID(),
       controller: new AbortController(),
+      userId: access.userId,
+      ownerId: access.ownerId,
       finished: new Promise((resolve) => (resolveFinished = resolve)),
       subscribe: channel.subscribe,
     };
@@ -212,6 +221,15 @@ export function createRunManager(deps: RunDeps): RunManager {
     local: (projectId) => runs.get(projectId) ?? null,
     stopLocal,
     activeCount: () => runs.size,
+    activeRuns: () => [...runs.values()].map((run) => ({ projectId: run.projectId, userId: run.userId, ownerId: run.ownerId })),
+    async halt(projectId, note) {
+      const run = runs.get(projectId);
+      if (!run) return false;
+      run.stopNote = note;
+      run.controller.abort();
+      await run.finished;
+      return true;
+    },
     async contextUsage(access) {
       const loaded = await conversations.load(access);
       if (!deps.model) return { model: "", usedTokens: 0, contextTokens: limits.contextTokens };

@@ -5,6 +5,7 @@
  */
 import type { TokenUsage } from "@shared/events/stream";
 import type { ActionStep, ToolCall } from "@shared/schemas/message";
+import { INSTANCE_ID as INSTANCE } from "../lib/instance";
 import type { Sql } from "./client";
 
 export type RunMessageState = {
@@ -34,8 +35,8 @@ export async function insertRunMessages(
         insert into messages (id, project_id, role, content, attachments, created_at, updated_at)
         values (${m.userMessageId}, ${m.projectId}, 'user', ${m.content}, ${tx.json(m.attachments)}, clock_timestamp(), clock_timestamp())`;
       await tx`
-        insert into messages (id, project_id, role, content, status, created_at, updated_at)
-        select ${m.assistantMessageId}, ${m.projectId}, 'assistant', '', 'running', created_at + interval '1 millisecond', now()
+        insert into messages (id, project_id, role, content, status, created_at, updated_at, run_instance)
+        select ${m.assistantMessageId}, ${m.projectId}, 'assistant', '', 'running', created_at + interval '1 millisecond', now(), ${INSTANCE}
         from messages where id = ${m.userMessageId}`;
       await tx`update projects set updated_at = now() where id = ${m.projectId}`;
     });

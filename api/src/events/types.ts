@@ -48,7 +48,27 @@ export type SecretDeclinedEvent = { type: "secret.declined"; projectId: string; 
  */
 export type AccessChangedEvent = { type: "project.access.changed"; projectId: string; userId: string; ownerId: string; origin: "api"; pushedBy?: undefined };
 
-export type BusEvent = FileBusEvent | SandboxStopEvent | ProblemsBusEvent | ProcessBusEvent | ProjectEnvChangedEvent | SecretDeclinedEvent | AccessChangedEvent;
+/**
+ * An administrator disabled or re-enabled a user (services/admin): every instance reads that user's flag again
+ * on their next request, and on `user.disabled` closes their open sockets and terminals.
+ */
+export type UserStatusEvent =
+  | { type: "user.disabled"; userId: string; origin: "api"; projectId?: undefined; pushedBy?: undefined }
+  | { type: "user.enabled"; userId: string; origin: "api"; projectId?: undefined; pushedBy?: undefined };
+
+/** An administrator stopped a project's running answer: the instance running it stops it (the others have none). */
+export type RunStopEvent = { type: "run.stop"; projectId: string; ownerId: string; note: string; origin: "api"; pushedBy?: undefined };
+
+export type BusEvent =
+  | FileBusEvent
+  | SandboxStopEvent
+  | ProblemsBusEvent
+  | ProcessBusEvent
+  | ProjectEnvChangedEvent
+  | SecretDeclinedEvent
+  | AccessChangedEvent
+  | UserStatusEvent
+  | RunStopEvent;
 
 /** Subscribers that act on file changes skip every other kind of event with this. */
 export const isFileEvent = (event: BusEvent): event is FileBusEvent => event.type.startsWith("file.");

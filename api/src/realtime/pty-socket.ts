@@ -6,7 +6,8 @@
  * The socket outlives the token it was opened with only while the browser sends fresh ones (a TOKEN frame):
  * a shell must not end every hour with the ID token, nor stay open for a signed-out user. Nor does it outlive
  * the person's right to it: when their place in the project changes (`project.access.changed`, from any
- * instance), it is checked again and the terminal closes once they may no longer edit.
+ * instance), it is checked again and the terminal closes once they may no longer edit, nor once an
+ * administrator disabled the account (`user.disabled`).
  */
 import {
   decodePtyFrame,
@@ -60,7 +61,15 @@ export type PtySocket = {
   close(): void;
 };
 
-export function createPtySocket(deps: ServiceContext & { verifyToken: TokenVerifier; terminals: TerminalSessions; logger: Logger }): PtySocket {
+export function createPtySocket(
+  deps: ServiceContext & {
+    verifyToken: TokenVerifier;
+    terminals: TerminalSessions;
+    logger: Logger;
+    /** The signed-in check after the token (services/users.ts `UserGate.admit`): a disabled account is refused. */
+    admit?: (caller: Identity) => Promise<void>;
+  },
+): PtySocket {
   const all = new Set<ServerWebSocket<PtySocketData>>();
   const fail = (status: number, code: string, error: string) => Response.json({ error, code }, { status });
 
@@ -81,6 +90,10 @@ export function createPtySocket(deps: ServiceContext & { verifyToken: TokenVerif
   };
 
   const unsubscribe = deps.events.subscribe((event) => {
+    if (event.type === "user.disabled") {
+      for (const ws of all) if (ws.data.caller.uid === event.userId && !ws.data.closed) closeSocket(ws, PTY_CLOSE.forbidden, "account disabled");
+      return;
+    }
     if (event.type !== "project.access.changed") return;
     const theirs = [...all].filter((ws) => ws.data.projectId === event.projectId && ws.data.caller.uid === event.userId && !ws.data.closed);
     if (!theirs.length) return;
@@ -128,6 +141,12 @@ export function createPtySocket(deps: ServiceContext & { verifyToken: TokenVerif
         caller = await deps.verifyToken(token);
       } catch (error) {
         return fail(401, "unauthorized", error instanceof AppError ? error.message : "Sign in again.");
+      }
+      try {
+        await deps.admit?.(caller);
+      } catch (error) {
+        if (error instanceof AppError) return fail(error.status, error.code, error.message);
+        throw error;
       }
       let access: ProjectAccess;
       try {

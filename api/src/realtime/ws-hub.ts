@@ -4,7 +4,8 @@
  * A socket subscribes to projects it may view (services/access.ts); bus events (file changes, build progress)
  * are forwarded to the sockets subscribed to the project, which only a checked subscription can be. When a
  * person's place in a project changes (`project.access.changed`, from any instance), their sockets on it are
- * checked again, and one that may no longer view it is unsubscribed: a removed member hears nothing more.
+ * checked again, and one that may no longer view it is unsubscribed: a removed member hears nothing more. A
+ * person an administrator disabled (`user.disabled`) has every socket closed, and is refused a new one.
  * When the bus comes back from a lost connection, every subscription gets `resync`, since events were lost.
  */
 import { deploymentEventSchema } from "@shared/events/deployment-events";
@@ -21,6 +22,8 @@ export type HubSocketData = { kind: "hub"; caller: Identity; projects: Set<strin
 
 /** Close code when the token a socket was opened with expires; the client reconnects with a fresh token. */
 export const TOKEN_EXPIRED_CLOSE = 4401;
+/** Close code when an administrator disabled the account the socket was opened for. */
+export const ACCOUNT_DISABLED_CLOSE = 4403;
 // setTimeout holds at most 2^31-1 ms (about 24.8 days); a longer wait would fire at once.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -32,7 +35,15 @@ export type WsHub = {
   close(): void;
 };
 
-export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier; events: EventBus; logger: Logger }): WsHub {
+export function createWsHub(
+  deps: ServiceContext & {
+    verifyToken: TokenVerifier;
+    events: EventBus;
+    logger: Logger;
+    /** The signed-in check after the token (services/users.ts `UserGate.admit`): a disabled account is refused. */
+    admit?: (caller: Identity) => Promise<void>;
+  },
+): WsHub {
   const byProject = new Map<string, Set<ServerWebSocket<HubSocketData>>>();
   const all = new Set<ServerWebSocket<HubSocketData>>();
   const send = (ws: ServerWebSocket<HubSocketData>, message: ServerSocketMessage): void => void ws.send(JSON.stringify(message));
@@ -41,7 +52,15 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
     // File events, the problem list's `problems.changed` and the named processes' output and status go to
     // browsers; other bus events (`sandbox.stop`, `project.env.changed`, `secret.declined`) are the API's own.
     if (event.type === "project.access.changed") return void recheck(event.projectId, event.userId);
-    if (event.type === "sandbox.stop" || event.type === "project.env.changed" || event.type === "secret.declined") return;
+    if (event.type === "user.disabled") return closeUser(event.userId);
+    if (
+      event.type === "sandbox.stop" ||
+      event.type === "project.env.changed" ||
+      event.type === "secret.declined" ||
+      event.type === "user.enabled" ||
+      event.type === "run.stop"
+    )
+      return;
     const sockets = byProject.get(event.projectId);
     if (!sockets) return;
     const { ownerId: _ownerId, origin: _origin, pushedBy: _pushedBy, ...message } = event;
@@ -86,6 +105,11 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
     }
   }
 
+  /** An administrator disabled the person: their sockets close (a reconnect is refused at the upgrade). */
+  function closeUser(userId: string): void {
+    for (const ws of all) if (ws.data.caller.uid === userId) ws.close(ACCOUNT_DISABLED_CLOSE, "account disabled");
+  }
+
   const leave = (ws: ServerWebSocket<HubSocketData>, projectId: string) => {
     ws.data.projects.delete(projectId);
     const set = byProject.get(projectId);
@@ -103,7 +127,10 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
       let caller: Identity;
       try {
         caller = await deps.verifyToken(token);
+        await deps.admit?.(caller);
       } catch (error) {
+        // A disabled account is told so (403); any other failure is a sign-in to do again.
+        if (error instanceof AppError && error.status === 403) return Response.json({ error: error.message, code: error.code }, { status: 403 });
         const message = error instanceof AppError ? error.message : "Sign in again.";
         return Response.json({ error: message, code: "unauthorized" }, { status: 401 });
       }

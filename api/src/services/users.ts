@@ -2,7 +2,7 @@
 import type { SyncUser, User } from "@shared/schemas/user";
 import type { Identity } from "../auth/types";
 import * as users from "../db/users";
-import { badRequest } from "../lib/errors";
+import { badRequest, forbidden } from "../lib/errors";
 import type { ServiceContext } from "./context";
 import { acceptInvitations } from "./members";
 
@@ -48,5 +48,47 @@ export function createUserEnsurer(ctx: Pick<ServiceContext, "sql">, maxRemembere
     await acceptInvitations(ctx, caller);
     if (known.size >= maxRemembered) known.clear();
     known.add(caller.uid);
+  };
+}
+
+/** What a disabled user's requests answer (403), and why their sockets closed. */
+export const DISABLED_MESSAGE = "This account has been disabled by an administrator of this server.";
+
+/** How long a user's disabled flag is trusted before it is read again (the bus tells sooner, see below). */
+const RECHECK_MS = 5_000;
+
+export type UserGate = {
+  /** Lets the verified caller in: makes their row if missing, and refuses (403) a disabled account. */
+  admit(caller: Identity): Promise<void>;
+  /** Reads the user's flag again on their next request (this instance disabled or enabled them). */
+  forget(uid: string): void;
+  close(): void;
+};
+
+/**
+ * The check every signed-in request, WebSocket and terminal passes: the caller's row is made if missing
+ * (`createUserEnsurer`), and a disabled account is refused. Whether they are disabled is read at most every
+ * RECHECK_MS per user, so most requests cost no query; a `user.disabled` or `user.enabled` bus event from any
+ * instance drops what was read at once, and RECHECK_MS bounds a missed event.
+ */
+export function createUserGate(ctx: Pick<ServiceContext, "sql" | "events">, maxRemembered = 10_000): UserGate {
+  const ensure = createUserEnsurer(ctx, maxRemembered);
+  const known = new Map<string, { disabled: boolean; readAt: number }>();
+  const unsubscribe = ctx.events.subscribe((event) => {
+    if (event.type === "user.disabled" || event.type === "user.enabled") known.delete(event.userId);
+  });
+  return {
+    async admit(caller) {
+      await ensure(caller);
+      let seen = known.get(caller.uid);
+      if (!seen || Date.now() - seen.readAt >= RECHECK_MS) {
+        seen = { disabled: (await users.findUserDisabled(ctx.sql, caller.uid)) ?? false, readAt: Date.now() };
+        if (known.size >= maxRemembered) known.clear();
+        known.set(caller.uid, seen);
+      }
+      if (seen.disabled) throw forbidden(DISABLED_MESSAGE);
+    },
+    forget: (uid) => void known.delete(uid),
+    close: unsubscribe,
   };
 }

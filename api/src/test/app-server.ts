@@ -36,7 +36,7 @@ export function appServer(
     pty?: PtySocket;
   } = {},
 ) {
-  const hub = createWsHub({ ...t.deps });
+  const hub = createWsHub({ ...t.deps, admit: t.deps.userGate?.admit });
   const domain = t.deps.config.preview.domain;
   const preview = createPreviewProxy({
     provider: options.provider ?? noSandboxes,

@@ -14,6 +14,8 @@ export type EmulatorTokenUser = {
   picture?: string;
   /** Lifetime from now; the emulator uses 3600. */
   expiresInSec?: number;
+  /** Whether the provider verified `email` (default: verified whenever there is one). */
+  emailVerified?: boolean;
   /** Clock to mint against, in ms since the epoch (default Date.now()). */
   nowMs?: number;
 };
@@ -26,7 +28,7 @@ export function emulatorToken(projectId: string, user: EmulatorTokenUser): strin
     name: user.name,
     picture: user.picture,
     email: user.email,
-    email_verified: user.email ? true : undefined,
+    email_verified: user.email ? (user.emailVerified ?? true) : undefined,
     auth_time: iat,
     user_id: user.uid,
     firebase: { identities, sign_in_provider: "google.com" },

@@ -34,6 +34,7 @@ import { createProjectSecrets, secretBoxFor } from "../services/secrets";
 import { createGitService } from "../services/git";
 import { createImageSigner } from "../services/images";
 import { createPageBrowser } from "../services/chat-runs/page-browser";
+import { createUserGate } from "../services/users";
 import { guardStore } from "../storage/guard";
 import { createLocalStore } from "../storage/local";
 import type { ObjectStore } from "../storage/types";
@@ -123,6 +124,8 @@ export async function testApp(
     verifyToken: createTokenVerifier(config.auth),
     publicConfig: toPublicConfig(config),
     webDist: null,
+    // Shared with the sockets of appServer, as start-parts shares it.
+    userGate: createUserGate({ sql: db.sql, events }),
   };
   const app = createApp(deps);
 

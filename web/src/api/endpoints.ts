@@ -95,6 +95,18 @@ export const api = {
   auth: {
     sync: (user: SyncUser, init: CallInit = {}) => parsed(ignored, client.auth.sync.$post({ json: user }, { init })),
   },
+  /** Who the API takes the caller for, and whether ADMIN_EMAILS names them (the Admin link). */
+  me: (init: CallInit = {}) => parsed((s) => s.meSchema, client.me.$get({}, { init })),
+  /** The admin page (`/api/admin/...`); each answers 404 to anyone who is not an admin. */
+  admin: {
+    users: (init: CallInit = {}) => parsed((s) => s.adminUserListSchema, client.admin.users.$get({}, { init })),
+    running: (init: CallInit = {}) => parsed((s) => s.adminRunningSchema, client.admin.running.$get({}, { init })),
+    sites: (init: CallInit = {}) => parsed((s) => s.adminSiteListSchema, client.admin.sites.$get({}, { init })),
+    disable: (userId: string) => parsed(ignored, client.admin.users[":userId"].disable.$post({ param: encoded({ userId }) })),
+    enable: (userId: string) => parsed(ignored, client.admin.users[":userId"].enable.$post({ param: encoded({ userId }) })),
+    stopRun: (projectId: string) => parsed(ignored, client.admin.runs[":projectId"].stop.$post({ param: encoded({ projectId }) })),
+    stopSandbox: (projectId: string) => parsed(ignored, client.admin.sandboxes[":projectId"].stop.$post({ param: encoded({ projectId }) })),
+  },
   projects: {
     list: (init: CallInit = {}) => parsed((s) => s.projectListSchema, client.projects.$get({}, { init })),
     get: (id: string, init: CallInit = {}) => parsed((s) => s.projectSchema, client.projects[":id"].$get({ param: encoded({ id }) }, { init })),

@@ -10,7 +10,7 @@ import type { DatabaseEnvironmentName as DatabaseEnv } from "@shared/schemas/dat
 import { queryOptions } from "@tanstack/react-query";
 import { ApiError } from "./api-error";
 import { api } from "./endpoints";
-import { databaseKeys, fileKeys, messageKeys, projectKeys, publishKeys, sandboxKeys, usageKeys, versionKeys } from "./query-keys";
+import { adminKeys, databaseKeys, fileKeys, messageKeys, projectKeys, publishKeys, sandboxKeys, usageKeys, versionKeys } from "./query-keys";
 
 /** No session: the project list reads a 401 as null, which the projects screen turns into a fresh sign-in. */
 async function nullOn401<T>(request: Promise<T>): Promise<T | null> {
@@ -34,6 +34,10 @@ export const queries = {
     queryOptions({ queryKey: projectKeys.model(projectId), queryFn: ({ signal }) => api.projects.model(projectId, { signal }) }),
   contextUsage: (projectId: string) =>
     queryOptions({ queryKey: projectKeys.context(projectId), queryFn: ({ signal }) => api.projects.context(projectId, { signal }) }),
+  me: () => queryOptions({ queryKey: adminKeys.me, queryFn: ({ signal }) => api.me({ signal }) }),
+  adminUsers: () => queryOptions({ queryKey: adminKeys.users, queryFn: ({ signal }) => api.admin.users({ signal }) }),
+  adminRunning: () => queryOptions({ queryKey: adminKeys.running, queryFn: ({ signal }) => api.admin.running({ signal }) }),
+  adminSites: () => queryOptions({ queryKey: adminKeys.sites, queryFn: ({ signal }) => api.admin.sites({ signal }) }),
   tokenBudget: () => queryOptions({ queryKey: usageKeys.all, queryFn: ({ signal }) => api.usage({ signal }) }),
   site: (projectId: string) => queryOptions({ queryKey: publishKeys.site(projectId), queryFn: ({ signal }) => api.publish.site(projectId, { signal }) }),
   deployments: (projectId: string) =>

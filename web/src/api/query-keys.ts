@@ -16,6 +16,15 @@ export const projectKeys = {
   git: (id: string) => ["projects", id, "git"] as const,
 };
 
+/** Who the caller is (`GET /api/me`), and the admin page's lists. */
+export const adminKeys = {
+  me: ["me"] as const,
+  all: ["admin"] as const,
+  users: ["admin", "users"] as const,
+  running: ["admin", "running"] as const,
+  sites: ["admin", "sites"] as const,
+};
+
 /** The caller's tokens this month against the server's monthly budget. */
 export const usageKeys = {
   all: ["usage"] as const,

@@ -3,7 +3,7 @@
  * the design notes; each variable switches one part to its production form. A bad or contradictory setting
  * throws a ConfigError naming the variable, and start-up stops there.
  *
- * Each area (server, database, storage, sandbox, model, agent, preview, sites, limits, auth) lives in its own
+ * Each area (server, database, storage, sandbox, model, agent, preview, sites, limits, auth, admin) lives in its own
  * file with its variables and the part of `Config` it builds; this file joins them into one object.
  *
  * @example
@@ -11,6 +11,7 @@
  * const test = loadConfig({ DATA_DIR: dir, LOG_LEVEL: "warn" });
  */
 import { z } from "zod";
+import { adminConfig, adminEnv, type AdminConfig } from "./admin";
 import { agentConfig, agentEnv, type AgentConfig } from "./agent";
 import { appDatabasesConfig, appDatabasesEnv, type AppDatabasesSection } from "./app-databases";
 import { authConfig, authEnv, type AuthConfig } from "./auth";
@@ -49,6 +50,7 @@ const envSchema = z.object({
   ...secretsEnv,
   ...gitEnv,
   ...domainsEnv,
+  ...adminEnv,
 });
 
 export type Config = ServerConfig &
@@ -58,7 +60,8 @@ export type Config = ServerConfig &
   LimitsConfig &
   AppDatabasesSection &
   GitConfig &
-  DomainsConfig & {
+  DomainsConfig &
+  AdminConfig & {
     database: DatabaseConfig;
     storage: StorageConfig;
     preview: PreviewConfig;
@@ -98,5 +101,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secrets,
     ...gitConfig(e),
     ...domainsConfig(e),
+    ...adminConfig(e),
   };
 }

@@ -5,7 +5,8 @@
 import { useLocation } from "wouter";
 import { type ProjectView, projectPath, projectViewLabels, projectViews } from "../projects/project-views";
 import { cn } from "../../lib/cn";
-import { BrandMark, ChatIcon, DatabaseIcon, FileCodeIcon, FolderIcon, MonitorIcon, TerminalIcon } from "../../components/ui/icons";
+import { BrandMark, ChatIcon, DatabaseIcon, FileCodeIcon, FolderIcon, MonitorIcon, ShieldIcon, TerminalIcon } from "../../components/ui/icons";
+import { useIsAdmin } from "../admin/use-admin";
 import { useProjectLocation } from "./project-location";
 import { SidebarGroup, type SidebarLink } from "./sidebar-nav";
 import { SidebarUser } from "./sidebar-user";
@@ -22,7 +23,11 @@ export function AppSidebarContent({ collapsed, showBrand = true }: { collapsed: 
   const [location] = useLocation();
   const project = useProjectLocation();
 
+  const { admin } = useIsAdmin();
+
   const navigation: SidebarLink[] = [{ href: "/projects", label: "Projects", icon: <FolderIcon />, active: location === "/projects" }];
+  // Only admins (ADMIN_EMAILS) are shown the link; for anyone else /admin is the not-found page.
+  if (admin) navigation.push({ href: "/admin", label: "Admin", icon: <ShieldIcon />, active: location === "/admin" });
   const tools: SidebarLink[] = project
     ? projectViews.map((view) => {
         const Icon = projectViewIcons[view];

@@ -8,9 +8,9 @@ export function isProjectView(value: string): value is ProjectView {
   return (projectViews as readonly string[]).includes(value);
 }
 
-/** The paths only a signed-in user reaches: /projects and /project/{id}/{preview|chat|files|terminal}. */
+/** The paths only a signed-in user reaches: /projects, /admin and /project/{id}/{preview|chat|files|terminal}. */
 export function isSignedInPath(pathname: string): boolean {
-  if (/^\/projects\/?$/.test(pathname)) return true;
+  if (/^\/(projects|admin)\/?$/.test(pathname)) return true;
   const match = /^\/project\/[^/]+\/([^/]+)\/?$/.exec(pathname);
   return Boolean(match?.[1] && isProjectView(match[1]));
 }
