@@ -8,6 +8,7 @@ import type { DeploymentEvent } from "@shared/events/deployment-events";
 import type { FileEvent } from "@shared/events/file-events";
 import type { ProblemsChangedEvent } from "@shared/schemas/problems";
 import type { ProcessEvent } from "@shared/events/process-events";
+import type { ActivityChangedEvent, RunStartedEvent } from "@shared/events/team-events";
 
 export type FileBusEvent = FileEvent & {
   ownerId: string;
@@ -48,7 +49,18 @@ export type SecretDeclinedEvent = { type: "secret.declined"; projectId: string; 
  */
 export type AccessChangedEvent = { type: "project.access.changed"; projectId: string; userId: string; ownerId: string; origin: "api"; pushedBy?: undefined };
 
-export type BusEvent = FileBusEvent | SandboxStopEvent | ProblemsBusEvent | ProcessBusEvent | ProjectEnvChangedEvent | SecretDeclinedEvent | AccessChangedEvent;
+/** Someone started a run, or the activity got a line: forwarded to the project's sockets so the others follow. */
+export type TeamBusEvent = (RunStartedEvent | ActivityChangedEvent) & { ownerId: string; origin: "api"; pushedBy?: undefined };
+
+export type BusEvent =
+  | FileBusEvent
+  | SandboxStopEvent
+  | ProblemsBusEvent
+  | ProcessBusEvent
+  | ProjectEnvChangedEvent
+  | SecretDeclinedEvent
+  | AccessChangedEvent
+  | TeamBusEvent;
 
 /** Subscribers that act on file changes skip every other kind of event with this. */
 export const isFileEvent = (event: BusEvent): event is FileBusEvent => event.type.startsWith("file.");

@@ -5,6 +5,7 @@
  * are forwarded to the sockets subscribed to the project, which only a checked subscription can be. When a
  * person's place in a project changes (`project.access.changed`, from any instance), their sockets on it are
  * checked again, and one that may no longer view it is unsubscribed: a removed member hears nothing more.
+ * Whenever a project's sockets change, each of them is told who has it open (`presence`, ./presence.ts).
  */
 import { deploymentEventSchema } from "@shared/events/deployment-events";
 import { clientSocketMessageSchema, WS_PROTOCOL, type ServerSocketMessage } from "@shared/events/project-events";
@@ -15,6 +16,7 @@ import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ServiceContext } from "../services/context";
 import { projectAccess } from "../services/access";
+import { presenceMessage } from "./presence";
 
 export type HubSocketData = { kind: "hub"; caller: Identity; projects: Set<string>; expiry?: ReturnType<typeof setTimeout> };
 
@@ -77,11 +79,20 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
     }
   }
 
+  /** Tells every socket on the project who has it open now. */
+  const announcePresence = (projectId: string) => {
+    const sockets = byProject.get(projectId);
+    if (!sockets) return;
+    const text = JSON.stringify(presenceMessage(projectId, sockets));
+    for (const ws of sockets) ws.send(text);
+  };
+
   const leave = (ws: ServerWebSocket<HubSocketData>, projectId: string) => {
     ws.data.projects.delete(projectId);
     const set = byProject.get(projectId);
-    set?.delete(ws);
-    if (set?.size === 0) byProject.delete(projectId);
+    if (!set?.delete(ws)) return;
+    if (set.size === 0) byProject.delete(projectId);
+    else announcePresence(projectId);
   };
 
   return {
@@ -134,6 +145,7 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
         if (!byProject.has(projectId)) byProject.set(projectId, new Set());
         byProject.get(projectId)!.add(ws);
         send(ws, { type: "subscribed", projectId });
+        announcePresence(projectId);
       },
       close(ws) {
         clearTimeout(ws.data.expiry);
