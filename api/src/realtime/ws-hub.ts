@@ -17,6 +17,7 @@ import type { Logger } from "../lib/logger";
 import type { ServiceContext } from "../services/context";
 import { projectAccess } from "../services/access";
 import { presenceMessage } from "./presence";
+import { ACCESS_CHANGED } from "@shared/events/team-events";
 
 export type HubSocketData = { kind: "hub"; caller: Identity; projects: Set<string>; expiry?: ReturnType<typeof setTimeout> };
 
@@ -72,7 +73,10 @@ export function createWsHub(deps: ServiceContext & { verifyToken: TokenVerifier;
       () => true,
       (error: unknown) => (error instanceof AppError ? false : null),
     );
-    if (allowed !== false) return; // still allowed, or the check could not run (the next one decides)
+    if (allowed === null) return; // the check could not run (the next one decides)
+    // Told either way, so their screens read the project again and follow the new role (or its 404).
+    for (const ws of theirs) send(ws, { type: ACCESS_CHANGED, projectId });
+    if (allowed) return;
     for (const ws of theirs) {
       leave(ws, projectId);
       send(ws, { type: "error", message: "Project not found" });

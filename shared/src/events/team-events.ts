@@ -10,6 +10,7 @@
 export const PRESENCE = "presence";
 export const RUN_STARTED = "run.started";
 export const ACTIVITY_CHANGED = "activity.changed";
+export const ACCESS_CHANGED = "project.access.changed";
 
 /** One person with the project open; `id` is their user id (a person with two tabs is listed once). */
 export type PresentPerson = { id: string; name: string; picture: string | null };
@@ -26,7 +27,13 @@ export type RunStartedEvent = { type: typeof RUN_STARTED; projectId: string; mes
 /** The project's activity got a line. */
 export type ActivityChangedEvent = { type: typeof ACTIVITY_CHANGED; projectId: string };
 
-export type TeamEvent = PresenceEvent | RunStartedEvent | ActivityChangedEvent;
+/**
+ * The person's own place in the project changed (made a viewer or an editor, removed, handed the project): the
+ * SPA reads the project again, so its screens follow the new role (or show that it is gone).
+ */
+export type AccessChangedEvent = { type: typeof ACCESS_CHANGED; projectId: string };
+
+export type TeamEvent = PresenceEvent | RunStartedEvent | ActivityChangedEvent | AccessChangedEvent;
 
 /** A person's name as others see it: their display name, else the part of their e-mail before the @, else "Someone". */
 export function displayName(person: { name?: string | null; email?: string | null }): string {
