@@ -2,14 +2,15 @@
  * Working together over the project socket, through the real server and a scripted model: who has the project
  * open (`presence`, told again when someone leaves), a member's run announced to the others (`run.started`,
  * with who sent it) whose stream they can follow (GET …/active), a second member's send answered 409 naming
- * who runs, a new activity line (`activity.changed`), and the project's detail telling each person their role.
+ * who runs, a new activity line (`activity.changed`), a changed role told to its person, and the project's
+ * detail telling each person their role.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { WS_PROTOCOL } from "@shared/events/project-events";
 import type { PresenceEvent, RunStartedEvent } from "@shared/events/team-events";
 import { chatTestApp, readEvents, textOf } from "../test/chat-test-app";
 import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
-import { sharedProject } from "../test/members";
+import { emailOf, sharedProject } from "../test/members";
 import { appServer } from "../test/app-server";
 
 let model: FakeModelServer;
@@ -94,6 +95,17 @@ describe("working together", () => {
     expect(textOf(await following)).toBe("Slow answer");
     expect(textOf(await readEvents(first))).toBe("Slow answer");
     await until("the editor hears the activity change", () => e.heard.some((m) => m.type === "activity.changed"));
+    e.ws.close();
+  });
+
+  test("a person whose role changes is told on their socket (their screens read the project again)", async () => {
+    const owner = person("own");
+    const editor = person("ed");
+    const id = await sharedProject(owner, { editor });
+    const e = await listen(editor.token, id);
+    expect((await owner.request("PATCH", `/api/projects/${id}/members/${emailOf(editor)}`, { role: "viewer" })).status).toBe(200);
+    await until("the editor hears their role changed", () => e.heard.some((m) => m.type === "project.access.changed"));
+    expect(e.last("project.access.changed")).toEqual({ type: "project.access.changed", projectId: id });
     e.ws.close();
   });
 
