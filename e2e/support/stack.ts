@@ -58,7 +58,8 @@ async function start(): Promise<Stack> {
   const emulatorPort = await freePort();
   const emulatorHost = `127.0.0.1:${emulatorPort}`;
   // Both register their own exit handlers, so no stop() is needed here.
-  const startEmulator = () => startAuthEmulator({ projectId, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger });
+  // 180 s: on a 2-core machine shared by parallel runs the emulator was seen taking over 90 s to answer.
+  const startEmulator = () => startAuthEmulator({ projectId, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger, startTimeoutMs: 180_000 });
   await startEmulator();
   const app = await startApp({ port: await freePort(), dataDir, emulatorHost, projectId });
   // Chromium talks to playwright over a pipe and quits when the test process (its other end) goes away.

@@ -89,6 +89,8 @@ export type RunDeps = {
 
 export type Run = {
   projectId: string;
+  /** The sender's name as the others see it (the 409 of a second send names them). */
+  by: string;
   userMessageId: string;
   /** The assistant message the run writes. */
   messageId: string;
@@ -99,8 +101,11 @@ export type Run = {
 };
 
 export type RunManager = {
-  /** Starts a run for the sender's checked access (edit) to `message.projectId`; their budget pays for it. */
-  start(access: ProjectAccess, message: SendMessage): Promise<Run>;
+  /**
+   * Starts a run for the sender's checked access (edit) to `message.projectId`; their budget pays for it.
+   * `by` is the sender's name, told to whoever else sends while it runs.
+   */
+  start(access: ProjectAccess, message: SendMessage, by?: string): Promise<Run>;
   /** The project's active run in this process, or null. */
   active(access: ProjectAccess): Promise<Run | null>;
   /** Stops the project's active run, keeping its partial answer; resolves once it is saved. */
@@ -126,12 +131,19 @@ export type RunManager = {
   shutdown(): Promise<void>;
 };
 
-type LiveRun = Run & { controller: AbortController; stopNote?: string; userId: string; ownerId: string };
+type LiveRun = Run & { controller: AbortController; stopNote?: string; userId: string; ownerId: string; content: string };
 
 /** Saved at the end of an answer cut short because its server shut down (deploy, restart). */
 export const SHUTDOWN_NOTE = "_(Stopped: the server restarted. Send your message again to continue.)_";
 
 const BUSY = "The agent is still working on this project. Wait for it to finish, or stop it, before sending another message.";
+
+/** The 409 of a send while a run goes: who started it and on what, when this process knows. */
+export function busyMessage(run: { by: string; content: string } | undefined): string {
+  if (!run) return BUSY;
+  const what = run.content.length > 60 ? `${run.content.slice(0, 57)}…` : run.content;
+  return `${run.by} is running the agent on this project ("${what}"). Wait for it to finish, or stop it, before sending another message.`;
+}
 
 export function createRunManager(deps: RunDeps): RunManager {
   const runs = new Map<string, LiveRun>();
@@ -144,22 +156,24 @@ export function createRunManager(deps: RunDeps): RunManager {
 
   let closing = false;
 
-  async function start(access: ProjectAccess, message: SendMessage): Promise<Run> {
+  async function start(access: ProjectAccess, message: SendMessage, by = "Someone"): Promise<Run> {
     if (closing) throw new AppError(503, "dependency_unavailable", "The server is restarting; send your message again in a moment.");
     // The access was checked for this project: everything after works on its id.
     const { projectId } = access;
     if (projectId !== message.projectId) throw new AppError(500, "internal", "The run's access is for another project.");
-    if (runs.has(projectId)) throw conflict(BUSY);
+    if (runs.has(projectId)) throw conflict(busyMessage(runs.get(projectId)));
     await deps.usage?.assertWithinBudget(access.userId);
     const attachments = message.attachments ?? [];
     const images = await conversations.readImages(projectId, attachments);
     const content = message.content.trim() ? message.content : IMAGE_ONLY_CONTENT;
 
-    if (runs.has(projectId)) throw conflict(BUSY);
+    if (runs.has(projectId)) throw conflict(busyMessage(runs.get(projectId)));
     const channel = createRunChannel(deps.logger);
     let resolveFinished!: (status: RunStatus) => void;
     const run: LiveRun = {
       projectId,
+      by,
+      content,
       userMessageId: crypto.randomUUID(),
       messageId: crypto.randomUUID(),
       controller: new AbortController(),

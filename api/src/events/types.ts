@@ -8,6 +8,7 @@ import type { DeploymentEvent } from "@shared/events/deployment-events";
 import type { FileEvent } from "@shared/events/file-events";
 import type { ProblemsChangedEvent } from "@shared/schemas/problems";
 import type { ProcessEvent } from "@shared/events/process-events";
+import type { ActivityChangedEvent, RunStartedEvent } from "@shared/events/team-events";
 
 export type FileBusEvent = FileEvent & {
   ownerId: string;
@@ -58,6 +59,8 @@ export type UserStatusEvent =
 
 /** An administrator stopped a project's running answer: the instance running it stops it (the others have none). */
 export type RunStopEvent = { type: "run.stop"; projectId: string; ownerId: string; note: string; origin: "api"; pushedBy?: undefined };
+/** Someone started a run, or the activity got a line: forwarded to the project's sockets so the others follow. */
+export type TeamBusEvent = (RunStartedEvent | ActivityChangedEvent) & { ownerId: string; origin: "api"; pushedBy?: undefined };
 
 export type BusEvent =
   | FileBusEvent
@@ -68,7 +71,8 @@ export type BusEvent =
   | SecretDeclinedEvent
   | AccessChangedEvent
   | UserStatusEvent
-  | RunStopEvent;
+  | RunStopEvent
+  | TeamBusEvent;
 
 /** Subscribers that act on file changes skip every other kind of event with this. */
 export const isFileEvent = (event: BusEvent): event is FileBusEvent => event.type.startsWith("file.");

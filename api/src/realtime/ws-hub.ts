@@ -7,6 +7,7 @@
  * checked again, and one that may no longer view it is unsubscribed: a removed member hears nothing more. A
  * person an administrator disabled (`user.disabled`) has every socket closed, and is refused a new one.
  * When the bus comes back from a lost connection, every subscription gets `resync`, since events were lost.
+ * Whenever a project's sockets change, each of them is told who has it open (`presence`, ./presence.ts).
  */
 import { deploymentEventSchema } from "@shared/events/deployment-events";
 import { clientSocketMessageSchema, WS_PROTOCOL, type ServerSocketMessage } from "@shared/events/project-events";
@@ -17,6 +18,8 @@ import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ServiceContext } from "../services/context";
 import { projectAccess } from "../services/access";
+import { presenceMessage } from "./presence";
+import { ACCESS_CHANGED } from "@shared/events/team-events";
 
 export type HubSocketData = { kind: "hub"; caller: Identity; projects: Set<string>; expiry?: ReturnType<typeof setTimeout> };
 
@@ -98,7 +101,10 @@ export function createWsHub(
       () => true,
       (error: unknown) => (error instanceof AppError ? false : null),
     );
-    if (allowed !== false) return; // still allowed, or the check could not run (the next one decides)
+    if (allowed === null) return; // the check could not run (the next one decides)
+    // Told either way, so their screens read the project again and follow the new role (or its 404).
+    for (const ws of theirs) send(ws, { type: ACCESS_CHANGED, projectId });
+    if (allowed) return;
     for (const ws of theirs) {
       leave(ws, projectId);
       send(ws, { type: "error", message: "Project not found" });
@@ -110,11 +116,20 @@ export function createWsHub(
     for (const ws of all) if (ws.data.caller.uid === userId) ws.close(ACCOUNT_DISABLED_CLOSE, "account disabled");
   }
 
+  /** Tells every socket on the project who has it open now. */
+  const announcePresence = (projectId: string) => {
+    const sockets = byProject.get(projectId);
+    if (!sockets) return;
+    const text = JSON.stringify(presenceMessage(projectId, sockets));
+    for (const ws of sockets) ws.send(text);
+  };
+
   const leave = (ws: ServerWebSocket<HubSocketData>, projectId: string) => {
     ws.data.projects.delete(projectId);
     const set = byProject.get(projectId);
-    set?.delete(ws);
-    if (set?.size === 0) byProject.delete(projectId);
+    if (!set?.delete(ws)) return;
+    if (set.size === 0) byProject.delete(projectId);
+    else announcePresence(projectId);
   };
 
   return {
@@ -170,6 +185,7 @@ export function createWsHub(
         if (!byProject.has(projectId)) byProject.set(projectId, new Set());
         byProject.get(projectId)!.add(ws);
         send(ws, { type: "subscribed", projectId });
+        announcePresence(projectId);
       },
       close(ws) {
         clearTimeout(ws.data.expiry);

@@ -68,7 +68,10 @@ describe("runs outlive the request", () => {
     const [a, b] = await Promise.all([send(ivan, { projectId, content: "second" }), send(ivan, { projectId, content: "third" })]);
     for (const res of [a, b]) {
       expect(res.status).toBe(409);
-      expect((await res.json()) as object).toEqual({ code: "conflict", error: expect.stringContaining("still working on this project") });
+      expect((await res.json()) as object).toEqual({
+        code: "conflict",
+        error: expect.stringMatching(/^ivan is running the agent on this project \("first"\)\. Wait for it/),
+      });
     }
     expect(textOf(await readEvents(first))).toBe("Slow answer");
     model.enqueue(turn.text("Now free"));

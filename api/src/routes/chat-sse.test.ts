@@ -9,6 +9,7 @@ function manualRun() {
   const listeners = new Set<(e: StreamEvent) => void>();
   const run: Run = {
     projectId: "p",
+    by: "Ana",
     userMessageId: "u",
     messageId: "m",
     finished: new Promise(() => {}),

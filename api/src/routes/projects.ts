@@ -1,4 +1,7 @@
-/** /api/projects: list, create, get and delete the caller's projects; `/shared`, the ones others share with them. */
+/**
+ * /api/projects: list, create, get (with the caller's role) and delete the caller's projects; `/shared`, the
+ * ones others share with them.
+ */
 import { createProjectSchema } from "@shared/schemas/project";
 import { Hono } from "hono";
 import type { AppDeps, AppEnv } from "../app-env";
@@ -13,7 +16,11 @@ export const projectRoutes = (deps: AppDeps) =>
     .post("/", validate("json", createProjectSchema), async (c) => c.json(await projects.createProject(deps, c.var.caller.uid, c.req.valid("json")), 201))
     // Before `/:id`, which would take "shared" for a project id.
     .get("/shared", async (c) => c.json(await listSharedProjects(deps, c.var.caller.uid)))
-    .get("/:id", async (c) => c.json((await projectAccessWithProject(deps, c.var.caller.uid, c.req.param("id"), "view")).project))
+    // With the caller's role, so the SPA shows a viewer the project read-only.
+    .get("/:id", async (c) => {
+      const { access, project } = await projectAccessWithProject(deps, c.var.caller.uid, c.req.param("id"), "view");
+      return c.json({ ...project, role: access.role });
+    })
     .delete("/:id", async (c) => {
       const access = await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "own");
       await projects.deleteProject(deps, access);

@@ -5,6 +5,8 @@
  * @example
  * await recordActivity(ctx, access, "member.added", { email: "bo@example.com", role: "editor" });
  */
+import { ACTIVITY_CHANGED } from "@shared/events/team-events";
+import type { ActivityEntry } from "@shared/schemas/responses";
 import * as rows from "../db/activity";
 import type { ProjectAccess } from "./access";
 import type { ServiceContext } from "./context";
@@ -24,26 +26,25 @@ export type ActivityKind =
   | "secret.set"
   | "secret.removed";
 
-export type ActivityEntry = {
-  id: string;
-  kind: string;
-  detail: Record<string, unknown>;
-  at: string;
-  actor: { name: string | null; email: string | null } | null;
-};
-
 /** How many lines the Activity panel gets. */
 const ACTIVITY_LIMIT = 200;
 
+/** Records the line, then tells the project's open Activity panels (`activity.changed`) to read it. */
 export async function recordActivity(
-  ctx: Pick<ServiceContext, "sql" | "logger">,
+  ctx: Pick<ServiceContext, "sql" | "logger"> & { events?: ServiceContext["events"] },
   access: ProjectAccess,
   kind: ActivityKind,
   detail: Record<string, unknown> = {},
 ): Promise<void> {
-  await rows
-    .insertActivity(ctx.sql, { projectId: access.projectId, actorId: access.userId, kind, detail })
-    .catch((error) => ctx.logger.warn("activity not recorded", { projectId: access.projectId, kind, error: String(error) }));
+  const { projectId } = access;
+  const recorded = await rows.insertActivity(ctx.sql, { projectId, actorId: access.userId, kind, detail }).then(
+    () => true,
+    (error) => void ctx.logger.warn("activity not recorded", { projectId, kind, error: String(error) }),
+  );
+  if (!recorded || !ctx.events) return;
+  await ctx.events
+    .publish({ type: ACTIVITY_CHANGED, projectId, ownerId: access.ownerId, origin: "api" })
+    .catch((error) => ctx.logger.warn("activity change not published", { projectId, error: String(error) }));
 }
 
 export async function listProjectActivity(ctx: Pick<ServiceContext, "sql">, access: ProjectAccess): Promise<ActivityEntry[]> {

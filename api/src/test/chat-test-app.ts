@@ -56,7 +56,7 @@ export async function chatTestApp(
       /** The typed client (`hc<ApiRoutes>`) through `app.request`, signed in as this user. */
       api: apiClient(app, token),
       /** Through `app.request` (no network). */
-      request: (method: string, path: string, body?: unknown) => app.request(path, init(method, body)),
+      request: async (method: string, path: string, body?: unknown) => app.request(path, init(method, body)),
       /** Over real HTTP, so the connection can be dropped with `signal`. */
       fetch: (method: string, path: string, body?: unknown, signal?: AbortSignal) => fetch(`${origin()}${path}`, init(method, body, signal)),
       async project(name = "Chat test"): Promise<string> {

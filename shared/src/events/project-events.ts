@@ -1,7 +1,8 @@
 /**
  * The project-events socket (`GET /api/ws`): one WebSocket per browser that carries every live change of the
  * projects it subscribes to: file events (./file-events.ts), the named processes' output and status
- * (./process-events.ts), problem-list changes and publish progress (./deployment-events.ts).
+ * (./process-events.ts), problem-list changes, publish progress (./deployment-events.ts), and who else is in
+ * the project, runs they start and new activity (./team-events.ts).
  *
  * Client → server: `{ "type": "subscribe", "projectId": "…" }` / `{ "type": "unsubscribe", "projectId": "…" }`.
  * Server → client: one of the events above, `{ "type": "subscribed", projectId }` after a subscribe,
@@ -14,12 +15,14 @@ import type { ProblemsChangedEvent } from "../schemas/problems";
 import type { DeploymentEvent } from "./deployment-events";
 import type { FileEvent } from "./file-events";
 import type { ProcessEvent } from "./process-events";
+import type { TeamEvent } from "./team-events";
 
 export type ServerSocketMessage =
   | FileEvent
   | DeploymentEvent
   | ProblemsChangedEvent
   | ProcessEvent
+  | TeamEvent
   | { type: "subscribed"; projectId: string }
   | { type: "resync"; projectId: string }
   | { type: "error"; message: string };

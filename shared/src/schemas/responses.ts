@@ -22,6 +22,8 @@ export const projectSchema = z.object({
   workflowCommand: z.nullable(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** The caller's place in the project: only `GET /api/projects/{id}` says it (a viewer's screens are read-only). */
+  role: z.optional(z.enum(["owner", "editor", "viewer"])),
 });
 export type Project = z.infer<typeof projectSchema>;
 export const projectListSchema = z.array(projectSchema);
@@ -47,6 +49,17 @@ export const sharedProjectSchema = z.object({
 });
 export type SharedProject = z.infer<typeof sharedProjectSchema>;
 export const sharedProjectListSchema = z.array(sharedProjectSchema);
+
+/** A line of `GET /api/projects/{id}/activity`: what happened (`kind`, with its detail), when and by whom. */
+export const activityEntrySchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+  at: z.string(),
+  actor: z.nullable(z.object({ name: z.nullable(z.string()), email: z.nullable(z.string()) })),
+});
+export type ActivityEntry = z.infer<typeof activityEntrySchema>;
+export const activityListSchema = z.array(activityEntrySchema);
 
 const stepStatusSchema = z.enum(["in_progress", "completed"]);
 /** See `toolDetailSchema` (events/stream.ts): what a tool badge opens to. */

@@ -14,6 +14,7 @@ import { parsePublicConfig } from "@shared/schemas/config";
 import type { DatabaseEnvironmentName as DatabaseEnv } from "@shared/schemas/database";
 import type { StartProcess } from "@shared/schemas/processes";
 import type { ConnectGit, ImportGit, PushGit } from "@shared/schemas/git";
+import type { InviteMember, MemberRole } from "@shared/schemas/members";
 import type { CreateProject } from "@shared/schemas/project";
 import type { SyncUser } from "@shared/schemas/user";
 import { type ClientResponse, hc, type InferRequestType } from "hono/client";
@@ -111,6 +112,8 @@ export const api = {
     list: (init: CallInit = {}) => parsed((s) => s.projectListSchema, client.projects.$get({}, { init })),
     get: (id: string, init: CallInit = {}) => parsed((s) => s.projectSchema, client.projects[":id"].$get({ param: encoded({ id }) }, { init })),
     create: (input: CreateProject) => parsed((s) => s.projectSchema, client.projects.$post({ json: input })),
+    /** Projects others own that the caller is a member of, with the owner's name and the caller's role. */
+    shared: (init: CallInit = {}) => parsed((s) => s.sharedProjectListSchema, client.projects.shared.$get({}, { init })),
     remove: (id: string) => parsed(ignored, client.projects[":id"].$delete({ param: encoded({ id }) })),
     /** A new project from a .zip (named `name`, else after the zip); a refused zip answers 400 or 413 with the reason. */
     import: (file: File, name?: string) =>
@@ -250,6 +253,25 @@ export const api = {
         (s) => s.queryResultSchema,
         client.projects[":id"].database.query.$post({ param: encoded({ id: projectId }), query: { env }, json: { sql } }, { init }),
       ),
+  },
+  /**
+   * A project's people: the owner invites, changes roles, removes and hands the project over; anyone in it
+   * reads the list and may leave (remove themselves). A refusal's reason is the ApiError's text.
+   */
+  members: {
+    list: (projectId: string, init: CallInit = {}) =>
+      parsed((s) => s.memberListSchema, client.projects[":id"].members.$get({ param: encoded({ id: projectId }) }, { init })),
+    invite: (projectId: string, body: InviteMember) =>
+      parsed((s) => s.memberSchema, client.projects[":id"].members.$post({ param: encoded({ id: projectId }), json: body })),
+    setRole: (projectId: string, email: string, role: MemberRole) =>
+      parsed((s) => s.memberSchema, client.projects[":id"].members[":email"].$patch({ param: encoded({ id: projectId, email }), json: { role } })),
+    remove: (projectId: string, email: string) =>
+      parsed(ignored, client.projects[":id"].members[":email"].$delete({ param: encoded({ id: projectId, email }) })),
+    transfer: (projectId: string, email: string) =>
+      parsed((s) => s.memberListSchema, client.projects[":id"].transfer.$post({ param: encoded({ id: projectId }), json: { email } })),
+    /** Who did what and when, newest first. */
+    activity: (projectId: string, init: CallInit = {}) =>
+      parsed((s) => s.activityListSchema, client.projects[":id"].activity.$get({ param: encoded({ id: projectId }) }, { init })),
   },
   /** A project's secrets: values go in, never come out. A bad name or value answers 400 with the reason. */
   secrets: {

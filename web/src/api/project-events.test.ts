@@ -252,3 +252,26 @@ test("invalidateProjectQueries marks every query of the project stale, and the p
   expect(stale(projectKeys.all)).toBe(true);
   expect(others.map(stale)).toEqual(others.map(() => false));
 });
+
+test("team events (presence, run.started, activity.changed) go to onTeamEvent of the project's listeners only", async () => {
+  const files: unknown[] = [];
+  const team: unknown[] = [];
+  const { sockets } = await opened({ onEvent: (e) => files.push(e), onTeamEvent: (e) => team.push(e) });
+  const presence = { type: "presence", projectId: "p1", people: [{ id: "u1", name: "Ana", picture: null }] };
+  const started = { type: "run.started", projectId: "p1", messageId: "m1", userId: "u1", by: "Ana" };
+  sockets[0]!.receive(presence);
+  sockets[0]!.receive(started);
+  sockets[0]!.receive({ type: "activity.changed", projectId: "p1" });
+  sockets[0]!.receive({ type: "activity.changed", projectId: "p2" });
+  expect(team).toEqual([presence, started, { type: "activity.changed", projectId: "p1" }]);
+  expect(files).toEqual([]);
+});
+
+test("a listener joining later is handed the project's last presence at once", async () => {
+  const { client, sockets } = await opened({ onEvent: () => {} });
+  const presence = { type: "presence", projectId: "p1", people: [{ id: "u1", name: "Ana", picture: null }] };
+  sockets[0]!.receive(presence);
+  const late: unknown[] = [];
+  client.subscribe("p1", { onEvent: () => {}, onTeamEvent: (e) => late.push(e) });
+  expect(late).toEqual([presence]);
+});

@@ -16,6 +16,7 @@ import { type FileEvent, fileEventTypes } from "@shared/events/file-events";
 import { type ClientSocketMessage, WS_PROTOCOL } from "@shared/events/project-events";
 import { PROCESS_OUTPUT, PROCESS_STATUS, type ProcessEvent } from "@shared/events/process-events";
 import type { QueryClient } from "@tanstack/react-query";
+import { ACCESS_CHANGED, ACTIVITY_CHANGED, PRESENCE, type PresenceEvent, RUN_STARTED, type TeamEvent } from "@shared/events/team-events";
 import { getAuthToken } from "./auth-token";
 import { api } from "./endpoints";
 import { queryClient } from "./query-client";
@@ -31,6 +32,8 @@ export type ProjectEventListener = {
   onLive?: (live: boolean) => void;
   /** A publish's build log and status changes, on the same socket. */
   onDeployment?: (event: DeploymentEvent) => void;
+  /** Who has the project open, a run someone started, a new activity line (shared/src/events/team-events.ts). */
+  onTeamEvent?: (event: TeamEvent) => void;
 };
 
 type SocketLike = Pick<WebSocket, "send" | "close" | "readyState"> & {
@@ -76,6 +79,12 @@ function isFileEvent(message: { type?: unknown; projectId?: unknown; file?: unkn
   );
 }
 
+const TEAM_EVENT_TYPES: ReadonlySet<string> = new Set([PRESENCE, RUN_STARTED, ACTIVITY_CHANGED, ACCESS_CHANGED]);
+
+function isTeamEvent(message: { type?: unknown; projectId?: unknown }): message is TeamEvent {
+  return TEAM_EVENT_TYPES.has(String(message.type)) && typeof message.projectId === "string";
+}
+
 function isProcessEvent(message: { type?: unknown; projectId?: unknown }): message is ProcessEvent {
   return (message.type === PROCESS_OUTPUT || message.type === PROCESS_STATUS) && typeof message.projectId === "string";
 }
@@ -86,6 +95,8 @@ export function createProjectEventsClient(options: ProjectEventsOptions) {
   const clearTimer = options.clearTimer ?? ((timer) => clearTimeout(timer as ReturnType<typeof setTimeout>));
   const listeners = new Map<string, Set<ProjectEventListener>>();
   const live = new Set<string>();
+  /** The last `presence` of each project, handed to a listener that joins later (the server sends it once per change). */
+  const presence = new Map<string, PresenceEvent>();
   let socket: SocketLike | null = null;
   let connecting = false;
   let attempt = 0;
@@ -159,6 +170,9 @@ export function createProjectEventsClient(options: ProjectEventsOptions) {
         for (const listener of listeners.get(data.projectId) ?? []) listener.onProblemsChanged?.();
       } else if (isProcessEvent(data)) {
         for (const listener of listeners.get(data.projectId) ?? []) listener.onProcessEvent?.(data);
+      } else if (isTeamEvent(data)) {
+        if (data.type === PRESENCE) presence.set(data.projectId, data);
+        for (const listener of listeners.get(data.projectId) ?? []) listener.onTeamEvent?.(data);
       }
     };
     ws.onerror = () => {
@@ -167,6 +181,7 @@ export function createProjectEventsClient(options: ProjectEventsOptions) {
     ws.onclose = () => {
       if (socket !== ws) return;
       socket = null;
+      presence.clear();
       for (const projectId of [...live]) setLive(projectId, false);
       scheduleReconnect();
     };
@@ -194,6 +209,8 @@ export function createProjectEventsClient(options: ProjectEventsOptions) {
       }
       set.add(listener);
       if (live.has(projectId)) listener.onLive?.(true);
+      const present = presence.get(projectId);
+      if (present) listener.onTeamEvent?.(present);
       void connect();
 
       return () => {
@@ -201,6 +218,7 @@ export function createProjectEventsClient(options: ProjectEventsOptions) {
         if (!current?.delete(listener) || current.size > 0) return;
         listeners.delete(projectId);
         live.delete(projectId);
+        presence.delete(projectId);
         send({ type: "unsubscribe", projectId });
         if (listeners.size === 0) {
           idleTimer = setTimer(() => {

@@ -24,6 +24,7 @@ async function nullOn401<T>(request: Promise<T>): Promise<T | null> {
 
 export const queries = {
   projects: () => queryOptions({ queryKey: projectKeys.all, queryFn: ({ signal }) => nullOn401(api.projects.list({ signal })) }),
+  sharedProjects: () => queryOptions({ queryKey: projectKeys.shared, queryFn: ({ signal }) => api.projects.shared({ signal }) }),
   project: (id: string) => queryOptions({ queryKey: projectKeys.detail(id), queryFn: ({ signal }) => api.projects.get(id, { signal }) }),
   messages: (projectId: string) => queryOptions({ queryKey: messageKeys.list(projectId), queryFn: ({ signal }) => api.messages.list(projectId, { signal }) }),
   files: (projectId: string) => queryOptions({ queryKey: fileKeys.list(projectId), queryFn: ({ signal }) => api.files.list(projectId, { signal }) }),
@@ -65,5 +66,8 @@ export const queries = {
       queryFn: ({ signal }) => api.database.rows(projectId, table, page, env, { signal }),
     }),
   git: (projectId: string) => queryOptions({ queryKey: projectKeys.git(projectId), queryFn: ({ signal }) => api.git.status(projectId, { signal }) }),
+  members: (projectId: string) => queryOptions({ queryKey: projectKeys.members(projectId), queryFn: ({ signal }) => api.members.list(projectId, { signal }) }),
+  activity: (projectId: string) =>
+    queryOptions({ queryKey: projectKeys.activity(projectId), queryFn: ({ signal }) => api.members.activity(projectId, { signal }) }),
   secrets: (projectId: string) => queryOptions({ queryKey: projectKeys.secrets(projectId), queryFn: ({ signal }) => api.secrets.list(projectId, { signal }) }),
 };

@@ -5,6 +5,8 @@
  */
 export const projectKeys = {
   all: ["projects"] as const,
+  /** Projects others share with the caller ("Shared with me"). */
+  shared: ["projects", "shared"] as const,
   detail: (id: string) => ["projects", id] as const,
   /** The project's model and the choices. */
   model: (id: string) => ["projects", id, "model"] as const,
@@ -14,6 +16,10 @@ export const projectKeys = {
   secrets: (id: string) => ["projects", id, "secrets"] as const,
   /** The project's git remote: its status, ahead and behind, the last commits. */
   git: (id: string) => ["projects", id, "git"] as const,
+  /** The project's people (owner first, then members). */
+  members: (id: string) => ["projects", id, "members"] as const,
+  /** Who did what in the project. */
+  activity: (id: string) => ["projects", id, "activity"] as const,
 };
 
 /** Who the caller is (`GET /api/me`), and the admin page's lists. */

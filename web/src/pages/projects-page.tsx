@@ -1,4 +1,4 @@
-/** /projects: the user's projects, and the New Project dialog. */
+/** /projects: the user's projects, the New Project dialog, and the projects others share with them. */
 import { useEffect, useState } from "react";
 import { describeError } from "../api/api-error";
 import { Button } from "../components/ui/button";
@@ -10,6 +10,7 @@ import { ProjectGrid, ProjectGridSkeleton } from "../features/projects/component
 import { ProjectsEmptyState } from "../features/projects/components/projects-empty-state";
 import { useProjects } from "../features/projects/use-projects";
 import { useStartProject } from "../features/start/use-start-project";
+import { SharedProjects } from "../features/team/shared-projects";
 import { Spinner } from "../components/ui/spinner";
 
 export function ProjectsPage() {
@@ -66,6 +67,7 @@ export function ProjectsPage() {
         ) : (
           <ProjectGrid projects={projects.data ?? []} />
         )}
+        <SharedProjects />
       </div>
       <NewProjectDialog open={dialogOpen} onClose={() => setDialogOpen(false)} />
     </div>

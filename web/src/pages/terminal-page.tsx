@@ -3,7 +3,7 @@
  * a sandbox, else the dark xterm.js terminal running commands in the sandbox. A toggle beside the title
  * switches between that line terminal ("Shell") and interactive shells on a real pseudo-terminal
  * ("Interactive", in tabs). This page is its own lazy chunk, so xterm.js and its CSS load only when the
- * terminal is opened.
+ * terminal is opened. A viewer gets neither: a line says they can only view the project.
  */
 import { useState } from "react";
 import { TerminalIcon } from "../components/ui/icons";
@@ -13,8 +13,16 @@ import { SandboxTerminal } from "../features/terminal/components/sandbox-termina
 import { TerminalModeToggle, type TerminalMode } from "../features/terminal/components/terminal-mode-toggle";
 import { shortSandboxId } from "../features/terminal/terminal-output";
 import { TERMINAL_BACKGROUND } from "../features/terminal/terminal-theme";
+import { useProjectRole, VIEW_ONLY } from "../features/team/use-project-role";
 
 export function TerminalPage({ projectId }: { projectId: string }) {
+  const { canEdit } = useProjectRole(projectId);
+  // A viewer runs no commands (the API refuses them, and closes a terminal opened before the role changed).
+  if (!canEdit) return <ViewOnlyTerminal />;
+  return <Terminals projectId={projectId} />;
+}
+
+function Terminals({ projectId }: { projectId: string }) {
   const [mode, setMode] = useState<TerminalMode>("shell");
   // Mounted on first use and kept: switching back and forth keeps both terminals' sessions and scrollback.
   const [interactiveOpened, setInteractiveOpened] = useState(false);
@@ -57,6 +65,20 @@ export function TerminalPage({ projectId }: { projectId: string }) {
         </div>
       )}
     </SandboxGate>
+  );
+}
+
+function ViewOnlyTerminal() {
+  return (
+    <div className="flex flex-1 items-center justify-center px-4 py-24" data-testid="terminal-page">
+      <div className="flex max-w-sm flex-col items-center text-center" data-testid="terminal-disabled" aria-disabled="true">
+        <span className="mb-4 inline-flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground">
+          <TerminalIcon className="size-6" />
+        </span>
+        <h1 className="text-lg font-semibold">Terminal unavailable</h1>
+        <p className="mt-2 text-sm text-muted-foreground">{VIEW_ONLY} Viewers cannot run commands in its sandbox.</p>
+      </div>
+    </div>
   );
 }
 

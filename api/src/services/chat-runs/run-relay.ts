@@ -153,6 +153,8 @@ export function relayRuns(runs: RunManager, deps: Pick<ServiceContext, "sql" | "
     }
     return {
       projectId,
+      // Only the starting request names the sender (run.started carried it to the others already).
+      by: "",
       userMessageId: "",
       messageId,
       finished,

@@ -132,6 +132,14 @@ export const GitBranchIcon = icon(
   </>,
 );
 export const ArrowRightIcon = icon(<path d="M5 12h14M12 5l7 7-7 7" />);
+export const UsersIcon = icon(
+  <>
+    <path d="M16 21v-2a4 4 0 0 0-4-4H6a4 4 0 0 0-4 4v2" />
+    <circle cx="9" cy="7" r="4" />
+    <path d="M22 21v-2a4 4 0 0 0-3-3.87M16 3.13a4 4 0 0 1 0 7.75" />
+  </>,
+);
+export const ActivityIcon = icon(<path d="M22 12h-4l-3 9L9 3l-3 9H2" />);
 export const CheckIcon = icon(<path d="M20 6 9 17l-5-5" />);
 export const ChevronRightIcon = icon(<path d="m9 18 6-6-6-6" />);
 export const BrainIcon = icon(

@@ -113,3 +113,12 @@ describe("reduceChatSession", () => {
     expect(play([{ type: "opened" }], streaming)).toBe(streaming);
   });
 });
+
+test("attaching to another member's run keeps who sent it; the turn's end forgets them", () => {
+  let s = reduceChatSession(idleChatSession, { type: "attached", hidden: false, by: "Ana" });
+  expect(s.phase).toBe("streaming");
+  expect(s.turn).toMatchObject({ user: null, by: "Ana" });
+  s = reduceChatSession(s, { type: "ended", end: "done" });
+  expect(s.turn).toBeNull();
+  expect(reduceChatSession(idleChatSession, { type: "attached", hidden: false }).turn).not.toHaveProperty("by");
+});

@@ -39,7 +39,7 @@ export type ChatSession = {
 
 export type ChatAction =
   | { type: "sent"; user: Message; baseline: number; hidden: boolean }
-  | { type: "attached"; hidden: boolean }
+  | { type: "attached"; hidden: boolean; by?: string }
   | { type: "opened" }
   | { type: "event"; event: StreamEvent }
   | { type: "tab-hidden" }
@@ -67,7 +67,14 @@ export function reduceChatSession(s: ChatSession, action: ChatAction): ChatSessi
       };
     case "attached":
       // A run started elsewhere (another tab, Fix with AI) or followed again after a drop: no message of ours.
-      return { ...s, phase: "streaming", turn: { user: null, baseline: 0, run: emptyRunFold() }, hiddenDuringTurn: action.hidden, backgroundNote: null };
+      // `by`: another member's run, told by the project socket, is shown with their name.
+      return {
+        ...s,
+        phase: "streaming",
+        turn: { user: null, baseline: 0, run: emptyRunFold(), ...(action.by ? { by: action.by } : {}) },
+        hiddenDuringTurn: action.hidden,
+        backgroundNote: null,
+      };
     case "opened":
       return s.phase === "sending" ? { ...s, phase: "streaming" } : s;
     case "event":

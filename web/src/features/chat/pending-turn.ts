@@ -14,6 +14,8 @@ export type PendingTurn = {
   /** How many settled messages the history had when the turn was sent. */
   baseline: number;
   run: LiveRun;
+  /** Who sent the message of a run another member started (from the socket's `run.started`); absent for my own. */
+  by?: string;
 };
 
 /** Messages a run is still writing. */

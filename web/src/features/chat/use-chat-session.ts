@@ -2,7 +2,8 @@
  * The chat's session: sends a message and follows its answer (follow-run.ts) until the turn ends, then
  * refetches the history and files; reattaches to a run already going when the page opens (GET …/active
  * replays it) and once after a dropped stream; stops a run (POST …/stop); refetches when the tab is shown
- * again. Its states are chat-session-reducer.ts's, its toasts chat-toasts.ts's.
+ * again; follows a run another member started when the project socket says so (`run.started`). Its states are
+ * chat-session-reducer.ts's, its toasts chat-toasts.ts's.
  *
  * @example
  * const chat = useChatSession(projectId);
@@ -21,6 +22,9 @@ import { type ChatAction, idleChatSession, mayResume, reduceChatSession } from "
 import { chatToasts, refusedToast, turnEndToast } from "./chat-toasts";
 import { followRun, letGo, openActiveRun } from "./follow-run";
 import { messageContent, settledMessages } from "./pending-turn";
+import { RUN_STARTED } from "@shared/events/team-events";
+import { useAuth } from "../auth/use-auth";
+import { useTeamEvents } from "../team/use-team-events";
 
 /** `mode`: "plan" asks for a plan only (the agent reads, changes nothing); build by default. */
 export type SendInput = { text: string; attachments: string[]; enableReasoning: boolean; mode?: ChatMode };
@@ -30,6 +34,7 @@ export type SendOutcome = "sent" | "refused" | "blocked" | "abandoned";
 
 export function useChatSession(projectId: string) {
   const queryClient = useQueryClient();
+  const { user } = useAuth();
   // A store rather than React state: whether a turn is in flight is read synchronously, so two sends in
   // one tick cannot both start.
   const [session] = useState(() => createStore(idleChatSession));
@@ -153,16 +158,28 @@ export function useChatSession(projectId: string) {
     [queryClient, projectId, busy, dispatch, onDropped, follow],
   );
 
-  /** Reattaches to the project's active run, if any (the page opened mid-run, or the connection dropped). */
-  const attach = useCallback(async () => {
-    if (busy()) return;
-    const res = await openActiveRun(projectId, life.current.signal);
-    if (!res) return;
-    if (busy()) return letGo(res);
-    dispatch({ type: "attached", hidden: document.hidden });
-    await follow(res);
-  }, [projectId, busy, dispatch, follow]);
-  attachRef.current = attach;
+  /**
+   * Reattaches to the project's active run, if any (the page opened mid-run, or the connection dropped), or
+   * follows one another member just started (`by`, their name: their message is read from the history).
+   */
+  const attach = useCallback(
+    async (by?: string) => {
+      if (busy()) return;
+      const res = await openActiveRun(projectId, life.current.signal);
+      if (!res) return;
+      if (busy()) return letGo(res);
+      dispatch({ type: "attached", hidden: document.hidden, ...(by ? { by } : {}) });
+      if (by) void queryClient.invalidateQueries({ queryKey: messageKeys.list(projectId) });
+      await follow(res);
+    },
+    [projectId, busy, dispatch, follow, queryClient],
+  );
+  attachRef.current = () => attach();
+
+  // Another member's message started a run: this chat follows it live too (my own run is followed already).
+  useTeamEvents(projectId, (event) => {
+    if (event.type === RUN_STARTED && event.userId !== user?.uid) void attach(event.by);
+  });
 
   const stop = useCallback(async () => {
     if (!busy()) return;
@@ -197,5 +214,5 @@ export function useChatSession(projectId: string) {
     return () => document.removeEventListener("visibilitychange", onVisibility);
   }, [session, dispatch, refresh]);
 
-  return { pending: state.turn, sending: state.phase !== "idle", stopping: state.stopping, send, stop };
+  return { pending: state.turn, sending: state.phase !== "idle", stopping: state.stopping, runBy: state.turn?.by ?? null, send, stop };
 }

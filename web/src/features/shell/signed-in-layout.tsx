@@ -16,6 +16,7 @@ import { Tooltip } from "../../components/ui/tooltip";
 import { AppSidebarContent } from "./app-sidebar";
 import { MobileBottomBar } from "./mobile-bottom-bar";
 import { type ProjectLocation, useProjectLocation } from "./project-location";
+import { useFollowAccess } from "../team/use-follow-access";
 import { SidebarProvider } from "./sidebar-provider";
 import { useSidebar } from "./sidebar-state";
 
@@ -31,6 +32,8 @@ function LayoutFrame({ children }: { children: ReactNode }) {
   const { open, openMobile, setOpenMobile } = useSidebar();
   const project = useProjectLocation();
   const [location] = useLocation();
+  // Inside a project, my role there is followed live (made a viewer: the screens turn read-only at once).
+  useFollowAccess(project?.id ?? "");
 
   // Following a link in the mobile sheet closes it.
   useEffect(() => setOpenMobile(false), [location, setOpenMobile]);

@@ -30,6 +30,8 @@ import { QueuedMessages } from "./queued-messages";
 import { ContextMeter } from "./context-meter";
 import { MessageItem } from "./message-item";
 import { SecretRequestForm } from "./secret-request-form";
+import { useProjectRole } from "../../team/use-project-role";
+import { ViewOnlyComposer } from "./view-only-composer";
 
 function liveMessage(projectId: string, run: LiveRun): Message {
   return {
@@ -52,6 +54,7 @@ export function ChatView({ projectId }: { projectId: string }) {
   const versions = useVersions(projectId);
   const undoable = useMemo(() => answersWithVersions(versions.data), [versions.data]);
   const chat = useChatSession(projectId);
+  const { canEdit } = useProjectRole(projectId);
   const images = useImageAttachments(projectId);
   const modelChoice = useModelChoice(projectId);
   const meters = useTokenMeters(projectId);
@@ -164,8 +167,8 @@ export function ChatView({ projectId }: { projectId: string }) {
               <MessageItem
                 key={m.id}
                 message={m}
-                restoreIn={projectId}
-                undoable={undoable.has(m.id)}
+                restoreIn={canEdit ? projectId : undefined}
+                undoable={canEdit && undoable.has(m.id)}
                 onBuildPlan={plans.has(m.id) && m.status !== "failed" && !chat.sending ? buildPlan : undefined}
               />
             ))}
@@ -186,29 +189,38 @@ export function ChatView({ projectId }: { projectId: string }) {
       <div className="sticky bottom-[calc(4rem+env(safe-area-inset-bottom))] z-10 bg-gradient-to-t from-background from-70% to-transparent pt-4 pb-3 md:bottom-0 md:pb-4">
         <div className="mx-auto w-full max-w-3xl px-3 md:px-6">
           <QueuedMessages queue={queued.queue} onCancel={queued.cancel} />
-          <ChatComposer
-            draft={draft}
-            onDraftChange={setDraft}
-            attachments={images.attachments}
-            uploading={images.uploading}
-            failedUploads={images.failed}
-            onDismissFailedUploads={images.dismissFailed}
-            onAddImages={images.add}
-            onRemoveImage={images.remove}
-            reasoning={reasoning}
-            onReasoningChange={setReasoning}
-            mode={mode}
-            onModeChange={setMode}
-            model={modelChoice.model}
-            models={modelChoice.models}
-            onModelChange={modelChoice.choose}
-            sending={chat.sending}
-            stopping={chat.stopping}
-            canSend={canSend}
-            tooLong={tooLong ? tooLongMessage(draft.length) : null}
-            onSend={submit}
-            onStop={chat.stop}
-          />
+          {chat.runBy && (
+            <p className="mb-2 px-1 text-xs text-muted-foreground" role="status" data-testid="run-by">
+              {chat.runBy} sent this message; the agent is answering them.
+            </p>
+          )}
+          {!canEdit ? (
+            <ViewOnlyComposer />
+          ) : (
+            <ChatComposer
+              draft={draft}
+              onDraftChange={setDraft}
+              attachments={images.attachments}
+              uploading={images.uploading}
+              failedUploads={images.failed}
+              onDismissFailedUploads={images.dismissFailed}
+              onAddImages={images.add}
+              onRemoveImage={images.remove}
+              reasoning={reasoning}
+              onReasoningChange={setReasoning}
+              mode={mode}
+              onModeChange={setMode}
+              model={modelChoice.model}
+              models={modelChoice.models}
+              onModelChange={modelChoice.choose}
+              sending={chat.sending}
+              stopping={chat.stopping}
+              canSend={canSend}
+              tooLong={tooLong ? tooLongMessage(draft.length) : null}
+              onSend={submit}
+              onStop={chat.stop}
+            />
+          )}
           <ContextMeter context={meters.context} budget={meters.budget} />
         </div>
       </div>

@@ -15,6 +15,8 @@ export type CodeEditorProps = {
   onChange: (value: string) => void;
   /** Ctrl/Cmd+S inside the editor. */
   onSave: () => void;
+  /** A viewer's editor: the text can be read and selected, not changed. */
+  readOnly?: boolean;
 };
 
 const OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
@@ -27,7 +29,7 @@ const OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
   padding: { top: 12 },
 };
 
-export default function CodeEditor({ path, language, defaultValue, onChange, onSave }: CodeEditorProps) {
+export default function CodeEditor({ path, language, defaultValue, onChange, onSave, readOnly = false }: CodeEditorProps) {
   const saveRef = useRef(onSave);
   saveRef.current = onSave;
   const uri = monaco.Uri.file(`/${path}`);
@@ -45,7 +47,7 @@ export default function CodeEditor({ path, language, defaultValue, onChange, onS
         editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => saveRef.current());
         editor.focus();
       }}
-      options={OPTIONS}
+      options={readOnly ? { ...OPTIONS, readOnly, domReadOnly: true } : OPTIONS}
     />
   );
 }

@@ -1,7 +1,8 @@
 /**
  * The editor screen of the Files view: Back, the file's path, Save ('Saving...' while saving)
  * and a dark Monaco editor, loaded on first use. Left by Back or after a successful save. Binary files
- * are not opened: editing them as text would corrupt them.
+ * are not opened: editing them as text would corrupt them. A viewer reads it (no Save, Monaco read-only);
+ * when someone else saves the open file, a line says so and offers their version.
  */
 import type { ProjectFile } from "@shared/schemas/file";
 import { Component, type ReactNode, Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
@@ -15,6 +16,9 @@ import { useFileContent } from "../use-file-content";
 import { useSaveFile } from "../use-file-mutations";
 import { FileIcon } from "./file-icon";
 import { BackIcon, SaveIcon } from "./icons";
+import { useQuery } from "@tanstack/react-query";
+import { queries } from "../../../api/queries";
+import { useProjectRole } from "../../team/use-project-role";
 
 const CodeEditor = lazy(() => import("./code-editor"));
 
@@ -22,6 +26,11 @@ type FileEditorProps = { projectId: string; file: ProjectFile; onClose: () => vo
 
 export function FileEditor({ projectId, file, onClose }: FileEditorProps) {
   const content = useFileContent(projectId, file.id);
+  const { canEdit } = useProjectRole(projectId);
+  // The file as the list knows it now (file events keep the list current): another editor's save moves its time.
+  const latest = useQuery({ ...queries.files(projectId), select: (list) => list.find((f) => f.id === file.id)?.updatedAt }).data;
+  const [openedAt, setOpenedAt] = useState(file.updatedAt);
+  const [mount, setMount] = useState(0);
   const saveFile = useSaveFile();
   const draft = useRef<string | null>(null);
   const [dirty, setDirty] = useState(false);
@@ -33,6 +42,15 @@ export function FileEditor({ projectId, file, onClose }: FileEditorProps) {
   }, [content.isError, content.error, onClose]);
 
   const loaded = content.data;
+  const changedElsewhere = latest !== undefined && latest !== openedAt && !saveFile.isPending;
+  /** Drops my changes for the saved text, in a fresh editor. */
+  const reload = async () => {
+    await content.refetch();
+    setOpenedAt(latest ?? openedAt);
+    draft.current = null;
+    setDirty(false);
+    setMount((n) => n + 1);
+  };
   const canSave = Boolean(loaded && !loaded.binary) && !saveFile.isPending;
 
   const save = useCallback(() => {
@@ -73,7 +91,7 @@ export function FileEditor({ projectId, file, onClose }: FileEditorProps) {
           </h2>
           {dirty && <span className="shrink-0 rounded-full bg-amber-500/15 px-2 py-0.5 text-xs text-amber-600 dark:text-amber-400">Unsaved changes</span>}
         </div>
-        {!loaded?.binary && (
+        {!loaded?.binary && canEdit && (
           <Button size="sm" onClick={save} disabled={!canSave}>
             {saveFile.isPending ? <Spinner className="size-4" /> : <SaveIcon className="size-4" />}
             {saveFile.isPending ? "Saving..." : "Save"}
@@ -81,6 +99,18 @@ export function FileEditor({ projectId, file, onClose }: FileEditorProps) {
         )}
       </div>
 
+      {changedElsewhere && (
+        <div
+          role="status"
+          className="flex flex-wrap items-center gap-3 rounded-md border border-amber-500/40 bg-amber-500/10 px-3 py-2 text-sm"
+          data-testid="file-changed"
+        >
+          <span className="flex-1">Someone else saved this file since you opened it. Saving now replaces their change.</span>
+          <Button variant="outline" size="sm" onClick={() => void reload()}>
+            Load their version
+          </Button>
+        </div>
+      )}
       <div className="h-[calc(100dvh-13rem)] min-h-80 overflow-hidden rounded-lg border bg-[#1e1e1e]" data-testid="editor-frame">
         {content.isPending || content.isError ? (
           <Centered>
@@ -97,7 +127,15 @@ export function FileEditor({ projectId, file, onClose }: FileEditorProps) {
                 </Centered>
               }
             >
-              <CodeEditor path={file.path} language={editorLanguage(file.path)} defaultValue={loaded?.content ?? ""} onChange={onChange} onSave={save} />
+              <CodeEditor
+                key={mount}
+                path={file.path}
+                language={editorLanguage(file.path)}
+                defaultValue={loaded?.content ?? ""}
+                onChange={onChange}
+                onSave={canEdit ? save : () => {}}
+                readOnly={!canEdit}
+              />
             </Suspense>
           </EditorBoundary>
         )}
