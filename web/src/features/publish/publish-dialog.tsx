@@ -117,7 +117,9 @@ export function PublishDialog({ projectId, open, onClose }: { projectId: string;
 
         {failed && (
           <div role="alert" className="space-y-2 rounded-md border border-destructive/50 p-2" data-testid="publish-failed">
-            <p className="font-medium text-destructive">{failed.error ?? "The build failed."} The live site was not changed.</p>
+            <p className="font-medium text-destructive">
+              {findings?.length ? "The secret scan stopped this publish." : (failed.error ?? "The build failed.")} The live site was not changed.
+            </p>
             {findings?.length ? (
               <ScanFindings findings={findings} busy={building} onPublishAnyway={() => onPublish(true)} />
             ) : (
