@@ -1,14 +1,13 @@
 /**
- * A project's own domains (`/api/projects/{id}/domains…`): the request body, the TXT record that proves a
- * domain, and the shape rules a name must meet (the same words in the browser and on the server; the server
- * also refuses names under its own domains and names another project holds).
+ * A project's own domains (`/api/projects/{id}/domains…`, body `{"domain": "shop.example.com"}`): the TXT record
+ * that proves a domain, and the shape rules a name must meet (the same words in the browser and on the server;
+ * the server also refuses names under its own domains and names another project holds). No zod here: the
+ * Publish dialog imports this module, and zod would weigh on the page.
  *
  * @example
  * normalizeDomain(" WWW.Example.com. "); // "www.example.com"
  * domainShapeProblem("10.0.0.1"); // "10.0.0.1 is an IP address: …"
  */
-import { z } from "zod";
-
 export type { SiteDomain } from "./responses";
 
 /** The TXT record's name is this label before the domain: `_appbuilder.shop.example.com`. */
@@ -45,7 +44,3 @@ export function domainShapeProblem(domain: string): string | null {
   if (/^\d+$/.test(labels.at(-1)!)) return `${domain} is not a valid domain name: its ending cannot be a number.`;
   return null;
 }
-
-export const addDomainSchema = z.object({
-  domain: z.string().max(300).describe("The domain to serve the project's site on, such as shop.example.com"),
-});

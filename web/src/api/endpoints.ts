@@ -175,14 +175,32 @@ export const api = {
       parsed((s) => s.deploymentLogsSchema, client.projects[":id"].deployments[":deploymentId"].logs.$get({ param: encoded({ id, deploymentId }) }, { init })),
     /** The caller's live sites (the project cards' "Live" badge). */
     liveSites: (init: CallInit = {}) => parsed((s) => s.liveSiteListSchema, client.sites.$get({}, { init })),
-    start: (projectId: string, slug?: string) =>
-      parsed((s) => s.publishResultSchema, client.projects[":id"].publish.$post({ param: encoded({ id: projectId }), json: slug ? { slug } : {} })),
+    /** `allowFindings`: go live even with the secret scan's findings (the deployment records them). */
+    start: (projectId: string, slug?: string, allowFindings?: boolean) =>
+      parsed(
+        (s) => s.publishResultSchema,
+        client.projects[":id"].publish.$post({
+          param: encoded({ id: projectId }),
+          json: { ...(slug ? { slug } : {}), ...(allowFindings ? { allowFindings } : {}) },
+        }),
+      ),
     unpublish: (projectId: string) => parsed(ignored, client.projects[":id"].publish.$delete({ param: encoded({ id: projectId }) })),
     activate: (projectId: string, deploymentId: string) =>
       parsed(
         (s) => s.deploymentSchema,
         client.projects[":id"].deployments[":deploymentId"].activate.$post({ param: encoded({ id: projectId, deploymentId }) }),
       ),
+  },
+  /** A project's own domains: added pending with a TXT record to create, then verified (409 with the reason until found). */
+  domains: {
+    list: (projectId: string, init: CallInit = {}) =>
+      parsed((s) => s.siteDomainListSchema, client.projects[":id"].domains.$get({ param: encoded({ id: projectId }) }, { init })),
+    add: (projectId: string, domain: string) =>
+      parsed((s) => s.siteDomainSchema, client.projects[":id"].domains.$post({ param: encoded({ id: projectId }), json: { domain } })),
+    verify: (projectId: string, domain: string) =>
+      parsed((s) => s.siteDomainSchema, client.projects[":id"].domains[":domain"].verify.$post({ param: encoded({ id: projectId, domain }) })),
+    remove: (projectId: string, domain: string) =>
+      parsed(ignored, client.projects[":id"].domains[":domain"].$delete({ param: encoded({ id: projectId, domain }) })),
   },
   versions: {
     /** The newest VERSIONS_PAGE versions (the API's page limit): enough for History and for finding a run's versions. */

@@ -69,6 +69,11 @@ export const publishKeys = {
   liveSites: ["sites"] as const,
 };
 
+/** A project's own domains. */
+export const domainKeys = {
+  list: (projectId: string) => ["projects", projectId, "domains"] as const,
+};
+
 /** A project's history: its versions, a diff against the current files, a file's text at a version. */
 export const versionKeys = {
   /** Every versions query of the project (and the prefix of the ones below). */

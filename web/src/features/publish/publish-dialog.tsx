@@ -1,8 +1,9 @@
 /**
  * The Publish dialog: the site name, Publish, the build's live log, the live URL (copy, open), the
  * deployment history with Roll back, and Unpublish (confirmed first). A failed build shows its log and "Fix
- * with AI"; files changed since the live deployment show "Unpublished changes". A cleared site name stays
- * empty and asks for one (site-name.ts).
+ * with AI"; one stopped by the secret scan lists its findings with "Publish anyway" (scan-findings.tsx); files
+ * changed since the live deployment show "Unpublished changes". Own domains: own-domains.tsx. A cleared site
+ * name stays empty and asks for one (site-name.ts).
  */
 import type { Deployment } from "@shared/schemas/publish";
 import { useState } from "react";
@@ -16,6 +17,8 @@ import { copyToClipboard } from "../../lib/copy-to-clipboard";
 import { formatRelativeTime } from "../../lib/relative-time";
 import { sendToChat } from "../chat/chat-outbox";
 import { fixRequest } from "./fix-request";
+import { OwnDomains } from "./own-domains";
+import { ScanFindings } from "./scan-findings";
 import { siteNameProblem, siteNameShown } from "./site-name";
 import { useActivateDeployment, useBuildLog, useDeploymentLogs, useDeployments, usePublish, useSiteState, useUnpublish } from "./use-publish";
 
@@ -43,10 +46,13 @@ export function PublishDialog({ projectId, open, onClose }: { projectId: string;
   const log = build.progress.log || (building ? (latest?.buildLog ?? "") : "");
   const liveUrl = site.data?.liveDeploymentId ? site.data.url : null;
 
-  const onPublish = () =>
-    publish.mutate(slug || undefined, {
-      onError: (err) => toast({ title: "Publish failed", description: describeError(err), variant: "destructive" }),
-    });
+  const onPublish = (allowFindings?: boolean) =>
+    publish.mutate(
+      { slug: slug || undefined, allowFindings },
+      { onError: (err) => toast({ title: "Publish failed", description: describeError(err), variant: "destructive" }) },
+    );
+  // The newest build was stopped by the secret scan (its findings come with the deployment list).
+  const findings = failed && latest?.status === "failed" && !latest.findingsAllowed ? latest.findings : undefined;
 
   return (
     <Dialog open={open} onClose={onClose} title="Publish" description="Build the app and put it on a public address.">
@@ -62,7 +68,12 @@ export function PublishDialog({ projectId, open, onClose }: { projectId: string;
               aria-describedby={problem ? "publish-slug-problem" : undefined}
               placeholder="my-site"
             />
-            <Button onClick={onPublish} disabled={building || Boolean(problem) || !slug} data-testid="publish-start" className="shrink-0 whitespace-nowrap">
+            <Button
+              onClick={() => onPublish()}
+              disabled={building || Boolean(problem) || !slug}
+              data-testid="publish-start"
+              className="shrink-0 whitespace-nowrap"
+            >
               {building ? <Spinner className="size-4" /> : null}
               <span>{building ? "Publishing…" : liveUrl ? "Publish again" : "Publish"}</span>
             </Button>
@@ -106,8 +117,14 @@ export function PublishDialog({ projectId, open, onClose }: { projectId: string;
 
         {failed && (
           <div role="alert" className="space-y-2 rounded-md border border-destructive/50 p-2" data-testid="publish-failed">
-            <p className="font-medium text-destructive">{failed.error ?? "The build failed."} The live site was not changed.</p>
-            {!build.progress.log && failed.log && <pre className="max-h-40 overflow-auto font-mono text-xs whitespace-pre-wrap">{failed.log}</pre>}
+            <p className="font-medium text-destructive">
+              {findings?.length ? "The secret scan stopped this publish." : (failed.error ?? "The build failed.")} The live site was not changed.
+            </p>
+            {findings?.length ? (
+              <ScanFindings findings={findings} busy={building} onPublishAnyway={() => onPublish(true)} />
+            ) : (
+              !build.progress.log && failed.log && <pre className="max-h-40 overflow-auto font-mono text-xs whitespace-pre-wrap">{failed.log}</pre>
+            )}
             <Button
               variant="outline"
               size="sm"
@@ -137,6 +154,8 @@ export function PublishDialog({ projectId, open, onClose }: { projectId: string;
             }
           />
         )}
+
+        <OwnDomains projectId={projectId} open={open} />
 
         {site.data?.slug && (
           <UnpublishControl
@@ -200,6 +219,14 @@ function History({ deployments, busy, onRollBack }: { deployments: Deployment[];
         {deployments.map((d) => (
           <li key={d.id} className="flex items-center gap-2 px-2 py-1.5">
             <span className="w-16 text-xs font-medium">{STATUS_LABEL[d.status]}</span>
+            {d.findingsAllowed && (
+              <span
+                className="rounded bg-amber-500/15 px-1.5 py-0.5 text-xs text-amber-700 dark:text-amber-400"
+                title={d.findings?.map((f) => `${f.file}:${f.line} ${f.rule}`).join("\n")}
+              >
+                Published with {d.findings?.length ?? 0} secret finding{d.findings?.length === 1 ? "" : "s"}
+              </span>
+            )}
             <time dateTime={d.createdAt} className="flex-1 text-xs text-muted-foreground">
               {formatRelativeTime(d.createdAt)} · {(d.bytes / 1024).toFixed(0)} KB
             </time>

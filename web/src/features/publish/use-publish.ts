@@ -64,7 +64,7 @@ export function useBuildLog(projectId: string) {
 export function usePublish(projectId: string, onStarted: (deploymentId: string) => void) {
   const refresh = useRefreshPublish(projectId);
   return useMutation({
-    mutationFn: (slug: string | undefined) => api.publish.start(projectId, slug),
+    mutationFn: (input: { slug?: string; allowFindings?: boolean }) => api.publish.start(projectId, input.slug, input.allowFindings),
     onSuccess: (result) => {
       onStarted(result.deploymentId);
       refresh();
