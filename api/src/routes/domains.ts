@@ -34,9 +34,6 @@ export const domainRoutes = (deps: AppDeps) =>
 
 export const tlsAskRoutes = (deps: AppDeps) =>
   new Hono().get("/ask", async (c) => {
-    const ok = await mayIssueCertificate(
-      { sql: deps.sql, config: deps.config, isProjectSandbox: deps.sandboxes.isProjectSandbox },
-      c.req.query("domain") ?? "",
-    );
+    const ok = await mayIssueCertificate(deps, c.req.query("domain") ?? "");
     return ok ? c.text("ok") : c.text("unknown name", 404);
   });
