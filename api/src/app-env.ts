@@ -8,6 +8,7 @@ import type { AuthEnv } from "./auth/middleware";
 import type { TokenVerifier } from "./auth/types";
 import type { Config } from "./lib/config";
 import type { Metrics } from "./lib/metrics";
+import type { PreviewTickets } from "./lib/preview-grant";
 import type { ImageSigner } from "./services/images";
 import type { ProjectSandboxesService } from "./services/sandboxes";
 import type { ProjectSecretsService } from "./services/secrets";
@@ -18,6 +19,8 @@ export type AppDeps = ServiceContext & {
   config: Config;
   verifyToken: TokenVerifier;
   signer: ImageSigner;
+  /** Signs the tickets and cookies that let a browser onto a preview host (the proxy opens them). */
+  previewTickets: PreviewTickets;
   publicConfig: PublicConfig;
   sandboxes: ProjectSandboxesService;
   /** Each project's secrets (`/api/projects/{id}/secrets`), in its sandbox's environment. */

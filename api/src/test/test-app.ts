@@ -29,6 +29,7 @@ import type { AppDatabases } from "../services/app-databases";
 import { createProjectSandboxes } from "../services/sandboxes";
 import { createProjectSecrets, secretBoxFor } from "../services/secrets";
 import { createGitService } from "../services/git";
+import { createPreviewTickets } from "../auth/preview-tickets";
 import { createImageSigner } from "../services/images";
 import { guardStore } from "../storage/guard";
 import { createLocalStore } from "../storage/local";
@@ -95,6 +96,7 @@ export async function testApp(
     ...services,
     runs: createAgentRuns({ ...services, agent: overrides.agent }),
     verifyToken: createTokenVerifier(config.auth),
+    previewTickets: createPreviewTickets("test-preview-key"),
     publicConfig: toPublicConfig(config),
     webDist: null,
   };
