@@ -1,8 +1,12 @@
 /**
  * Who may see a preview host. The app's cookies and ID token never reach a preview (its own origin), so the
  * SPA asks the API for a one-minute ticket and frames `/__appbuilder/enter?ticket=…&next=/path` first: that
- * spends the ticket, sets the host-only cookie (HttpOnly, SameSite=Lax, Secure on https) and redirects to
- * `next`. Every request after that, WebSocket upgrades included, must carry the cookie, and its grant is checked
+ * spends the ticket, sets the host-only HttpOnly cookie and redirects to `next`. Opened in a tab, the cookie is
+ * SameSite=Lax (Secure on https). In the Preview screen's frame it is `SameSite=None; Secure; Partitioned`
+ * wherever Secure can be set (https, and http on *.localhost): the app and its previews are often different
+ * sites (always with the default localhost set-up, where each `<port>-<id>.localhost` is a site of its own),
+ * and Chromium keeps no Lax cookie, nor an unpartitioned one, set in a cross-site frame. Partitioned keeps it
+ * to frames under the app's own top-level site: another site framing the preview gets no cookie. Every request after that, WebSocket upgrades included, must carry the cookie, and its grant is checked
  * against the database again (`allowed`: one indexed read, no cache), so a removed member or a revoked link gets
  * 404 from the next request on, on every instance. The cookie never reaches the app in the sandbox.
  *
@@ -61,13 +65,15 @@ export function createPreviewGate(deps: {
       const ticket = url.searchParams.get("ticket");
       const grant = ticket ? await deps.tickets.openTicket(ticket) : null;
       if (!(await holds(grant, req, sandboxId))) return "denied";
+      const host = hostName(req);
+      const framed = ["iframe", "frame"].includes(req.headers.get("sec-fetch-dest") ?? "");
+      const canSecure = deps.secure || host === "localhost" || host.endsWith(".localhost");
       const cookie = [
         `${PREVIEW_COOKIE}=${await deps.tickets.cookie(grant!)}`,
         "Path=/",
         `Max-Age=${COOKIE_TTL_S}`,
         "HttpOnly",
-        "SameSite=Lax",
-        ...(deps.secure ? ["Secure"] : []),
+        ...(framed && canSecure ? ["SameSite=None", "Secure", "Partitioned"] : ["SameSite=Lax", ...(deps.secure ? ["Secure"] : [])]),
       ].join("; ");
       return new Response(null, {
         status: 302,

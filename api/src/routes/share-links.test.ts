@@ -88,6 +88,10 @@ describe("preview access for members", () => {
     expect(set).toContain("SameSite=Lax");
     expect(set.toLowerCase()).not.toContain("domain=");
     const cookie = cookieFrom(entered)!;
+    // In a frame (the Preview screen), on *.localhost: the cross-site frame's kind of cookie, kept to its top site.
+    const framed = (await (await viewer.request("POST", `/api/sandbox/${p.id}/preview-ticket`)).json()) as { enterUrl: string };
+    const framedSet = (await spendEnterUrl(server.origin, `${framed.enterUrl}&next=%2F`, { "sec-fetch-dest": "iframe" })).headers.getSetCookie()[0]!;
+    expect(framedSet).toContain("HttpOnly; SameSite=None; Secure; Partitioned");
     const page = await get(p.host, cookie);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("the shared app");

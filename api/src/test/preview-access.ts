@@ -35,9 +35,9 @@ export function cookieFrom(res: Response): string | null {
  * Spends an enter URL (a ticket's, or where a share link redirects) against the server at `origin` with the
  * preview's Host header; the answer is not followed, so its cookie can be read.
  */
-export async function spendEnterUrl(origin: string, enterUrl: string): Promise<Response> {
+export async function spendEnterUrl(origin: string, enterUrl: string, headers: Record<string, string> = {}): Promise<Response> {
   const u = new URL(enterUrl);
-  return fetch(`${origin}${u.pathname}${u.search}`, { headers: { host: u.host }, redirect: "manual" });
+  return fetch(`${origin}${u.pathname}${u.search}`, { headers: { host: u.host, ...headers }, redirect: "manual" });
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Preview share links on the wire (`/api/projects/{id}/share-links…`): the body that makes one, what making one
  * answers (the only time its URL is shown), the list (never a token again), and the preview ticket the SPA
- * asks for before framing a preview (`POST /api/sandbox/{projectId}/preview-ticket`).
+ * asks for before framing a preview (`POST /api/sandbox/{projectId}/preview-ticket`); the answers' schemas are
+ * in ./responses.ts.
  */
 import { z } from "zod";
 
@@ -13,12 +14,4 @@ export const createShareLinkSchema = z.object({
 });
 export type CreateShareLink = z.infer<typeof createShareLinkSchema>;
 
-export type CreatedShareLink = { id: string; url: string; expiresAt: string | null };
-
-export type ShareLink = { id: string; createdAt: string; expiresAt: string | null; createdBy: string | null };
-
-/**
- * Where to load a preview so its host lets the browser in: `enterUrl` spends a one-minute ticket and sets the
- * host's cookie (add `&next=<path>`); null when the preview is not behind this server's proxy (E2B's hosts).
- */
-export type PreviewTicket = { origin: string; enterUrl: string } | { origin: null; enterUrl: null };
+export type { CreatedShareLink, PreviewTicket, ShareLink } from "./responses";

@@ -14,6 +14,8 @@ export const projectKeys = {
   secrets: (id: string) => ["projects", id, "secrets"] as const,
   /** The project's git remote: its status, ahead and behind, the last commits. */
   git: (id: string) => ["projects", id, "git"] as const,
+  /** The project's live preview share links (never their tokens). */
+  shareLinks: (id: string) => ["projects", id, "share-links"] as const,
 };
 
 /** The caller's tokens this month against the server's monthly budget. */

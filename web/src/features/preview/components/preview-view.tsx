@@ -10,6 +10,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../../components/ui/use-toast";
 import { cn } from "../../../lib/cn";
 import { copyToClipboard } from "../../../lib/copy-to-clipboard";
+import { openPreviewInNewTab } from "../enter-preview";
 import { withRefreshParam } from "../preview-url";
 import { sandboxKeys } from "../../../api/query-keys";
 import { useDownloadSource } from "../use-download-source";
@@ -112,6 +113,7 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
           onRunWorkflow={() => runWorkflow.mutate()}
           onToggleFullscreen={() => setFullscreen((f) => !f)}
           onCopyUrl={() => void copyUrl()}
+          onOpenInNewTab={() => url && openPreviewInNewTab(project.id, url)}
           onRefresh={refresh}
           onDownload={() => download.mutate()}
           device={device}
@@ -121,6 +123,7 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
       </header>
       <AppProcessArea projectId={project.id}>
         <PreviewFrame
+          projectId={project.id}
           url={url}
           frameUrl={frameUrl}
           title={`Preview of ${project.name}`}
