@@ -57,4 +57,6 @@ export const queries = {
     queryOptions({ queryKey: databaseKeys.rows(projectId, table, page), queryFn: ({ signal }) => api.database.rows(projectId, table, page, { signal }) }),
   git: (projectId: string) => queryOptions({ queryKey: projectKeys.git(projectId), queryFn: ({ signal }) => api.git.status(projectId, { signal }) }),
   secrets: (projectId: string) => queryOptions({ queryKey: projectKeys.secrets(projectId), queryFn: ({ signal }) => api.secrets.list(projectId, { signal }) }),
+  shareLinks: (projectId: string) =>
+    queryOptions({ queryKey: projectKeys.shareLinks(projectId), queryFn: ({ signal }) => api.shareLinks.list(projectId, { signal }) }),
 };

@@ -10,6 +10,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../../components/ui/use-toast";
 import { cn } from "../../../lib/cn";
 import { copyToClipboard } from "../../../lib/copy-to-clipboard";
+import { SharePreviewButton } from "../../share/share-preview-button";
 import { openPreviewInNewTab } from "../enter-preview";
 import { withRefreshParam } from "../preview-url";
 import { sandboxKeys } from "../../../api/query-keys";
@@ -118,7 +119,12 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
           onDownload={() => download.mutate()}
           device={device}
           onDevice={setDevice}
-          publish={<PublishButton projectId={project.id} />}
+          publish={
+            <>
+              <SharePreviewButton projectId={project.id} />
+              <PublishButton projectId={project.id} />
+            </>
+          }
         />
       </header>
       <AppProcessArea projectId={project.id}>
