@@ -23,6 +23,7 @@ import { appDataDir } from "./support/data-dir";
 import { freePort } from "./support/free-port";
 import { bearerToken, signInWithGoogle, uniqueEmail } from "./support/sign-in";
 import { ARTIFACTS, STEP_MS } from "./support/stack";
+import { previewCookie } from "./support/sandbox-preview";
 import { stepsReporting } from "./support/step";
 import { until } from "./support/until";
 
@@ -167,7 +168,8 @@ describe("development mode (bun run dev)", () => {
     const report = { reports: [{ kind: "error", message: PROBLEM, stack: `Error: ${PROBLEM}\n    at onClick (${preview.origin}/src/App.tsx:7:11)` }] };
     const res = await fetch(`${dev.url}/__appbuilder/problems`, {
       method: "POST",
-      headers: { host: preview.host, origin: preview.origin, "content-type": "application/json" },
+      // With the preview host's cookie, as the page's own reporter sends it: previews answer nobody else.
+      headers: { host: preview.host, origin: preview.origin, cookie: await previewCookie(api, dev.url, projectId), "content-type": "application/json" },
       body: JSON.stringify(report),
     });
     expect(res.status).toBe(204);

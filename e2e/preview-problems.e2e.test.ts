@@ -23,6 +23,7 @@ import { ARTIFACTS } from "./support/stack";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
 import { reactProject, startModelApp } from "./support/model-app";
 import { type FrameworkPage, sveltePage, vuePage } from "./support/framework-pages";
+import { previewCookie } from "./support/sandbox-preview";
 import { until } from "./support/until";
 
 const support = await checkLocalSandboxSupport();
@@ -67,10 +68,11 @@ function previewFrame(p: Page): Frame | null {
 async function servedWith(path: string, text: string) {
   const url = `http://127.0.0.1:${new URL(app.url).port}${path}`;
   const host = `5173-${sandboxId}.localhost:${new URL(app.url).port}`;
+  const cookie = await previewCookie(api, app.url, projectId);
   await until(
     `${path} served with ${text}`,
     () =>
-      fetch(url, { headers: { host } }).then(
+      fetch(url, { headers: { host, cookie } }).then(
         (r) => r.text(),
         () => "",
       ),

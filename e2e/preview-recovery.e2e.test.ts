@@ -14,6 +14,7 @@ import { silentLogger } from "../api/src/lib/logger";
 import { createPreviewProxy } from "../api/src/realtime/preview-proxy";
 import { createWsHub } from "../api/src/realtime/ws-hub";
 import type { Sandbox, SandboxProvider } from "../api/src/sandbox/types";
+import { openPreviewAccess } from "../api/src/test/preview-access";
 import { launchBrowser, newOfflineContext } from "./support/browser";
 import { ARTIFACTS } from "./support/stack";
 
@@ -32,7 +33,8 @@ beforeAll(async () => {
     create: async () => sandbox,
     shutdown: async () => {},
   } as SandboxProvider;
-  const preview = createPreviewProxy({ provider, domain: "localhost", logger: silentLogger });
+  const access = openPreviewAccess();
+  const preview = createPreviewProxy({ provider, domain: "localhost", logger: silentLogger, ...access.proxy });
   const hub = createWsHub({
     sql: null as never,
     store: null as never,
@@ -43,13 +45,15 @@ beforeAll(async () => {
     },
   });
   front = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("the app builder"), hub, preview });
-  // The Preview screen's part: a page that frames the preview.
+  // The Preview screen's part: a page that frames the preview, entering it with a ticket as the SPA does (on
+  // localhost, the previews' own site, so the host's SameSite=Lax cookie goes with the frame's requests).
+  const host = "5173-recovery12345678.localhost";
   shell = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
-    fetch: () =>
+    fetch: async () =>
       new Response(
-        `<!doctype html><body style="margin:0"><iframe id="preview" src="http://5173-recovery12345678.localhost:${front.port}/" style="width:100vw;height:100vh;border:0"></iframe>`,
+        `<!doctype html><body style="margin:0"><iframe id="preview" src="http://${host}:${front.port}/__appbuilder/enter?ticket=${await access.proxy.tickets.ticket({ projectId: crypto.randomUUID(), host, userId: "u" })}&next=%2F" style="width:100vw;height:100vh;border:0"></iframe>`,
         {
           headers: { "content-type": "text/html" },
         },
@@ -69,7 +73,7 @@ describe("preview recovery", () => {
   test("the waiting page loads the app by itself within 10 s of the app answering", async () => {
     const context = await newOfflineContext(browser);
     const page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${shell.port}/`);
+    await page.goto(`http://localhost:${shell.port}/`);
     const frame = page.frameLocator("#preview");
     await frame.getByText("Nothing is answering on port 5173 yet").waitFor();
     await frame.getByText("loads it by itself as soon as it answers").waitFor();

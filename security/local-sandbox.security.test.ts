@@ -34,7 +34,8 @@ function listeningSockets(pid: number): number {
 }
 
 /** The real app in front of `provider`'s sandboxes, previews included. Its sandboxes are the caller's to shut down. */
-const frontOf = async (provider: SandboxProvider) => appServer(await testApp({ provider }), { provider });
+// "open" preview access: these sandboxes are made straight from the provider, so no project names them.
+const frontOf = async (provider: SandboxProvider) => appServer(await testApp({ provider }), { provider, previewAccess: "open" });
 
 if (await localSuiteGate("local sandbox security")) {
   describe("local sandbox: attacks from inside", () => {

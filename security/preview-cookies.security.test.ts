@@ -10,12 +10,14 @@ import { createMemoryBus } from "../api/src/events/memory-bus";
 import { serveHttp } from "../api/src/http-server";
 import { silentLogger } from "../api/src/lib/logger";
 import { createPreviewProxy } from "../api/src/realtime/preview-proxy";
+import { openPreviewAccess } from "../api/src/test/preview-access";
 import { createWsHub } from "../api/src/realtime/ws-hub";
 import type { Sandbox, SandboxProvider } from "../api/src/sandbox/types";
 
 const DOMAIN = "builder.example.test";
 const SANDBOX = "abcdefgh12345678";
 let upstream: ReturnType<typeof Bun.serve>;
+const access = openPreviewAccess();
 let front: ReturnType<typeof serveHttp>;
 
 beforeAll(() => {
@@ -44,7 +46,7 @@ beforeAll(() => {
     create: async () => sandbox,
     shutdown: async () => {},
   } as SandboxProvider;
-  const preview = createPreviewProxy({ provider, domain: DOMAIN, logger: silentLogger });
+  const preview = createPreviewProxy({ provider, domain: DOMAIN, logger: silentLogger, ...access.proxy });
   const hub = createWsHub({
     sql: null as never,
     store: null as never,
@@ -63,7 +65,8 @@ describe("preview cookies", () => {
   test("Set-Cookie for the app's domain (or any wider scope) is stripped; host-only cookies pass", async () => {
     // The upstream really sends all six: the attack reaches the proxy.
     expect((await fetch(`http://127.0.0.1:${upstream.port}/`)).headers.getSetCookie()).toHaveLength(6);
-    const res = await fetch(`http://127.0.0.1:${front.port}/`, { headers: { host: `5173-${SANDBOX}.${DOMAIN}:443` } });
+    const host = `5173-${SANDBOX}.${DOMAIN}:443`;
+    const res = await fetch(`http://127.0.0.1:${front.port}/`, { headers: { host, cookie: await access.cookie(host) } });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe("hello");
     expect(res.headers.getSetCookie()).toEqual(["own=1; Path=/; HttpOnly", `own2=1; Domain=5173-${SANDBOX}.${DOMAIN}`]);

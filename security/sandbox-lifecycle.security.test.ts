@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
 import { emulatorToken } from "../api/src/test/emulator-tokens";
+import { enterPreview } from "../api/src/test/preview-access";
 import { PROCESS_PROJECT_ID, scratchDatabase, startAppProcess, type AppProcess } from "../api/src/test/app-process";
 import { localSuiteGate } from "../api/src/test/local-sandbox-support";
 
@@ -26,15 +27,21 @@ const FORK_BOMB = "for i in $(seq 700); do sleep 30 & done; echo done";
 function userOn(name: string) {
   const uid = `${name}-${crypto.randomUUID()}`;
   const token = emulatorToken(PROCESS_PROJECT_ID, { uid, email: `${name}@example.com`, name });
-  return (app: AppProcess, method: string, route: string, body?: unknown) =>
-    fetch(`${app.url}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  return Object.assign(
+    (app: AppProcess, method: string, route: string, body?: unknown) =>
+      fetch(`${app.url}${route}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    { token },
+  );
 }
 
-const preview = (app: AppProcess, sandboxId: string, port = 5173) => fetch(`${app.url}/`, { headers: { host: `${port}-${sandboxId}.localhost:${app.port}` } });
+/** The preview through `app`'s proxy with the cookie its owner's browser got (`enterPreview`), on `app`. */
+const previewCookies = new Map<string, string | null>();
+const preview = (app: AppProcess, sandboxId: string, port = 5173) =>
+  fetch(`${app.url}/`, { headers: { host: `${port}-${sandboxId}.localhost:${app.port}`, cookie: previewCookies.get(`${app.url} ${sandboxId}`) ?? "" } });
 
 /** Whether the sandbox's folder is still on disk in `app`'s DATA_DIR (removed when it stops). */
 const sandboxOnDisk = (app: AppProcess, sandboxId: string) => fs.existsSync(path.join(app.dataDir, "sandboxes", sandboxId));
@@ -57,6 +64,7 @@ async function projectServing(as: ReturnType<typeof userOn>, app: AppProcess, na
   const server = `node -e "require('http').createServer((q, s) => s.end('app of ${name}')).listen(5173, '0.0.0.0')" &`;
   expect((await as(app, "POST", `/api/sandbox/${project.id}/shell`, { command: server })).status).toBe(200);
   const { sandboxId } = (await (await as(app, "GET", `/api/projects/${project.id}`)).json()) as { sandboxId: string };
+  previewCookies.set(`${app.url} ${sandboxId}`, await enterPreview(app.url, as, project.id));
   await until("the preview serves", async () => (await preview(app, sandboxId)).status === 200);
   return { projectId: project.id, sandboxId };
 }

@@ -10,6 +10,7 @@ import type { TokenVerifier } from "./auth/types";
 import type { Config } from "./lib/config";
 import type { Drain } from "./lib/drain";
 import type { Metrics } from "./lib/metrics";
+import type { PreviewTickets } from "./lib/preview-grant";
 import type { ImageSigner } from "./services/images";
 import type { ProjectSandboxesService } from "./services/sandboxes";
 import type { ProjectSecretsService } from "./services/secrets";
@@ -21,6 +22,8 @@ export type AppDeps = ServiceContext & {
   config: Config;
   verifyToken: TokenVerifier;
   signer: ImageSigner;
+  /** Signs the tickets and cookies that let a browser onto a preview host (the proxy opens them). */
+  previewTickets: PreviewTickets;
   publicConfig: PublicConfig;
   sandboxes: ProjectSandboxesService;
   /** Each project's secrets (`/api/projects/{id}/secrets`), in its sandbox's environment. */

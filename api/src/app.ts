@@ -10,6 +10,7 @@ import { requireAdmin, requireAuth } from "./auth/middleware";
 import { toAppError } from "./lib/classify-error";
 import { notFound, tooLarge } from "./lib/errors";
 import { createMetrics } from "./lib/metrics";
+import { redactPath } from "./lib/redact-path";
 import { recordRequests } from "./middleware/metrics";
 import { createRateLimits } from "./middleware/rate-limit";
 import { requestLog } from "./middleware/request-log";
@@ -29,6 +30,7 @@ import { liveSiteRoutes, publishRoutes } from "./routes/publish";
 import { sandboxRoutes } from "./routes/sandbox";
 import { sandboxProcessRoutes } from "./routes/sandbox-processes";
 import { secretRoutes } from "./routes/secrets";
+import { previewTicketRoutes, shareLinkRoutes, shareOpenRoutes } from "./routes/share-links";
 import { gitRoutes } from "./routes/git";
 import { systemRoutes } from "./routes/system";
 import { uploadRoutes } from "./routes/uploads";
@@ -59,7 +61,7 @@ export function createApp(deps: AppDeps) {
   app.onError((error, c) => {
     const appError = toAppError(error);
     if (appError.status >= 500) {
-      deps.logger.error(appError.message, { path: c.req.path, method: c.req.method, cause: String(appError.cause ?? error) });
+      deps.logger.error(appError.message, { path: redactPath(c.req.path), method: c.req.method, cause: String(appError.cause ?? error) });
     }
     return c.json({ error: appError.message, code: appError.code }, appError.status, appError.headers);
   });
@@ -90,6 +92,8 @@ function apiRoutes(deps: AppDeps) {
       .route("/tls", tlsAskRoutes(deps))
       .route("/upload", uploadRoutes(deps, auth, limits.uploads))
       .route("/projects", projectImportRoutes(deps, auth, limits.projects))
+      // A share link's URL: no sign-in, its token is the access (to the preview host and nothing else).
+      .route("/share", shareOpenRoutes(deps))
       .use("/auth/*", auth, jsonBodyLimit)
       .use("/me", auth)
       .use("/admin/*", admin, jsonBodyLimit)
@@ -122,6 +126,7 @@ function apiRoutes(deps: AppDeps) {
       .route("/projects", gitRoutes(deps))
       .route("/projects", memberRoutes(deps))
       .route("/projects", domainRoutes(deps))
+      .route("/projects", shareLinkRoutes(deps))
       .route("/sites", liveSiteRoutes(deps))
       .route("/messages", messageRoutes(deps))
       .route("/messages", chatRoutes(deps))
@@ -129,6 +134,7 @@ function apiRoutes(deps: AppDeps) {
       .route("/files", fileRoutes(deps))
       .route("/sandbox", sandboxRoutes(deps))
       .route("/sandbox", sandboxProcessRoutes(deps))
+      .route("/sandbox", previewTicketRoutes(deps))
   );
 }
 

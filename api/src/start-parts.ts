@@ -8,6 +8,7 @@ import type { RunManager } from "./agent/runs";
 import { createApp } from "./app";
 import type { AppDeps } from "./app-env";
 import { startAuthEmulator } from "./auth/emulator";
+import { createPreviewTickets } from "./auth/preview-tickets";
 import { createTokenVerifier } from "./auth/verify-token";
 import { createAgentRuns } from "./compose";
 import { createPageBrowser } from "./services/chat-runs/page-browser";
@@ -28,6 +29,7 @@ import { createServerProxy, type ServerProxy } from "./sites/server-proxy";
 import { createServerRuntime } from "./services/server-deployments/runtime";
 import { createSiteServer, type SiteServer } from "./sites/site-server";
 import { createSandboxProvider } from "./sandbox/index";
+import { previewAllowed } from "./services/access";
 import { createAppDatabases } from "./services/app-databases";
 import { createProjectSandboxes } from "./services/sandboxes";
 import { createProjectSecrets, secretBoxFor } from "./services/secrets";
@@ -91,6 +93,8 @@ export async function startParts(
     const store = guardStore(createObjectStore(config.storage));
     await store.ping();
     const signer = createImageSigner(await getOrCreateSecret(db.sql, "image_url_key"));
+    // In the database like the image key, so every instance sharing it opens the others' preview cookies.
+    const previewTickets = createPreviewTickets(await getOrCreateSecret(db.sql, "preview_ticket_key"));
     const appDatabases = createAppDatabases({ config: config.appDatabases, sql: db.sql, logger });
     closers.push(() => appDatabases.close());
     // Embedded: the template every project database is copied from takes seconds once; build it now, not on first use.
@@ -128,9 +132,10 @@ export async function startParts(
       provider,
       domain: config.preview.domain,
       logger,
-      isProjectSandbox: sandboxes.isProjectSandbox,
-      // Several instances can only share a PostgreSQL database (its bus): there, previews check every request.
-      checkEveryRequest: events.kind === "postgres",
+      tickets: previewTickets,
+      // Checked in the database on every request (no cache): removals and revocations count at once everywhere.
+      allowed: (grant, sandboxId) => previewAllowed({ sql: db.sql }, grant, sandboxId),
+      secure: config.preview.scheme === "https",
       problems: {
         report: (sandboxId, reports) => reportFromPreview(services, sandboxId, reports),
         viteError: (sandboxId, err) => reportViteError(services, sandboxId, err),
@@ -189,6 +194,7 @@ export async function startParts(
       logger,
       events,
       signer,
+      previewTickets,
       verifyToken,
       publicConfig: toPublicConfig(config),
       drain,

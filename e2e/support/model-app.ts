@@ -12,6 +12,7 @@ import type { Project } from "@shared/schemas/project";
 import type { Page } from "playwright-core";
 import { type FakeModelServer, startFakeModelServer } from "../../api/src/test/fake-model-server";
 import { callApi } from "./api";
+import { givePreviewCookie } from "./sandbox-preview";
 import { type AppServer, startApp } from "./app-server";
 import { appDataDir } from "./data-dir";
 import { freePort } from "./free-port";
@@ -65,10 +66,14 @@ export async function startModelApp(o: {
   return { stack, model, app, page, token, api: (method, path, body) => callApi(app.url, token, method, path, body) };
 }
 
-/** A new project on the react template: files written, dependencies installed, Vite started in its sandbox. */
+/**
+ * A new project on the react template: files written, dependencies installed, Vite started in its sandbox; the
+ * page's browser holds the preview host's cookie, so its tabs may open the preview directly.
+ */
 export async function reactProject(m: ModelApp, name: string): Promise<{ projectId: string; sandboxId: string }> {
   const projectId = (await m.api<Project>("POST", "/api/projects", { name })).id;
   await m.api("POST", `/api/sandbox/${projectId}/template`, { template: "react" });
   const sandboxId = (await m.api<Project>("GET", `/api/projects/${projectId}`)).sandboxId!;
+  await givePreviewCookie(m.page.context(), m.api, m.app.url, projectId);
   return { projectId, sandboxId };
 }

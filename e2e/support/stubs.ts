@@ -59,6 +59,8 @@ export async function stubSandboxProject(
     await route.fulfill({ response: res, json: { ...body, sandboxId: state.sandboxId, sandboxUrl: state.url, workflowCommand: state.workflowCommand } });
   });
   await page.route(`**/api/sandbox/${projectId}/url`, (route) => route.fulfill({ json: { url: state.url } }));
+  // No ticket: a stub preview is answered in the browser, so the frame loads its URL as it is.
+  await page.route(`**/api/sandbox/${projectId}/preview-ticket`, (route) => route.fulfill({ json: { origin: null, enterUrl: null } }));
   await page.route(`**/api/sandbox/${projectId}/validate`, (route) => {
     state.validations.push(Date.now());
     return route.fulfill({ json: { isValid: state.valid } });

@@ -35,3 +35,9 @@ export async function isProjectSandbox(sql: Sql, sandboxId: string): Promise<boo
   const rows = await sql`select 1 from projects where sandbox_id = ${sandboxId}`;
   return rows.length > 0;
 }
+
+/** The project's recorded preview URL, or null (no sandbox, or the project is gone). */
+export async function findSandboxUrl(sql: Sql, projectId: string): Promise<string | null> {
+  const [row] = await sql<{ url: string | null }[]>`select sandbox_url as url from projects where id = ${projectId}`;
+  return row?.url ?? null;
+}

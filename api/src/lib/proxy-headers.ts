@@ -16,7 +16,7 @@ export const HOP_HEADERS = ["connection", "keep-alive", "transfer-encoding", "up
  * app and every other host alike (cookie tossing, session fixation). Only host-only cookies (no Domain, or
  * exactly the host's own) pass.
  */
-export function keepCookiesOnHost(headers: Headers, hostHeader: string): void {
+export function keepCookiesOnHost(headers: Headers, hostHeader: string, reservedName?: string): void {
   const cookies = headers.getSetCookie();
   if (cookies.length === 0) return;
   const host = hostHeader.toLowerCase().replace(/:\d+$/, "");
@@ -28,6 +28,8 @@ export function keepCookiesOnHost(headers: Headers, hostHeader: string): void {
       .map((attr) => attr.trim().split("="))
       .filter(([name]) => name!.trim().toLowerCase() === "domain")
       .map(([, value = ""]) => value.trim().toLowerCase().replace(/^\./, ""));
-    if (domains.every((d) => d === host)) headers.append("set-cookie", cookie);
+    // A cookie the proxy itself sets (the preview's access cookie) is the proxy's: the app may not replace or clear it.
+    const reserved = reservedName !== undefined && cookie.trimStart().startsWith(`${reservedName}=`);
+    if (!reserved && domains.every((d) => d === host)) headers.append("set-cookie", cookie);
   }
 }

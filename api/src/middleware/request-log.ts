@@ -1,10 +1,12 @@
 /**
  * One JSON log line per request with a request id, which is also returned as `X-Request-Id` so a user's
  * report can be matched to the server log. A sane incoming id (from Caddy or a client) is kept. The id also
- * reaches every other line logged while the request is handled (services, agent runs it starts).
+ * reaches every other line logged while the request is handled (services, agent runs it starts). A share
+ * link's token is cut from the path (lib/redact-path.ts).
  */
 import { createMiddleware } from "hono/factory";
 import { logContext, type Logger } from "../lib/logger";
+import { redactPath } from "../lib/redact-path";
 
 const SANE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -20,7 +22,7 @@ export function requestLog(logger: Logger) {
     logger.info("request", {
       requestId,
       method: c.req.method,
-      path: c.req.path,
+      path: redactPath(c.req.path),
       status: c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
     });

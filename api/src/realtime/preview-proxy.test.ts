@@ -8,12 +8,15 @@ import { createMemoryBus } from "../events/memory-bus";
 import { serveHttp } from "../http-server";
 import { silentLogger } from "../lib/logger";
 import type { Sandbox, SandboxProvider } from "../sandbox/types";
+import { openPreviewAccess } from "../test/preview-access";
 import { createPreviewProxy } from "./preview-proxy";
 import { createWsHub } from "./ws-hub";
 
 let upstream: ReturnType<typeof Bun.serve>;
 let front: ReturnType<typeof serveHttp>;
 const seenHosts: string[] = [];
+const seenCookies: (string | null)[] = [];
+const access = openPreviewAccess();
 
 beforeAll(() => {
   upstream = Bun.serve({
@@ -21,6 +24,7 @@ beforeAll(() => {
     hostname: "127.0.0.1",
     fetch(req, server) {
       seenHosts.push(req.headers.get("host") ?? "");
+      seenCookies.push(req.headers.get("cookie"));
       if (server.upgrade(req, { data: undefined, headers: { "Sec-WebSocket-Protocol": req.headers.get("sec-websocket-protocol") ?? "" } })) return;
       // Modules are JavaScript (never given the problem reporter); everything else is a page.
       const path = new URL(req.url).pathname;
@@ -41,7 +45,7 @@ beforeAll(() => {
     create: async () => sandbox,
     shutdown: async () => {},
   } as SandboxProvider;
-  const preview = createPreviewProxy({ provider, domain: "localhost", logger: silentLogger });
+  const preview = createPreviewProxy({ provider, domain: "localhost", logger: silentLogger, ...access.proxy });
   const hub = createWsHub({
     sql: null as never,
     store: null as never,
@@ -58,7 +62,9 @@ afterAll(() => {
   upstream.stop(true);
 });
 
-const viaHost = (host: string, path = "/") => fetch(`http://127.0.0.1:${front.port}${path}`, { headers: { host } });
+/** A request with the host's access cookie (and another cookie of the app's own), as an entered browser sends. */
+const viaHost = async (host: string, path = "/") =>
+  fetch(`http://127.0.0.1:${front.port}${path}`, { headers: { host, cookie: `theme=dark; ${await access.cookie(host)}` } });
 
 describe("preview proxy", () => {
   test("a preview host reaches the sandbox port with its own Host header and no app headers", async () => {
@@ -68,13 +74,16 @@ describe("preview proxy", () => {
     expect(res.headers.get("x-upstream")).toBe("yes");
     expect(res.headers.get("x-frame-options")).toBeNull();
     expect(seenHosts.at(-1)).toBe(`5173-abcdefgh12345678.localhost:${front.port}`);
+    // The app's own cookies reach it; the proxy's access cookie never does.
+    expect(seenCookies.at(-1)).toBe("theme=dark");
     // Other hosts are the app.
     expect(await (await viaHost(`localhost:${front.port}`)).text()).toBe("the app");
   });
 
   test("WebSockets are piped both ways with the subprotocol (Vite HMR)", async () => {
+    const host = `5173-abcdefgh12345678.localhost:${front.port}`;
     const ws = new WebSocket(`ws://127.0.0.1:${front.port}/`, {
-      headers: { host: `5173-abcdefgh12345678.localhost:${front.port}` },
+      headers: { host, cookie: await access.cookie(host) },
       protocols: ["vite-hmr"],
     } as never);
     const reply = await new Promise<string>((resolve, reject) => {

@@ -2,7 +2,10 @@
  * Serves previews: a request whose Host is `<port>-<sandboxId>.<domain>` is proxied to that port inside
  * the sandbox, HTTP and WebSocket alike (Vite's hot reload is a WebSocket with subprotocol `vite-hmr`).
  * A preview is its own origin, so it cannot read the app's storage; the app's routes are never served here.
- * A sandbox that no project names any more (its project deleted, or replaced by a recreate) answers 404.
+ * Nobody is served without the host's cookie (see preview-gate.ts): a signed-in member's or a share link's,
+ * checked against the database on every request, WebSocket upgrades included. Without it, or once the grant no
+ * longer holds (member removed, link revoked or expired, project deleted, sandbox replaced), the answer is the
+ * same 404 page as for a preview that does not exist.
  * Pages the app serves get the problem reporter (preview-reporter/), whose reports the proxy answers under
  * `/__appbuilder/`; Vite's compile errors are also read off the HMR socket on their way to the page.
  */
@@ -11,6 +14,8 @@ import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { Logger } from "../lib/logger";
 import { HOP_HEADERS, keepCookiesOnHost } from "../lib/proxy-headers";
 import { NothingListeningError, type SandboxProvider } from "../sandbox/types";
+import { PREVIEW_COOKIE, type PreviewGrant, type PreviewTickets } from "../lib/preview-grant";
+import { createPreviewGate } from "./preview-gate";
 import { parsePreviewHost } from "./preview-host";
 import { injectReporterBytes, injectReporterStream } from "./preview-reporter/inject";
 import { createReportsEndpoint, type PreviewProblemSink } from "./preview-reporter/reports-endpoint";
@@ -48,7 +53,7 @@ const OWN_PAGE_HEADER = "x-appbuilder-preview";
  * The waiting page asks again every second and loads the app as soon as it answers (after a first build, a
  * restore, an undo, a restart or a crash), so a preview never waits on the reader to press refresh.
  */
-const RELOAD_WHEN_ANSWERING = `;(function(){var t=setInterval(function(){fetch(location.href,{cache:"no-store",credentials:"omit"}).then(function(r){if(!r.headers.get("${OWN_PAGE_HEADER}")){clearInterval(t);location.reload()}},function(){})},1000)})()`;
+const RELOAD_WHEN_ANSWERING = `;(function(){var t=setInterval(function(){fetch(location.href,{cache:"no-store",credentials:"same-origin"}).then(function(r){if(!r.headers.get("${OWN_PAGE_HEADER}")){clearInterval(t);location.reload()}},function(){})},1000)})()`;
 
 const nothingAnswering = (port: number) =>
   page(
@@ -81,18 +86,19 @@ export function createPreviewProxy(deps: {
   provider: SandboxProvider;
   domain: string;
   logger: Logger;
-  /** Whether some project still names this sandbox; a database failure counts as yes (the preview serves). */
-  isProjectSandbox?: (sandboxId: string) => Promise<boolean>;
+  /** Opens the host cookies (and the tickets spent at `/__appbuilder/enter`). */
+  tickets: PreviewTickets;
   /**
-   * Ask `isProjectSandbox` on every request, not only once the sandbox is gone: with several instances a
-   * project deleted through another one must stop previewing here at once, before the bus event that stops
-   * its sandbox arrives. One instance stops the sandbox itself before the delete answers, so it need not.
+   * Whether the grant still opens this sandbox (services/access.ts `previewAllowed`): asked on every request,
+   * so a removed member, a revoked link or a deleted project answers 404 at once on every instance.
    */
-  checkEveryRequest?: boolean;
+  allowed: (grant: PreviewGrant, sandboxId: string) => Promise<boolean>;
+  /** Previews are served over https (the cookie is then `Secure`). */
+  secure?: boolean;
   problems?: PreviewProblemSink | null;
 }): PreviewProxy {
   const reports = createReportsEndpoint({ sink: deps.problems ?? null, logger: deps.logger });
-  const named = (sandboxId: string) => (deps.isProjectSandbox ? deps.isProjectSandbox(sandboxId).catch(() => true) : Promise.resolve(true));
+  const gate = createPreviewGate({ tickets: deps.tickets, allowed: deps.allowed, secure: deps.secure ?? false, logger: deps.logger });
 
   async function target(sandboxId: string, port: number) {
     const sandbox = await deps.provider.connect(sandboxId);
@@ -102,24 +108,22 @@ export function createPreviewProxy(deps: {
 
   async function handle(req: Request, server: Server<unknown>, port: number, sandboxId: string): Promise<Response | undefined> {
     const host = req.headers.get("host") ?? "";
+    const entered = await gate.enter(req, sandboxId);
+    if (entered === "denied") return noSuchPreview();
+    if (entered) return entered;
+    // Before the sandbox is even looked for: a stranger learns nothing, not even by timing, and costs one read.
+    if (!(await gate.admits(req, sandboxId))) return noSuchPreview();
+    const t = await target(sandboxId, port).catch((error) => {
+      if (error instanceof NothingListeningError) return "not listening" as const;
+      deps.logger.warn("preview target failed", { sandboxId, port, error: String(error) });
+      return null;
+    });
     if (new URL(req.url).pathname.startsWith("/__appbuilder/")) {
       const own = await reports.handle(req, sandboxId, host);
       if (own) return own;
     }
-    const [t, stillNamed] = await Promise.all([
-      target(sandboxId, port).catch((error) => {
-        if (error instanceof NothingListeningError) return "not listening" as const;
-        deps.logger.warn("preview target failed", { sandboxId, port, error: String(error) });
-        return null;
-      }),
-      deps.checkEveryRequest ? named(sandboxId) : true,
-    ]);
-    if (!stillNamed) return noSuchPreview();
     if (t === "not listening") return nothingAnswering(port);
-    if (!t) {
-      if (!deps.checkEveryRequest && !(await named(sandboxId))) return noSuchPreview();
-      return page("stopped", "This preview has stopped", "Its sandbox is no longer running. Open the project's Preview and choose Recreate sandbox.");
-    }
+    if (!t) return page("stopped", "This preview has stopped", "Its sandbox is no longer running. Open the project's Preview and choose Recreate sandbox.");
     const url = new URL(req.url);
     const upstream = `${t.hostname}:${t.port}${url.pathname}${url.search}`;
 
@@ -135,6 +139,7 @@ export function createPreviewProxy(deps: {
 
     const headers = new Headers(req.headers);
     for (const h of HOP_HEADERS) headers.delete(h);
+    gate.stripCookie(headers);
     // Uncompressed from the sandbox (loopback), so a page's Content-Length is true and the reporter can go in.
     headers.set("accept-encoding", "identity");
     try {
@@ -149,7 +154,7 @@ export function createPreviewProxy(deps: {
       out.delete(OWN_PAGE_HEADER); // only the proxy's own pages say they are
       out.delete("content-encoding");
       out.delete("content-length");
-      keepCookiesOnHost(out, host);
+      keepCookiesOnHost(out, host, PREVIEW_COOKIE);
       if (isPage(req, res)) return await withReporter(res, out);
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
     } catch {

@@ -3,7 +3,8 @@
  * editor, a viewer and a stranger, each on a fresh project. A stranger gets 404, a role below the route's need
  * 403 (`forbidden`), a role at or above it passes the check. A route that names a project, a file or a run and
  * has no rule here fails the test, so a new route cannot ship without deciding who may call it. The file-event
- * WebSocket (subscribe: view) and the terminal's socket (upgrade: edit) are in the matrix too.
+ * WebSocket (subscribe: view), the terminal's socket (upgrade: edit) and the preview proxy (view: its ticket, then
+ * every request and WebSocket upgrade on the preview host) are in the matrix too.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { WS_PROTOCOL } from "@shared/events/project-events";
@@ -15,10 +16,12 @@ import { createTerminalSessions } from "../services/sandboxes/terminals";
 import { appServer } from "../test/app-server";
 import { imageForm } from "../test/images";
 import { emailOf, sharedProject } from "../test/members";
+import { enterPreview } from "../test/preview-access";
 import { memoryProvider } from "../test/memory-provider";
 import { type TestUser, testApp } from "../test/test-app";
 
-const t = await testApp({ provider: memoryProvider({ startMs: 0 }).provider });
+const sandboxes = memoryProvider({ startMs: 0 });
+const t = await testApp({ provider: sandboxes.provider });
 afterAll(() => t.deps.sandboxes.shutdown());
 
 type Fixture = { id: string; fileId: string; versionId: string; pending: string; editor: TestUser };
@@ -73,6 +76,11 @@ const RULES: Record<string, Rule> = {
   "POST /api/projects/:id/domains": { need: "edit", body: (f) => ({ domain: `shop-${f.id.slice(0, 8)}.example.com` }) },
   "POST /api/projects/:id/domains/:domain/verify": { need: "edit" },
   "DELETE /api/projects/:id/domains/:domain": { need: "edit" },
+  // Share links open the preview to anyone holding one: making and revoking them is an editor's (not a viewer's).
+  "GET /api/projects/:id/share-links": { need: "edit" },
+  "POST /api/projects/:id/share-links": { need: "edit", body: () => ({ expiresInHours: 1 }) },
+  "DELETE /api/projects/:id/share-links/:linkId": { need: "edit" },
+  "POST /api/sandbox/:projectId/preview-ticket": { need: "view" },
   "GET /api/messages/:projectId": { need: "view" },
   "POST /api/messages/stream": { need: "edit", body: (f) => ({ projectId: f.id, content: "Hello" }) },
   "GET /api/messages/:projectId/active": { need: "view" },
@@ -119,6 +127,8 @@ const NOT_PROJECT_SCOPED = new Set([
   "GET /api/me",
   // A signed, expiring URL for an <img> (no bearer possible): the signature, made for a member, is the access.
   "GET /api/upload/image/:projectId/:name",
+  // A share link's URL: no sign-in, the token is the access, and it opens the preview host alone.
+  "GET /api/share/:token",
 ]);
 
 // The admin routes (/api/admin/...) act on any project or user by the caller being an admin, not a member:
@@ -156,6 +166,7 @@ function pathFor(route: string, f: Fixture): string {
     .replace(":to", "current")
     .replace(":messageId", crypto.randomUUID())
     .replace(":deploymentId", crypto.randomUUID())
+    .replace(":linkId", crypto.randomUUID())
     .replace(":table", "items")
     .replace(":email", encodeURIComponent(f.pending))
     .replace(":domain", "shop.example.com")
@@ -212,7 +223,7 @@ describe("role matrix", () => {
 describe("role matrix: the sockets", () => {
   const terminals = createTerminalSessions({ sandboxes: t.deps.sandboxes, logger: silentLogger, idleMs: 0 });
   const pty = createPtySocket({ ...t.deps, terminals });
-  const server = appServer(t, { pty });
+  const server = appServer(t, { pty, provider: sandboxes.provider });
   afterAll(() => (pty.close(), terminals.closeAll(), server.stop()));
 
   /** Whether the socket opened (true) or was refused before the upgrade (false). */
@@ -254,5 +265,31 @@ describe("role matrix: the sockets", () => {
       });
     expect((await upgrade(f.viewer.token)).status).toBe(403);
     expect((await upgrade(f.stranger.token)).status).toBe(404);
+  });
+
+  test("the preview proxy: every member gets a ticket and through the host (view), HTTP and WebSocket upgrade; a stranger, or no cookie, 404", async () => {
+    const f = await fixture();
+    expect((await f.owner.request("POST", `/api/sandbox/${f.id}/recreate`)).status).toBe(200);
+    const { url } = (await (await f.owner.request("GET", `/api/sandbox/${f.id}/url`)).json()) as { url: string };
+    const host = `${new URL(url).hostname}:${new URL(server.origin).port}`;
+    // The memory sandbox serves nothing on its port: a member gets the proxy's "stopped" page (502), never 404.
+    const get = (cookie: string | null, upgrade = false) =>
+      fetch(`${server.origin}/`, {
+        headers: {
+          host,
+          ...(cookie ? { cookie } : {}),
+          ...(upgrade ? { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" } : {}),
+        },
+      });
+    for (const user of [f.owner, f.editor, f.viewer]) {
+      const cookie = await enterPreview(server.origin, user, f.id);
+      expect(cookie).not.toBeNull();
+      expect((await get(cookie)).status).toBe(502);
+      expect((await get(cookie, true)).status).toBe(502);
+    }
+    expect((await f.stranger.request("POST", `/api/sandbox/${f.id}/preview-ticket`)).status).toBe(404);
+    expect(await enterPreview(server.origin, f.stranger, f.id)).toBeNull();
+    expect((await get(null)).status).toBe(404);
+    expect((await get(null, true)).status).toBe(404);
   });
 });

@@ -12,7 +12,9 @@ import type { Project } from "@shared/schemas/project";
 import type { Sql } from "../db/client";
 import { findFileProjectId } from "../db/files";
 import * as projects from "../db/projects";
+import { findLiveShareLink, linkSeesSandbox, userSeesSandbox } from "../db/share-links";
 import { AppError, forbidden, notFound } from "../lib/errors";
+import type { PreviewGrant } from "../lib/preview-grant";
 import { type AccessNeed, type ProjectAccess, type ProjectRole, roleAllows } from "../lib/project-access";
 import { isUuid } from "./context";
 
@@ -52,4 +54,29 @@ export async function fileAccess(ctx: { sql: Sql }, userId: string, fileId: stri
   return projectAccess(ctx, userId, projectId, need).catch((error: unknown) => {
     throw error instanceof AppError && error.status === 404 ? notFound("File") : error;
   });
+}
+
+/**
+ * Whether a preview grant (a member's or a share link's, from the preview host's cookie) still opens this
+ * sandbox: the member still has a role in the project (any role may view), or the link is neither revoked nor
+ * expired, and the sandbox is still the project's. One indexed read on every proxied request, no cache, so a
+ * removal or a revocation counts from the next request on every instance.
+ */
+export async function previewAllowed(ctx: { sql: Sql }, grant: PreviewGrant, sandboxId: string): Promise<boolean> {
+  if (!isUuid(grant.projectId)) return false;
+  if (grant.userId !== undefined) return userSeesSandbox(ctx.sql, grant.userId, grant.projectId, sandboxId);
+  const { linkId } = grant;
+  return linkId !== undefined && isUuid(linkId) && linkSeesSandbox(ctx.sql, linkId, grant.projectId, sandboxId);
+}
+
+/**
+ * What a live share link (by its token's hash) may do: view the project's preview, starting its sandbox on
+ * the owner's account (their limits and start counts). Acting as the owner with the viewer's role: every
+ * project-scoped service that needs more refuses it. 404 for a revoked, expired or unknown link.
+ */
+export async function shareLinkAccess(ctx: { sql: Sql }, tokenHash: string): Promise<{ access: ProjectAccess; linkId: string }> {
+  const link = await findLiveShareLink(ctx.sql, tokenHash);
+  if (!link) throw notFound("Link");
+  const access = { projectId: link.projectId, userId: link.ownerId, ownerId: link.ownerId, role: "viewer" } as ProjectAccess;
+  return { access, linkId: link.id };
 }

@@ -32,6 +32,7 @@ import type { AppDatabases } from "../services/app-databases";
 import { createProjectSandboxes } from "../services/sandboxes";
 import { createProjectSecrets, secretBoxFor } from "../services/secrets";
 import { createGitService } from "../services/git";
+import { createPreviewTickets } from "../auth/preview-tickets";
 import { createImageSigner } from "../services/images";
 import { createPageBrowser } from "../services/chat-runs/page-browser";
 import { createUserGate } from "../services/users";
@@ -122,6 +123,7 @@ export async function testApp(
     ...services,
     runs: relayRuns(createAgentRuns({ ...services, agent: overrides.agent }), services),
     verifyToken: createTokenVerifier(config.auth),
+    previewTickets: createPreviewTickets("test-preview-key"),
     publicConfig: toPublicConfig(config),
     webDist: null,
     // Shared with the sockets of appServer, as start-parts shares it.

@@ -60,6 +60,26 @@ export const activityEntrySchema = z.object({
 });
 export type ActivityEntry = z.infer<typeof activityEntrySchema>;
 export const activityListSchema = z.array(activityEntrySchema);
+/** A preview share link as listed (`GET /api/projects/{id}/share-links`): never its token. */
+export const shareLinkSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.nullable(z.string()),
+  /** The name of who made it, when known. */
+  createdBy: z.nullable(z.string()),
+});
+export type ShareLink = z.infer<typeof shareLinkSchema>;
+export const shareLinkListSchema = z.array(shareLinkSchema);
+/** A link just made: the only answer that carries its URL. */
+export const createdShareLinkSchema = z.object({ id: z.string(), url: z.string(), expiresAt: z.nullable(z.string()) });
+export type CreatedShareLink = z.infer<typeof createdShareLinkSchema>;
+/**
+ * Where to load a preview so its host lets the browser in (`POST /api/sandbox/{projectId}/preview-ticket`):
+ * `enterUrl` spends a one-minute ticket and sets the host's cookie (add `&next=<path>`); both null when the
+ * preview is not behind this server's proxy (E2B's own hosts).
+ */
+export const previewTicketSchema = z.object({ origin: z.nullable(z.string()), enterUrl: z.nullable(z.string()) });
+export type PreviewTicket = z.infer<typeof previewTicketSchema>;
 
 const stepStatusSchema = z.enum(["in_progress", "completed"]);
 /** See `toolDetailSchema` (events/stream.ts): what a tool badge opens to. */

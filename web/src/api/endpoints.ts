@@ -202,6 +202,18 @@ export const api = {
     remove: (projectId: string, domain: string) =>
       parsed(ignored, client.projects[":id"].domains[":domain"].$delete({ param: encoded({ id: projectId, domain }) })),
   },
+  /** Links that open the project's live preview without signing in (editors and the owner). */
+  shareLinks: {
+    list: (projectId: string, init: CallInit = {}) =>
+      parsed((s) => s.shareLinkListSchema, client.projects[":id"]["share-links"].$get({ param: encoded({ id: projectId }) }, { init })),
+    create: (projectId: string, expiresInHours?: number) =>
+      parsed(
+        (s) => s.createdShareLinkSchema,
+        client.projects[":id"]["share-links"].$post({ param: encoded({ id: projectId }), json: expiresInHours ? { expiresInHours } : {} }),
+      ),
+    revoke: (projectId: string, linkId: string) =>
+      parsed(ignored, client.projects[":id"]["share-links"][":linkId"].$delete({ param: encoded({ id: projectId, linkId }) })),
+  },
   versions: {
     /** The newest VERSIONS_PAGE versions (the API's page limit): enough for History and for finding a run's versions. */
     list: (projectId: string, init: CallInit = {}) =>
@@ -247,6 +259,9 @@ export const api = {
     problems: (projectId: string, init: CallInit = {}) =>
       parsed((s) => s.problemListSchema, client.sandbox[":projectId"].problems.$get({ param: encoded({ projectId }) }, { init })),
     clearProblems: (projectId: string) => parsed(ignored, client.sandbox[":projectId"].problems.$delete({ param: encoded({ projectId }) })),
+    /** A one-minute ticket onto the project's preview host (the frame loads its enter URL first). */
+    previewTicket: (projectId: string, init: CallInit = {}) =>
+      parsed((s) => s.previewTicketSchema, client.sandbox[":projectId"]["preview-ticket"].$post({ param: encoded({ projectId }) }, { init })),
   },
   /**
    * The project's databases: development, or production (read-only, from its first server publish); a failed

@@ -70,4 +70,6 @@ export const queries = {
   activity: (projectId: string) =>
     queryOptions({ queryKey: projectKeys.activity(projectId), queryFn: ({ signal }) => api.members.activity(projectId, { signal }) }),
   secrets: (projectId: string) => queryOptions({ queryKey: projectKeys.secrets(projectId), queryFn: ({ signal }) => api.secrets.list(projectId, { signal }) }),
+  shareLinks: (projectId: string) =>
+    queryOptions({ queryKey: projectKeys.shareLinks(projectId), queryFn: ({ signal }) => api.shareLinks.list(projectId, { signal }) }),
 };

@@ -20,6 +20,8 @@ export const projectKeys = {
   members: (id: string) => ["projects", id, "members"] as const,
   /** Who did what in the project. */
   activity: (id: string) => ["projects", id, "activity"] as const,
+  /** The project's live preview share links (never their tokens). */
+  shareLinks: (id: string) => ["projects", id, "share-links"] as const,
 };
 
 /** Who the caller is (`GET /api/me`), and the admin page's lists. */

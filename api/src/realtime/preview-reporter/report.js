@@ -106,7 +106,7 @@
         headers: { "content-type": "application/json" },
         body: stringify({ reports: batch }),
         keepalive: true,
-        credentials: "omit",
+        credentials: "same-origin", // the preview host's access cookie: reports from strangers are refused
       }).catch(function () {});
     } catch (_) {
       // The report is lost; the page must not notice.

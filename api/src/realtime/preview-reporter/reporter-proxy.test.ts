@@ -10,6 +10,7 @@ import { createMemoryBus } from "../../events/memory-bus";
 import { serveHttp } from "../../http-server";
 import { silentLogger } from "../../lib/logger";
 import type { Sandbox, SandboxProvider } from "../../sandbox/types";
+import { openPreviewAccess } from "../../test/preview-access";
 import { createPreviewProxy } from "../preview-proxy";
 import { createWsHub } from "../ws-hub";
 import { REPORTER_PATH, REPORTER_TAG, REPORTS_PATH } from "./inject";
@@ -34,6 +35,7 @@ const acceptEncodings: (string | null)[] = [];
 const reports: unknown[] = [];
 const viteErrors: unknown[] = [];
 const host = () => `5173-abcdefgh12345678.localhost:${front.port}`;
+const access = openPreviewAccess();
 
 beforeAll(() => {
   upstream = Bun.serve({
@@ -80,7 +82,7 @@ beforeAll(() => {
     report: async (_id: string, r: unknown[]) => void reports.push(...r),
     viteError: async (id: string, err: unknown) => void viteErrors.push({ id, err }),
   };
-  const preview = createPreviewProxy({ provider, domain: "localhost", logger: silentLogger, problems: sink });
+  const preview = createPreviewProxy({ provider, domain: "localhost", logger: silentLogger, problems: sink, ...access.proxy });
   const hub = createWsHub({
     sql: null as never,
     store: null as never,
@@ -97,7 +99,8 @@ afterAll(() => {
   upstream.stop(true);
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(`http://127.0.0.1:${front.port}${path}`, { headers: { host: host(), ...headers } });
+const get = async (path: string, headers: Record<string, string> = {}) =>
+  fetch(`http://127.0.0.1:${front.port}${path}`, { headers: { host: host(), cookie: await access.cookie(host()), ...headers } });
 const bytesOf = async (res: Response) => new Uint8Array(await res.arrayBuffer());
 
 describe("the reporter in preview pages", () => {
@@ -153,10 +156,10 @@ describe("the proxy's own paths", () => {
   });
 
   test("reports from the preview's own pages are taken; other origins, junk and oversize are refused", async () => {
-    const post = (body: string, origin: string | null) =>
+    const post = async (body: string, origin: string | null) =>
       fetch(`http://127.0.0.1:${front.port}${REPORTS_PATH}`, {
         method: "POST",
-        headers: { host: host(), "content-type": "application/json", ...(origin ? { origin } : {}) },
+        headers: { host: host(), cookie: await access.cookie(host()), "content-type": "application/json", ...(origin ? { origin } : {}) },
         body,
       });
     const good = JSON.stringify({ reports: [{ kind: "error", message: "boom", stack: "Error: boom", file: "/src/App.tsx", line: 3 }] });
@@ -189,7 +192,10 @@ describe("the proxy's own paths", () => {
   });
 
   test("Vite's HMR error payload is noted and still reaches the page", async () => {
-    const ws = new WebSocket(`ws://127.0.0.1:${front.port}/`, { headers: { host: host() }, protocols: ["vite-hmr"] } as never);
+    const ws = new WebSocket(`ws://127.0.0.1:${front.port}/`, {
+      headers: { host: host(), cookie: await access.cookie(host()) },
+      protocols: ["vite-hmr"],
+    } as never);
     const got = await new Promise<string>((resolve, reject) => {
       ws.onmessage = (e) => resolve(String(e.data));
       ws.onerror = () => reject(new Error("socket error"));

@@ -13,6 +13,7 @@ import { createMemoryBus } from "../../events/memory-bus";
 import { serveHttp } from "../../http-server";
 import { silentLogger } from "../../lib/logger";
 import { createPreviewProxy } from "../../realtime/preview-proxy";
+import { openPreviewAccess } from "../../test/preview-access";
 import { createWsHub } from "../../realtime/ws-hub";
 import { testApp, type TestUser } from "../../test/test-app";
 import type { LocalSandbox } from "../../sandbox/local/local-sandbox";
@@ -141,7 +142,8 @@ if (await localSuiteGate("template cache", { sameOnEveryDatabase: true })) {
         expect(applied.url).toBe(`http://5173-${sandbox.id}.localhost:3000`);
 
         const provider = { kind: "local", connect: async (id: string) => (id === sandbox.id ? sandbox : null) } as unknown as SandboxProvider;
-        const preview = createPreviewProxy({ provider, domain: "localhost", logger: silentLogger });
+        const access = openPreviewAccess();
+        const preview = createPreviewProxy({ provider, domain: "localhost", logger: silentLogger, ...access.proxy });
         const hub = createWsHub({
           sql: null as never,
           store: null as never,
@@ -154,7 +156,8 @@ if (await localSuiteGate("template cache", { sameOnEveryDatabase: true })) {
         const front = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("the app"), hub, preview });
         try {
           const host = `5173-${sandbox.id}.localhost:${front.port}`;
-          const get = (p: string) => fetch(`http://127.0.0.1:${front.port}${p}`, { headers: { host } });
+          const cookie = await access.cookie(host);
+          const get = (p: string) => fetch(`http://127.0.0.1:${front.port}${p}`, { headers: { host, cookie } });
           // The apply answered once the dev server accepted connections: the first request is served.
           const res = await get("/");
           expect(res.status).toBe(200);

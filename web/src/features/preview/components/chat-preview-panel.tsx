@@ -87,6 +87,7 @@ function PanelBody({ projectId, project, onCollapse }: { projectId: string; proj
       </header>
       {project ? (
         <PreviewFrame
+          projectId={projectId}
           url={url}
           frameUrl={frameUrl}
           title={`Preview of ${project.name}`}

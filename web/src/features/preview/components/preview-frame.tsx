@@ -4,16 +4,19 @@
  * a tablet or phone device shows the app at that width (never wider than the room there is).
  * The app runs on its own origin, so the frame cannot read this app's cookies or storage. A browser fires no
  * error event for a frame whose page answered 502, so the preview proxy's own error pages post their status
- * to this window instead (@shared/events/preview-status); only the current frame's messages count.
+ * to this window instead (@shared/events/preview-status); only the current frame's messages count. The frame
+ * enters its host with a ticket first (use-entered-preview.ts): a preview answers only browsers let in.
  */
 import { isPreviewStatusMessage, type PreviewStatus } from "@shared/events/preview-status";
 import { useEffect, useRef } from "react";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
 import { DEVICE_WIDTHS, type PreviewDevice } from "../preview-panel-prefs";
+import { useEnteredPreview } from "../use-entered-preview";
 import { GlobeIcon } from "./icons";
 
 export function PreviewFrame({
+  projectId,
   url,
   frameUrl,
   title,
@@ -22,6 +25,7 @@ export function PreviewFrame({
   onStatus,
   device = "desktop",
 }: {
+  projectId: string;
   /** The URL as shown and copied; null until it is known. */
   url: string | null;
   /** The URL loaded in the frame (with _refresh); a new value reloads it. */
@@ -35,6 +39,7 @@ export function PreviewFrame({
   device?: PreviewDevice;
 }) {
   const deviceWidth = DEVICE_WIDTHS[device];
+  const src = useEnteredPreview(projectId, frameUrl);
   const frame = useRef<HTMLIFrameElement>(null);
   const report = useRef(onStatus);
   report.current = onStatus;
@@ -80,11 +85,11 @@ export function PreviewFrame({
           </p>
         )}
         <div className="relative min-h-0 flex-1 bg-white">
-          {frameUrl ? (
+          {frameUrl && src ? (
             <iframe
               ref={frame}
               key={frameUrl}
-              src={frameUrl}
+              src={src}
               title={title}
               onError={() => report.current("stopped")}
               className="absolute inset-0 size-full border-0"

@@ -34,6 +34,8 @@ export type PreviewToolbarProps = {
   onRunWorkflow: () => void;
   onToggleFullscreen: () => void;
   onCopyUrl: () => void;
+  /** Opens the preview in a new tab by way of its host's enter URL (the plain link would meet a 404). */
+  onOpenInNewTab?: () => void;
   onRefresh: () => void;
   onDownload: () => void;
   /** The width the frame shows the app at; the switch is absent without `onDevice`. */
@@ -76,7 +78,18 @@ export function PreviewToolbar(p: PreviewToolbarProps) {
       </IconButton>
       {p.url ? (
         <Tooltip content="Open in new tab" side="bottom">
-          <a href={p.url} target="_blank" rel="noopener noreferrer" aria-label="Open in new tab" className={buttonClasses("ghost", "icon", "size-8")}>
+          <a
+            href={p.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label="Open in new tab"
+            className={buttonClasses("ghost", "icon", "size-8")}
+            onClick={(e) => {
+              if (!p.onOpenInNewTab || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+              e.preventDefault();
+              p.onOpenInNewTab();
+            }}
+          >
             <ExternalLinkIcon />
           </a>
         </Tooltip>

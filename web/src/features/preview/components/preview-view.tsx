@@ -10,6 +10,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../../components/ui/use-toast";
 import { cn } from "../../../lib/cn";
 import { copyToClipboard } from "../../../lib/copy-to-clipboard";
+import { SharePreviewButton } from "../../share/share-preview-button";
+import { openPreviewInNewTab } from "../enter-preview";
 import { withRefreshParam } from "../preview-url";
 import { sandboxKeys } from "../../../api/query-keys";
 import { useDownloadSource } from "../use-download-source";
@@ -112,15 +114,22 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
           onRunWorkflow={() => runWorkflow.mutate()}
           onToggleFullscreen={() => setFullscreen((f) => !f)}
           onCopyUrl={() => void copyUrl()}
+          onOpenInNewTab={() => url && openPreviewInNewTab(project.id, url)}
           onRefresh={refresh}
           onDownload={() => download.mutate()}
           device={device}
           onDevice={setDevice}
-          publish={<PublishButton projectId={project.id} />}
+          publish={
+            <>
+              <SharePreviewButton projectId={project.id} />
+              <PublishButton projectId={project.id} />
+            </>
+          }
         />
       </header>
       <AppProcessArea projectId={project.id}>
         <PreviewFrame
+          projectId={project.id}
           url={url}
           frameUrl={frameUrl}
           title={`Preview of ${project.name}`}
