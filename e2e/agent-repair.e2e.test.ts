@@ -3,10 +3,12 @@
  * running the react template's Vite, and the scripted model server behind the chat. A run that writes an
  * App.tsx importing a file that does not exist does not end as done: the import error reaches the model as
  * a repair step, the model's fix is applied, the chat says "App runs without errors" and the preview renders
- * the fixed app. A model that never fixes it stops after AGENT_REPAIR_ROUNDS (2 here, to keep it short) with
+ * the fixed app. A model that never fixes it stops after AGENT_REPAIR_ROUNDS (3 here) with
  * a message naming the remaining problem; the same failing tool call three times stops the run as stuck. An
  * App that compiles but throws at render is seen by the preview open beside the chat (1440 px): the check
- * waits for that page to run the change, and the thrown error reaches the model.
+ * waits for that page to run the change, and the thrown error reaches the model. A crash that survives the
+ * first repair rounds (the page runs each fix as a hot update and throws again) is reported again in rounds 2
+ * and 3, not dropped as already seen, and the fix of round 3 ends the run with the preview showing it.
  * Screenshots go to e2e/artifacts/agent-repair-*.png.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -24,7 +26,7 @@ import { until } from "./support/until";
 const support = await checkLocalSandboxSupport();
 const SKIP = support.ok ? null : `skipped: the local sandbox cannot run on this machine (${support.missing.join("; ")})`;
 
-const REPAIR_ROUNDS = 2;
+const REPAIR_ROUNDS = 3;
 const FIXED_TEXT = "Repaired by the agent";
 // Line 2 imports a file that does not exist.
 const importing = (name: string) =>
@@ -73,10 +75,40 @@ async function recordStepLines() {
 }
 const seenStepLines = () => page.evaluate(() => (window as unknown as { seenSteps: string[] }).seenSteps);
 
+/** What the open preview's reporter pings from now on: when it was sent and how old the code the page runs is. */
+function watchPings() {
+  const pings: { at: number; loadAgeMs: number }[] = [];
+  const onRequest = (req: Request) => {
+    if (!req.url().endsWith("/__appbuilder/problems")) return;
+    const reports = (JSON.parse(req.postData() ?? "{}") as { reports?: { kind: string; loadAgeMs?: number }[] }).reports ?? [];
+    for (const r of reports) if (r.kind === "loaded") pings.push({ at: Date.now(), loadAgeMs: r.loadAgeMs ?? 0 });
+  };
+  page.on("request", onRequest);
+  return {
+    pings,
+    stop: () => page.off("request", onRequest),
+    /**
+     * As a person would: the preview beside the chat has loaded (it pinged) and its hot-reload socket is up
+     * before the message goes. A page still loading when the file changes keeps the code it fetched, and Vite
+     * does not tell a socket that connects later about the change it missed.
+     */
+    ready: async () => {
+      await until(
+        "the open preview pinged",
+        async () => pings.length,
+        (n) => n > 0,
+        45_000,
+      );
+      await Bun.sleep(1_500);
+    },
+  };
+}
+
 /** Sends a message in the chat and waits until the run has ended (Send is back). */
-async function sendAndWait(text: string, timeoutMs = 150_000) {
+async function sendAndWait(text: string, timeoutMs = 150_000, ready?: () => Promise<void>) {
   await page.goto(`${app.url}/project/${projectId}/chat`);
   await recordStepLines();
+  await ready?.();
   await page.getByTestId("chat-input").fill(text);
   await page.getByTestId("chat-input").press("Enter");
   await page.getByTestId("stop-button").waitFor({ timeout: 20_000 });
@@ -137,7 +169,7 @@ describe("the agent verifies and repairs its work", () => {
     // The import error went back to the model as a repair step.
     const repairs = model.requests.map((r) => last(r.body)).filter(isRepairStep);
     expect(repairs.length).toBe(1);
-    expect(repairs[0]!.text).toContain("repair round 1 of 2");
+    expect(repairs[0]!.text).toContain("repair round 1 of 3");
     expect(repairs[0]!.text).toContain('[build] src/App.tsx:2 — Failed to resolve import "./Missing" from "src/App.tsx"');
     // ...and the model's fix was written.
     const files = await api<{ id: string; path: string }[]>("GET", `/api/files/${projectId}`);
@@ -146,7 +178,7 @@ describe("the agent verifies and repairs its work", () => {
     expect((await api<{ content: string }>("GET", `/api/files/${projectId}/${missing!.id}`)).content).toContain(FIXED_TEXT);
 
     expect(await seenStepLines()).toContain("Checking the app…");
-    await stepLine(page, /Found \d+ problems?, fixing \(1\/2\)/).waitFor();
+    await stepLine(page, /Found \d+ problems?, fixing \(1\/3\)/).waitFor();
     await stepLine(page, "App runs without errors").waitFor();
     expect(await lastAssistant(page).getAttribute("data-status")).not.toBe("failed");
     await shot(page, "fixed-chat");
@@ -173,14 +205,8 @@ describe("the agent verifies and repairs its work", () => {
 
   step("an App that throws at render (compiles fine) is caught by the open preview and the error reaches the model", async () => {
     model.reset();
-    // What the preview's reporter pings: when it was sent and how long ago the code the page runs started loading.
-    const pings: { at: number; loadAgeMs: number }[] = [];
-    const onRequest = (req: Request) => {
-      if (!req.url().endsWith("/__appbuilder/problems")) return;
-      const reports = (JSON.parse(req.postData() ?? "{}") as { reports?: { kind: string; loadAgeMs?: number }[] }).reports ?? [];
-      for (const r of reports) if (r.kind === "loaded") pings.push({ at: Date.now(), loadAgeMs: r.loadAgeMs ?? 0 });
-    };
-    page.on("request", onRequest);
+    const preview = watchPings();
+    const pings = preview.pings;
     let writtenAt = 0;
     model.respondWith((req): FakeTurn => {
       const m = last(req);
@@ -191,9 +217,9 @@ describe("the agent verifies and repairs its work", () => {
       return turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: THROWING_APP } }]);
     });
     try {
-      await sendAndWait("Show the items");
+      await sendAndWait("Show the items", 150_000, preview.ready);
     } finally {
-      page.off("request", onRequest);
+      preview.stop();
     }
 
     const repairs = model.requests.map((r) => last(r.body)).filter(isRepairStep);
@@ -202,11 +228,62 @@ describe("the agent verifies and repairs its work", () => {
     expect(repairs[0]!.text).toContain("Render failed: no items loaded");
     // The preview ran the written App as a hot update and said so (a ping for code loaded after the write).
     expect(pings.some((p) => p.at - p.loadAgeMs >= writtenAt - 50)).toBe(true);
-    await stepLine(page, /Found \d+ problems?, fixing \(1\/2\)/).waitFor();
+    await stepLine(page, /Found \d+ problems?, fixing \(1\/3\)/).waitFor();
     await stepLine(page, "App runs without errors").waitFor();
     expect(await lastAssistant(page).getAttribute("data-status")).not.toBe("failed");
     await shot(page, "render-error-fixed");
   });
+
+  step(
+    "a crash that survives the first repair rounds is reported again in rounds 2 and 3, and the fix of round 3 shows in the preview",
+    async () => {
+      model.reset();
+      let attempts = 0;
+      model.respondWith((req): FakeTurn => {
+        const m = last(req);
+        if (isRepairStep(m)) {
+          attempts++;
+          // Rounds 1 and 2 change the file but not the crash (the page runs each as a hot update and throws again).
+          const content = attempts < 3 ? `// attempt ${attempts}\n${THROWING_APP}` : importing("Missing");
+          return turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content } }], "I will fix the render.");
+        }
+        if (m.role === "tool") return turn.text("Done.");
+        return turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: THROWING_APP } }]);
+      });
+      const preview = watchPings();
+      try {
+        await sendAndWait("Show the items again", 240_000, preview.ready);
+      } finally {
+        preview.stop();
+      }
+
+      const repairs = model.requests.map((r) => last(r.body)).filter(isRepairStep);
+      expect(repairs.length).toBe(3);
+      for (const repair of repairs) expect(repair.text).toContain("Render failed: no items loaded");
+      await stepLine(page, /Found 1 problem \(0 fixed, 1 left\), fixing \(2\/3\)/).waitFor();
+      await stepLine(page, /Found 1 problem \(0 fixed, 1 left\), fixing \(3\/3\)/).waitFor();
+      await stepLine(page, "App runs without errors").waitFor();
+      expect(await lastAssistant(page).getAttribute("data-status")).not.toBe("failed");
+
+      await page.goto(`${app.url}/project/${projectId}/preview`);
+      await until(
+        "the round-3 fix rendered in the preview",
+        async () => {
+          const f = page.frames().find((fr) => fr.url().startsWith(`http://5173-${sandboxId}.localhost:`));
+          return f
+            ? await f
+                .getByText(`${FIXED_TEXT} 0`)
+                .count()
+                .catch(() => 0)
+            : 0;
+        },
+        (n) => n > 0,
+        45_000,
+      );
+      await shot(page, "survived-then-fixed");
+    },
+    300_000,
+  );
 
   step("a model that never fixes the app stops after AGENT_REPAIR_ROUNDS, naming the remaining problem", async () => {
     model.reset();
@@ -226,14 +303,14 @@ describe("the agent verifies and repairs its work", () => {
           ?.slice(1)
           .join("/"),
       ),
-    ).toEqual(["1/2", "2/2"]);
-    expect(repairs[1]!.text).toContain('Failed to resolve import "./Gone" from "src/App.tsx"');
+    ).toEqual(["1/3", "2/3", "3/3"]);
+    expect(repairs[2]!.text).toContain('Failed to resolve import "./Gone" from "src/App.tsx"');
 
-    // Rounds after the first say what changed since the last: "Found 1 problem (0 fixed, 1 left), fixing (2/2)".
-    await stepLine(page, /Found \d+ problems? \(0 fixed, \d+ left\), fixing \(2\/2\)/).waitFor();
-    await stepLine(page, /App still has \d+ problems? after 2 repair rounds/).waitFor();
+    // Rounds after the first say what changed since the last: "Found 1 problem (0 fixed, 1 left), fixing (3/3)".
+    await stepLine(page, /Found \d+ problems? \(0 fixed, \d+ left\), fixing \(3\/3\)/).waitFor();
+    await stepLine(page, /App still has \d+ problems? after 3 repair rounds/).waitFor();
     const answer = lastAssistant(page);
-    await answer.getByText(/The app still has problems after 2 repair rounds/).waitFor({ timeout: 20_000 });
+    await answer.getByText(/The app still has problems after 3 repair rounds/).waitFor({ timeout: 20_000 });
     expect(await answer.innerText()).toContain('src/App.tsx:2 — Failed to resolve import "./Gone"');
     expect(await answer.getAttribute("data-status")).toBe("failed");
     await shot(page, "gave-up");

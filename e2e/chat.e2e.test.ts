@@ -16,7 +16,8 @@ import { assistant, badge, type ChatSession, idle, input, openChat as openChatAt
 
 // A 1×1 PNG: the upload route sniffs the bytes, so the image must be real.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
-const BUSY = "The agent is still working on this project";
+// The 409 names who is running and what (issue 26): "<name> is running the agent on this project (\"…\")".
+const BUSY = "is running the agent on this project";
 
 let chat: ChatSession;
 let model: FakeModelServer;

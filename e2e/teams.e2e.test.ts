@@ -2,8 +2,9 @@
  * Working together, end to end in Chromium with two signed-in people in two browser contexts (issue 26): the
  * owner invites the other as an editor from the Share dialog; the editor finds the project under "Shared with
  * me", sees the owner there (presence) and watches the owner's message stream in; the owner makes them a
- * viewer, and their composer and terminal switch off at once; the owner removes them, and their next load
- * says the project is not found (the API's 404). Real app, scripted model, Auth emulator.
+ * viewer, and their composer and terminal switch off at once (their Files and History offer no writes); the
+ * owner removes them, and their next load says the project is not found (the API's 404). Real app, scripted
+ * model, Auth emulator.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Member } from "@shared/schemas/members";
@@ -94,6 +95,16 @@ describe("a project shared by its owner", () => {
     expect(await input(editor).isDisabled()).toBe(true);
     await editor.goto(`${m.app.url}/project/${projectId}/terminal`);
     await editor.getByTestId("terminal-disabled").getByText("You can only view this project.").waitFor();
+    // Their Files offer View only (no Rename or Delete), and History shows versions with no Save or Restore.
+    await m.api("POST", `/api/files/${projectId}`, { path: "notes.md", content: "# Notes\n" });
+    await editor.goto(`${m.app.url}/project/${projectId}/files`);
+    const fileRow = editor.locator('[data-testid="file-row"][data-path="notes.md"]');
+    await fileRow.getByRole("button", { name: "View notes.md" }).waitFor({ timeout: 20_000 });
+    expect(await fileRow.getByRole("button", { name: /^(Rename|Delete) notes\.md$/ }).count()).toBe(0);
+    await editor.getByTestId("open-history").click();
+    await editor.getByTestId("selected-version-label").waitFor({ timeout: 20_000 });
+    expect(await editor.getByTestId("restore-version").count()).toBe(0);
+    expect(await editor.getByTestId("save-version-form").count()).toBe(0);
 
     // The Activity panel lists what happened, newest first.
     await owner.getByTestId("activity-button").click();

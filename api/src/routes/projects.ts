@@ -25,5 +25,7 @@ export const projectRoutes = (deps: AppDeps) =>
       const access = await projectAccess(deps, c.var.caller.uid, c.req.param("id"), "own");
       await projects.deleteProject(deps, access);
       deps.git.forgetProject(access.projectId);
+      // A published server of the project stops now (its production database went with the project).
+      await deps.servers?.retire(access.projectId, null).catch(() => {});
       return c.json({ ok: true });
     });

@@ -19,11 +19,14 @@ import { useFileEvents } from "../features/files/use-file-events";
 import { useFiles } from "../features/files/use-files";
 import { HistoryButton } from "../features/history/components/history-button";
 import { GitButton } from "../features/git/git-button";
+import { useProjectRole } from "../features/team/use-project-role";
 
 export function FilesPage({ projectId }: { projectId: string }) {
   const files = useFiles(projectId);
   const { live } = useFileEvents(projectId);
   const download = useDownloadFiles(projectId);
+  // A viewer reads files (the editor opens read-only) but gets no rename or delete: the API would refuse them.
+  const { canEdit } = useProjectRole(projectId);
   const [editing, setEditing] = useState<ProjectFile | null>(null);
   const [renaming, setRenaming] = useState<ProjectFile | null>(null);
   const [deleting, setDeleting] = useState<ProjectFile | null>(null);
@@ -87,7 +90,7 @@ export function FilesPage({ projectId }: { projectId: string }) {
               </Button>
             </div>
           ) : (
-            <FilesList files={files.data ?? []} onEdit={setEditing} onRename={setRenaming} onDelete={setDeleting} />
+            <FilesList files={files.data ?? []} onEdit={setEditing} onRename={canEdit ? setRenaming : undefined} onDelete={canEdit ? setDeleting : undefined} />
           )}
         </>
       )}

@@ -256,6 +256,10 @@ export async function unpublishProject(deps: PublishDeps, access: ProjectAccess)
   const slug = await rows.deleteSite(deps.sql, project.id);
   if (!slug) throw notFound("Published site");
   await deps.events.publishSite({ type: "site.changed", slug });
+  // Its server (when it has one, run here) stops now, not at its next idle sweep; production data stays.
+  await deps.servers
+    ?.retire(project.id, null)
+    .catch((error) => deps.logger.warn("server not stopped on unpublish", { projectId: project.id, error: String(error) }));
 }
 
 export async function getSiteState(deps: PublishDeps, access: ProjectAccess): Promise<SiteState> {

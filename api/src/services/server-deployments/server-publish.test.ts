@@ -173,6 +173,14 @@ if (await localSuiteGate("server publish", { sameOnEveryDatabase: true })) {
       expect(((await (await a.site(slugOne, "/")).json()) as { label: string }).label).toBe("one");
       expect(servers.state(d2!.id)).toBe("sleeping");
       expect(servers.state(d1!.id)).toBe("running");
+
+      // Unpublishing stops the server at once (not at its next idle sweep), and so does deleting the project.
+      expect((await bob.request("DELETE", `/api/projects/${one}/publish`)).status).toBeLessThan(300);
+      expect(servers.state(d1!.id)).toBeNull();
+      await a.site(slugTwo, "/");
+      expect(servers.state(d2!.id)).toBe("running");
+      expect((await bob.request("DELETE", `/api/projects/${two}`)).status).toBe(200);
+      expect(servers.state(d2!.id)).toBeNull();
     }, 600_000);
   });
 }

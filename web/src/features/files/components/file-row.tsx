@@ -1,4 +1,7 @@
-/** One file in the list: icon, path, size, last change, extension badge, and Edit / Rename / Delete. */
+/**
+ * One file in the list: icon, path, size, last change, extension badge, and Edit / Rename / Delete. Without
+ * `onRename` and `onDelete` (a viewer's list) the row offers View only.
+ */
 import type { ProjectFile } from "@shared/schemas/file";
 import { Button } from "../../../components/ui/button";
 import { formatRelativeTime } from "../../../lib/relative-time";
@@ -10,8 +13,8 @@ import { EditIcon, RenameIcon, TrashIcon } from "./icons";
 type FileRowProps = {
   file: ProjectFile;
   onEdit: (file: ProjectFile) => void;
-  onRename: (file: ProjectFile) => void;
-  onDelete: (file: ProjectFile) => void;
+  onRename?: (file: ProjectFile) => void;
+  onDelete?: (file: ProjectFile) => void;
 };
 
 export function FileRow({ file, onEdit, onRename, onDelete }: FileRowProps) {
@@ -48,25 +51,36 @@ export function FileRow({ file, onEdit, onRename, onDelete }: FileRowProps) {
         </span>
       )}
       <div className="ml-auto flex shrink-0 items-center md:gap-1">
-        <Button variant="ghost" size="sm" onClick={() => onEdit(file)} aria-label={`Edit ${file.path}`} title="Edit" className="px-2! md:px-3!">
-          <EditIcon className="size-4" />
-          <span className="hidden md:inline">Edit</span>
-        </Button>
-        <Button variant="ghost" size="sm" onClick={() => onRename(file)} aria-label={`Rename ${file.path}`} title="Rename" className="px-2! md:px-3!">
-          <RenameIcon className="size-4" />
-          <span className="hidden md:inline">Rename</span>
-        </Button>
         <Button
           variant="ghost"
           size="sm"
-          onClick={() => onDelete(file)}
-          aria-label={`Delete ${file.path}`}
-          title="Delete"
-          className="px-2! text-destructive hover:bg-destructive/10 md:px-3!"
+          onClick={() => onEdit(file)}
+          aria-label={`${onRename ? "Edit" : "View"} ${file.path}`}
+          title={onRename ? "Edit" : "View"}
+          className="px-2! md:px-3!"
         >
-          <TrashIcon className="size-4" />
-          <span className="hidden md:inline">Delete</span>
+          <EditIcon className="size-4" />
+          <span className="hidden md:inline">{onRename ? "Edit" : "View"}</span>
         </Button>
+        {onRename && (
+          <Button variant="ghost" size="sm" onClick={() => onRename(file)} aria-label={`Rename ${file.path}`} title="Rename" className="px-2! md:px-3!">
+            <RenameIcon className="size-4" />
+            <span className="hidden md:inline">Rename</span>
+          </Button>
+        )}
+        {onDelete && (
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => onDelete(file)}
+            aria-label={`Delete ${file.path}`}
+            title="Delete"
+            className="px-2! text-destructive hover:bg-destructive/10 md:px-3!"
+          >
+            <TrashIcon className="size-4" />
+            <span className="hidden md:inline">Delete</span>
+          </Button>
+        )}
       </div>
     </li>
   );

@@ -10,8 +10,9 @@ import { SearchIcon } from "./icons";
 type FilesListProps = {
   files: ProjectFile[];
   onEdit: (file: ProjectFile) => void;
-  onRename: (file: ProjectFile) => void;
-  onDelete: (file: ProjectFile) => void;
+  /** Absent for a viewer: the rows offer View only. */
+  onRename?: (file: ProjectFile) => void;
+  onDelete?: (file: ProjectFile) => void;
 };
 
 export function FilesList({ files, onEdit, onRename, onDelete }: FilesListProps) {

@@ -11,12 +11,15 @@ import { Spinner } from "../../../components/ui/spinner";
 import { useVersions } from "../use-versions";
 import { formatVersionTime } from "../version-format";
 import { type RestoreTarget, RestoreDialog } from "./restore-dialog";
+import { useProjectRole } from "../../team/use-project-role";
 import { SaveVersionForm } from "./save-version-form";
 import { VersionDiffView } from "./version-diff-view";
 import { VersionList } from "./version-list";
 
 export function HistoryPanel({ projectId, open, onClose }: { projectId: string; open: boolean; onClose: () => void }) {
   const versions = useVersions(projectId, open);
+  // A viewer reads the history and its diffs; saving and restoring are writes the API refuses them.
+  const { canEdit } = useProjectRole(projectId);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [restoring, setRestoring] = useState<RestoreTarget | null>(null);
   const list = versions.data ?? [];
@@ -26,7 +29,7 @@ export function HistoryPanel({ projectId, open, onClose }: { projectId: string; 
     <Sheet open={open} onClose={onClose} side="right" title="History" className="w-[min(72rem,100vw)] max-w-none">
       <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto px-4 pb-4 md:flex-row md:overflow-hidden" data-testid="history-panel">
         <section aria-label="Versions" className="shrink-0 md:w-80 md:overflow-y-auto">
-          <SaveVersionForm projectId={projectId} onSaved={(v) => setSelectedId(v.id)} />
+          {canEdit && <SaveVersionForm projectId={projectId} onSaved={(v) => setSelectedId(v.id)} />}
           {versions.isPending ? (
             <div className="flex justify-center py-12 text-muted-foreground">
               <Spinner className="size-6" />
@@ -52,9 +55,11 @@ export function HistoryPanel({ projectId, open, onClose }: { projectId: string; 
                 </h3>
                 <p className="text-xs text-muted-foreground">{formatVersionTime(selected.createdAt)}</p>
               </div>
-              <Button size="sm" onClick={() => setRestoring(selected)} data-testid="restore-version">
-                Restore
-              </Button>
+              {canEdit && (
+                <Button size="sm" onClick={() => setRestoring(selected)} data-testid="restore-version">
+                  Restore
+                </Button>
+              )}
             </header>
             <VersionDiffView key={selected.id} projectId={projectId} version={selected} />
           </section>
