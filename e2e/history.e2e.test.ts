@@ -63,7 +63,7 @@ async function contentOf(path: string): Promise<string> {
 async function previewShows(p: Page, text: string, timeoutMs = 30_000): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const frame = p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.localhost:`));
+    const frame = p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.app.localhost:`));
     if (
       frame &&
       (await frame

@@ -59,7 +59,7 @@ const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `te
 async function frameShowing(p: Page, text: string, timeoutMs = STEP_MS): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const frame = p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.localhost:`));
+    const frame = p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.app.localhost:`));
     if (
       frame &&
       (await frame
@@ -181,7 +181,7 @@ describe("the react template in a real local sandbox", () => {
     expect(applied.filesWritten).toBe(8); // AGENTS.md and tsconfig.json included
     const project = await api<Project>("GET", `/api/projects/${projectId}`);
     sandboxId = project.sandboxId!;
-    expect(applied.url).toBe(`http://5173-${sandboxId}.localhost:${new URL(app.url).port}`);
+    expect(applied.url).toBe(`http://5173-${sandboxId}.app.localhost:${new URL(app.url).port}`);
     expect(project.sandboxUrl).toBe(applied.url);
     expect(project.workflowCommand).toBe(applied.workflowCommand);
     const files = await api<ProjectFile[]>("GET", `/api/files/${projectId}`);

@@ -33,7 +33,7 @@ export type StubSandbox = {
  * never by a real sandbox. On the app's port, since the app's Content-Security-Policy frames previews there.
  */
 export function previewUrlFor(sandboxId: string, appUrl: string): string {
-  return `http://5173-${sandboxId}.localhost:${new URL(appUrl).port}`;
+  return `http://5173-${sandboxId}.app.localhost:${new URL(appUrl).port}`;
 }
 
 const contextsWithPreviews = new WeakSet<BrowserContext>();
