@@ -61,7 +61,7 @@ beforeAll(async () => {
   context = page.context();
   // Previews live on their own origin, http://<port>-<sandboxId>.localhost:<app port>; Chromium resolves
   // *.localhost to loopback. Routes registered later win, so this lets them through the offline rule.
-  await context.route(/^http:\/\/[a-z0-9-]+\.localhost(:\d+)?\//, (route) => route.continue());
+  await context.route(/^http:\/\/[a-z0-9.-]+\.localhost(:\d+)?\//, (route) => route.continue());
   page.on("console", (m) => m.type() === "error" && console.error(`[browser] ${m.text()}`));
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
 

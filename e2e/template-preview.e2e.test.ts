@@ -145,7 +145,7 @@ beforeAll(async () => {
   cleanups.push(() => browser.close());
   context = await newOfflineContext(browser, { width: 1440, height: 900 });
   // Previews live on their own origin, http://5173-<sandboxId>.localhost:<app port>; let them through.
-  await context.route(/^http:\/\/[a-z0-9-]+\.localhost(:\d+)?\//, (route) => route.continue());
+  await context.route(/^http:\/\/[a-z0-9.-]+\.localhost(:\d+)?\//, (route) => route.continue());
   page = await context.newPage();
   page.setDefaultTimeout(STEP_MS);
   page.on("console", (m: ConsoleMessage) => consoleLines.push(`[${m.type()}] ${m.text()}`));

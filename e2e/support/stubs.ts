@@ -77,7 +77,7 @@ export async function stubSandboxProject(
   const context = page.context();
   if (!contextsWithPreviews.has(context)) {
     contextsWithPreviews.add(context);
-    await context.route(/^http:\/\/\d+-stub[a-z0-9]+\.localhost:\d+\//, (route) =>
+    await context.route(/^http:\/\/\d+-stub[a-z0-9]+\.app\.localhost:\d+\//, (route) =>
       route.fulfill({ contentType: "text/html", body: "<!doctype html><h1>Stub app</h1>" }),
     );
   }

@@ -234,7 +234,7 @@ if (await localSuiteGate("template cache", { sameOnEveryDatabase: true })) {
         const body = (await res.json()) as Record<string, unknown>;
         expect(Object.keys(body).sort()).toEqual(["filesWritten", "url", "workflowCommand"]);
         expect(body.workflowCommand).toBe((await loadTemplate("node")).workflowCommand);
-        expect(body.url).toMatch(/^http:\/\/3000-[a-z0-9]+\.localhost:3000$/);
+        expect(body.url).toMatch(/^http:\/\/3000-[a-z0-9]+\.app\.localhost:3000$/);
       },
       INSTALL_MS,
     );
