@@ -11,8 +11,8 @@
  */
 import { PREVIEW_STATUS_TYPE, type PreviewStatus, type PreviewStatusMessage } from "@shared/events/preview-status";
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import { forwardHttp } from "../lib/forward-http";
 import type { Logger } from "../lib/logger";
-import { HOP_HEADERS, keepCookiesOnHost } from "../lib/proxy-headers";
 import { NothingListeningError, type SandboxProvider } from "../sandbox/types";
 import { PREVIEW_COOKIE, type PreviewGrant, type PreviewTickets } from "../lib/preview-grant";
 import { createPreviewGate } from "./preview-gate";
@@ -137,24 +137,14 @@ export function createPreviewProxy(deps: {
       return server.upgrade(req, { data, headers }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
     }
 
-    const headers = new Headers(req.headers);
-    for (const h of HOP_HEADERS) headers.delete(h);
-    gate.stripCookie(headers);
-    // Uncompressed from the sandbox (loopback), so a page's Content-Length is true and the reporter can go in.
-    headers.set("accept-encoding", "identity");
     try {
-      const res = await fetch(`http://${upstream}`, {
-        method: req.method,
-        headers,
-        body: req.method === "GET" || req.method === "HEAD" ? undefined : req.body,
-        redirect: "manual",
+      const { res, headers: out } = await forwardHttp(req, upstream, {
+        host,
+        editRequest: (h) => gate.stripCookie(h),
+        // Only the proxy's own pages say they are; the length is set again if the reporter goes in.
+        dropResponse: [OWN_PAGE_HEADER, "content-length"],
+        reservedCookie: PREVIEW_COOKIE,
       });
-      const out = new Headers(res.headers);
-      for (const h of HOP_HEADERS) out.delete(h);
-      out.delete(OWN_PAGE_HEADER); // only the proxy's own pages say they are
-      out.delete("content-encoding");
-      out.delete("content-length");
-      keepCookiesOnHost(out, host, PREVIEW_COOKIE);
       if (isPage(req, res)) return await withReporter(res, out);
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
     } catch {

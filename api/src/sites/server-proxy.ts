@@ -10,7 +10,7 @@
  */
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import type { Logger } from "../lib/logger";
-import { HOP_HEADERS, keepCookiesOnHost } from "../lib/proxy-headers";
+import { forwardHttp } from "../lib/forward-http";
 import type { LiveSite } from "../services/publish/live-site";
 import type { ServerRuntime } from "../services/server-deployments/runtime";
 
@@ -51,24 +51,15 @@ export function createServerProxy(o: { runtime: Pick<ServerRuntime, "target">; l
         const headers = protocols.length ? { "Sec-WebSocket-Protocol": protocols[0]! } : undefined;
         return server.upgrade(req, { data, headers }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
       }
-      const headers = new Headers(req.headers);
-      for (const h of HOP_HEADERS) headers.delete(h);
-      headers.set("x-forwarded-host", host);
-      headers.set("x-forwarded-proto", url.protocol.replace(":", ""));
-      // Bun's fetch would decompress an encoded answer and leave its headers lying; ask for it plain.
-      headers.set("accept-encoding", "identity");
       try {
-        const res = await fetch(`http://${upstream}`, {
-          method: req.method,
-          headers,
-          body: req.method === "GET" || req.method === "HEAD" ? undefined : req.body,
-          redirect: "manual",
+        const { res, headers } = await forwardHttp(req, upstream, {
+          host,
+          editRequest: (h) => {
+            h.set("x-forwarded-host", host);
+            h.set("x-forwarded-proto", url.protocol.replace(":", ""));
+          },
         });
-        const out = new Headers(res.headers);
-        for (const h of HOP_HEADERS) out.delete(h);
-        out.delete("content-encoding");
-        keepCookiesOnHost(out, host);
-        return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
+        return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
       } catch (error) {
         o.logger.info("published server did not answer", { slug: site.slug, error: String(error) });
         return notRunning();
