@@ -178,10 +178,11 @@ export async function startParts(
     const pageBrowser = createPageBrowser({ setting: config.checkBrowser, logger });
     closers.push(() => pageBrowser.close());
     // Several instances: a reattach or Stop that reaches another instance is relayed to this one over the bus.
-    const runs = relayRuns(
-      createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, secrets, git, agent, pageBrowser }),
-      { sql: db.sql, events, logger },
-    );
+    const runs = relayRuns(createAgentRuns({ ...services, config, signer, sandboxes, sandboxSync: sandboxes.sync, secrets, git, agent, pageBrowser }), {
+      sql: db.sql,
+      events,
+      logger,
+    });
     void git
       .sweepCaches()
       .then((removed) => removed > 0 && logger.info("git caches of gone projects removed", { removed }))
