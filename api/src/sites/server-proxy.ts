@@ -8,13 +8,14 @@
  * const servers = createServerProxy({ runtime, logger });
  * const res = await servers.handle(req, liveSite, bunServer); // undefined when upgraded to a WebSocket
  */
-import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import type { Server, WebSocketHandler } from "bun";
 import type { Logger } from "../lib/logger";
 import { forwardHttp } from "../lib/forward-http";
+import { type BridgedSocketData, bridgeHandler, requestedProtocols, upgradeToUpstream } from "../lib/forward-socket";
 import type { LiveSite } from "../services/publish/live-site";
 import type { ServerRuntime } from "../services/server-deployments/runtime";
 
-export type SiteSocketData = { kind: "site"; url: string; host: string; protocols: string[]; upstream?: WebSocket; pending: (string | Buffer)[] };
+export type SiteSocketData = BridgedSocketData & { kind: "site" };
 
 export type ServerProxy = {
   handle(req: Request, site: LiveSite, server?: Server<unknown>): Promise<Response | undefined>;
@@ -43,13 +44,8 @@ export function createServerProxy(o: { runtime: Pick<ServerRuntime, "target">; l
       const upstream = `${target.hostname}:${target.port}${url.pathname}${url.search}`;
       if (req.headers.get("upgrade")?.toLowerCase() === "websocket") {
         if (!server) return new Response("WebSocket upgrade failed", { status: 400 });
-        const protocols = (req.headers.get("sec-websocket-protocol") ?? "")
-          .split(",")
-          .map((p) => p.trim())
-          .filter(Boolean);
-        const data: SiteSocketData = { kind: "site", url: `ws://${upstream}`, host, protocols, pending: [] };
-        const headers = protocols.length ? { "Sec-WebSocket-Protocol": protocols[0]! } : undefined;
-        return server.upgrade(req, { data, headers }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
+        const data: SiteSocketData = { kind: "site", url: `ws://${upstream}`, host, protocols: requestedProtocols(req), pending: [] };
+        return upgradeToUpstream(req, server, data);
       }
       try {
         const { res, headers } = await forwardHttp(req, upstream, {
@@ -65,27 +61,6 @@ export function createServerProxy(o: { runtime: Pick<ServerRuntime, "target">; l
         return notRunning();
       }
     },
-    handler: {
-      open(ws: ServerWebSocket<SiteSocketData>) {
-        const upstream = new WebSocket(ws.data.url, { headers: { host: ws.data.host }, protocols: ws.data.protocols } as never);
-        upstream.binaryType = "arraybuffer";
-        ws.data.upstream = upstream;
-        upstream.onopen = () => {
-          for (const m of ws.data.pending) upstream.send(m);
-          ws.data.pending = [];
-        };
-        upstream.onmessage = (e) => ws.send(typeof e.data === "string" ? e.data : new Uint8Array(e.data as ArrayBuffer));
-        upstream.onclose = (e) => ws.close(e.code === 1005 || e.code === 1006 ? 1011 : e.code, e.reason);
-        upstream.onerror = () => ws.close(1011, "site upstream error");
-      },
-      message(ws, message) {
-        const upstream = ws.data.upstream;
-        if (upstream?.readyState === WebSocket.OPEN) upstream.send(message);
-        else ws.data.pending.push(message);
-      },
-      close(ws) {
-        ws.data.upstream?.close();
-      },
-    },
+    handler: bridgeHandler<SiteSocketData>({ errorReason: "site upstream error" }),
   };
 }
