@@ -100,7 +100,7 @@ async function watchPage(p: Page) {
   p.setDefaultTimeout(STEP_MS);
   p.on("console", (m) => m.type() === "error" && console.error(`[browser] ${m.text()}`));
   p.on("pageerror", (e) => console.error(`[browser] ${e.message}`));
-  // Previews live on their own origin, http://5173-<sandboxId>.localhost:<port>: let them through the offline rule.
+  // Previews live on their own origin, http://5173-<sandboxId>.app.localhost:<port>: let them through the offline rule.
   await p.context().route(/^http:\/\/[a-z0-9.-]+\.localhost(:\d+)?\//, (route) => route.continue());
 }
 

@@ -172,7 +172,7 @@ describe("Expired detection", () => {
     const sandbox = await stubSandboxProject(page, stack.app.url, id, { sandboxId: "gonesandbox00002", valid: false });
     sandbox.url = `http://5173-gonesandbox00002.app.localhost:${port}`;
     sandbox.recreate = { sandboxId: "stubsandbox0006", url: previewUrlFor("stubsandbox0006", stack.app.url), filesSynced: 1, workflowCommand: null };
-    await page.context().route(/^http:\/\/5173-stubsandbox0006\.localhost:\d+\//, (route) =>
+    await page.context().route(/^http:\/\/5173-stubsandbox0006\.app\.localhost:\d+\//, (route) =>
       route.fulfill({
         status: 502,
         contentType: "text/html",
