@@ -3,14 +3,16 @@
  * proxied ≥ 0.7× the requests per second of the same request made directly to the server), in one run.
  *
  * Publishes a small Node server (node:http, no dependencies) as a server deployment, then runs wrk at 50
- * connections for SECONDS against, one after the other:
+ * connections for SECONDS against each of these, ROUNDS times in a turning order (medians printed):
  * - direct: the server in its sandbox, at the address the proxy itself sends to (the baseline);
  * - proxied: the app's site server by Host header (`<slug>.<SITES_DOMAIN>`), which passes each request on;
+ * - bare Bun proxy: `Bun.serve` passing each request on with `fetch` and nothing else, in this same process
+ *   (what any proxy written on Bun costs, so what the site server adds to it shows apart);
  * for a small answer (the worst case for the proxy: its own work is all there is) and a 100 KB one. Prints
  * req/s and p99 of each and the ratio. The real server pieces (startParts + serveHttp) run in this process on
  * a temp DATA_DIR with embedded PGlite; needs what local sandboxes need (root, bubblewrap) and wrk.
  *
- *   bun bench/site-proxy.ts [--seconds 8]
+ *   bun bench/site-proxy.ts [--seconds 5] [--rounds 3]
  */
 import { parseArgs } from "node:util";
 import { findLiveSite } from "../api/src/db/deployments";
@@ -22,11 +24,12 @@ import { grantedAccess } from "../api/src/test/access";
 import { startBenchApp } from "./support/bench-app";
 import { requireLocalSandboxes } from "./support/local-sandboxes";
 import { runBench } from "./support/run-bench";
-import { loadAverage, loadLine, verdict, warnIfBusy } from "./support/stats";
+import { loadAverage, loadLine, upperMedian, verdict, warnIfBusy } from "./support/stats";
 import { ensureWrk, runWrk, type WrkResult } from "./support/wrk";
 
-const { values: opts } = parseArgs({ options: { seconds: { type: "string", default: "8" } } });
+const { values: opts } = parseArgs({ options: { seconds: { type: "string", default: "5" }, rounds: { type: "string", default: "3" } } });
 const SECONDS = Number(opts.seconds);
+const ROUNDS = Number(opts.rounds);
 const GOAL_RATIO = 0.7;
 const BIG_BYTES = 100 * 1024;
 
@@ -79,27 +82,55 @@ await runBench(async (cleanups) => {
     if (a !== b) throw new Error(`${path}: the proxy and the server answer differently`);
   }
 
-  console.log(`wrk -c50 for ${SECONDS} s each, direct first, then proxied:`);
-  const rows: { what: string; direct: WrkResult; proxied: WrkResult }[] = [];
+  const bare = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: async (req) => {
+      const url = new URL(req.url);
+      const res = await fetch(`${direct}${url.pathname}${url.search}`, { headers: req.headers });
+      return new Response(res.body, { status: res.status, headers: res.headers });
+    },
+  });
+  cleanups.push(async () => bare.stop(true));
+  const bareBase = `http://127.0.0.1:${bare.port}`;
+
+  const targets = [
+    { name: "direct", base: direct, headers: {} },
+    { name: "proxied", base: bench.base, headers: { Host: host } },
+    { name: "bare Bun proxy", base: bareBase, headers: {} },
+  ] as const;
+  type Name = (typeof targets)[number]["name"];
+  console.log(`wrk -c50 for ${SECONDS} s each, ${ROUNDS} rounds, the order turning each round (a busy machine drifts):`);
+  const rows: { what: string; runs: Record<Name, WrkResult[]> }[] = [];
   for (const [what, path] of [
     ["2-byte answer", "/"],
     [`${BIG_BYTES / 1024} KB answer`, "/big"],
   ] as const) {
-    await runWrk({ url: `${direct}${path}`, connections: 10, seconds: 1 });
-    const d = await runWrk({ url: `${direct}${path}`, connections: 50, seconds: SECONDS });
-    await runWrk({ url: `${bench.base}${path}`, connections: 10, seconds: 1, headers: { Host: host } });
-    const p = await runWrk({ url: `${bench.base}${path}`, connections: 50, seconds: SECONDS, headers: { Host: host } });
-    rows.push({ what, direct: d, proxied: p });
+    const runs: Record<Name, WrkResult[]> = { direct: [], proxied: [], "bare Bun proxy": [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < targets.length; i++) {
+        const t = targets[(i + round) % targets.length]!;
+        await runWrk({ url: `${t.base}${path}`, connections: 10, seconds: 1, headers: t.headers });
+        runs[t.name].push(await runWrk({ url: `${t.base}${path}`, connections: 50, seconds: SECONDS, headers: t.headers }));
+      }
+    }
+    rows.push({ what, runs });
   }
 
-  const errors = (r: WrkResult) => (r.non2xx + r.socketErrors ? ` (errors: ${r.non2xx} non-2xx, ${r.socketErrors} socket)` : "");
+  const errors = (rs: WrkResult[]) => {
+    const non2xx = rs.reduce((n, r) => n + r.non2xx, 0);
+    const socket = rs.reduce((n, r) => n + r.socketErrors, 0);
+    return non2xx + socket ? ` (errors: ${non2xx} non-2xx, ${socket} socket)` : "";
+  };
+  const rps = (rs: WrkResult[]) => upperMedian(rs.map((r) => r.requestsPerSec));
+  const figures = (rs: WrkResult[]) => `${rps(rs).toFixed(0).padStart(7)} req/s p99 ${upperMedian(rs.map((r) => r.p99Ms)).toFixed(1)} ms${errors(rs)}`;
   let worst = Number.POSITIVE_INFINITY;
-  console.log("");
-  for (const { what, direct: d, proxied: p } of rows) {
-    const ratio = p.requestsPerSec / d.requestsPerSec;
+  console.log("\nMedians of the rounds:");
+  for (const { what, runs } of rows) {
+    const ratio = rps(runs.proxied) / rps(runs.direct);
     worst = Math.min(worst, ratio);
     console.log(
-      `${what.padEnd(15)} direct ${d.requestsPerSec.toFixed(0).padStart(7)} req/s p99 ${d.p99Ms.toFixed(1)} ms${errors(d)} | proxied ${p.requestsPerSec.toFixed(0).padStart(7)} req/s p99 ${p.p99Ms.toFixed(1)} ms${errors(p)} | proxied/direct ${ratio.toFixed(2)}×`,
+      `${what.padEnd(15)} direct ${figures(runs.direct)} | proxied ${figures(runs.proxied)} | bare Bun proxy ${figures(runs["bare Bun proxy"])} | proxied/direct ${ratio.toFixed(2)}×, proxied/bare ${(rps(runs.proxied) / rps(runs["bare Bun proxy"])).toFixed(2)}×`,
     );
   }
   console.log(`Proxied against direct, the worse of the two: ${worst.toFixed(2)}× (goal ≥ ${GOAL_RATIO}×): ${verdict(worst >= GOAL_RATIO)}`);
