@@ -204,6 +204,9 @@ describe("publishing the fullstack todo app", () => {
         await shot(page, "failure").catch(() => {});
         if (site) await shot(site, "failure-site").catch(() => {});
         console.error(`--- app output ---\n${app.output().slice(-6000)}`);
+        for (const d of await deployments().catch(() => [])) {
+          console.error(`--- deployment ${d.id} (${d.status}) logs ---\n${(await logLines(d.id).catch((e) => String(e))).slice(-3000)}`);
+        }
         throw error;
       }
     },
