@@ -9,24 +9,21 @@
  * Roll back serves the first deployment's code over that data, started from the build kept with it. Screenshots go to e2e/artifacts/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DatabaseInfo, QueryResult } from "@shared/schemas/database";
 import type { Project } from "@shared/schemas/project";
 import type { Deployment } from "@shared/schemas/publish";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startAuthEmulator } from "../api/src/auth/emulator";
-import { silentLogger } from "../api/src/lib/logger";
+import type { BrowserContext, Page } from "playwright-core";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
 import { callApi, runCleanups } from "./support/api";
-import { type AppServer, startApp } from "./support/app-server";
-import { launchBrowser, newOfflineContext } from "./support/browser";
-import { freePort } from "./support/free-port";
+import type { AppServer } from "./support/app-server";
+import { appDataDir } from "./support/data-dir";
+import { startOwnStack } from "./support/own-stack";
 import { bearerToken, signInWithGoogle } from "./support/sign-in";
 import { templateCacheFilled } from "./support/template-cache";
 import { until } from "./support/until";
-import { ensureWebBuilt, REPO_ROOT } from "./support/web-build";
+import { REPO_ROOT } from "./support/web-build";
 
 const PROJECT_ID = "demo-e2e-publish-server";
 const ARTIFACTS = join(import.meta.dir, "artifacts");
@@ -39,7 +36,6 @@ const DEV_ONLY = `Only in development ${tag}`;
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 let app: AppServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let site: Page;
@@ -65,26 +61,14 @@ const builtAfter = async (before: string): Promise<Deployment> =>
 
 beforeAll(async () => {
   if (SKIP) return;
-  ensureWebBuilt();
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const dataDir = mkdtempSync(join(tmpdir(), "e2e-publish-server-"));
-  chmodSync(dataDir, 0o711);
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const emulatorPort = await freePort();
-  const emulator = await startAuthEmulator({ projectId: PROJECT_ID, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger });
-  cleanups.push(() => emulator.stop());
-  app = await startApp({
-    port: await freePort(),
-    dataDir,
-    emulatorHost: `127.0.0.1:${emulatorPort}`,
+  const dataDir = appDataDir("e2e-publish-server-", cleanups);
+  ({ app, context, page } = await startOwnStack({
     projectId: PROJECT_ID,
+    dataDir,
+    cleanups,
     env: { SANDBOX_WARM_TEMPLATES: "fullstack", SITE_IDLE_S: String(IDLE_S), PUBLISH_START_TIMEOUT_S: "120" },
-  });
-  cleanups.push(() => app.stop());
-  browser = await launchBrowser();
-  cleanups.push(() => browser.close());
-  context = await newOfflineContext(browser, { width: 1440, height: 900 });
-  page = await context.newPage();
+    viewport: { width: 1440, height: 900 },
+  }));
   page.setDefaultTimeout(20_000);
   await until("the fullstack template's dependencies", () => templateCacheFilled("fullstack"), Boolean, 240_000);
 
