@@ -4,7 +4,7 @@
  * sandboxes. No model: the fullstack todo template is applied and files are written through the API.
  * The app's development server makes the `items` table in development, where the test adds a row of its own;
  * the Publish dialog publishes it as a server; a todo added on the site lands in production, not in
- * development. After SITE_IDLE_S (4 s here) the server is asleep, and the next page load wakes it and shows
+ * development. After SITE_IDLE_S (8 s here) the server is asleep, and the next page load wakes it and shows
  * the todo. A second publish with a new migration and a new heading applies the migration to the same data;
  * Roll back serves the first deployment's code over that data, started from the build kept with it. Screenshots go to e2e/artifacts/.
  */
@@ -27,7 +27,8 @@ import { REPO_ROOT } from "./support/web-build";
 
 const PROJECT_ID = "demo-e2e-publish-server";
 const ARTIFACTS = join(import.meta.dir, "artifacts");
-const IDLE_S = 4;
+// Long enough that a busy 2-core machine does not put the server to sleep between two steps of one page visit.
+const IDLE_S = 8;
 const support = await checkLocalSandboxSupport();
 const SKIP = support.ok ? null : `skipped: the local sandbox cannot run on this machine (${support.missing.join("; ")})`;
 const tag = crypto.randomUUID().slice(0, 8);
@@ -39,6 +40,7 @@ let app: AppServer;
 let context: BrowserContext;
 let page: Page;
 let site: Page;
+const siteRequests: string[] = [];
 let token: string;
 let projectId: string;
 
@@ -115,6 +117,9 @@ describe("publishing the fullstack todo app", () => {
         // On the site: production starts empty (the development row is not there); a todo added is stored there.
         site = await context.newPage();
         site.setDefaultTimeout(20_000);
+        // What the site page asked and got, printed when the test fails.
+        site.on("response", (r) => siteRequests.push(`${r.request().method()} ${r.url()} → ${r.status()}`));
+        site.on("requestfailed", (r) => siteRequests.push(`${r.method()} ${r.url()} failed: ${r.failure()?.errorText}`));
         await site.goto(url!);
         await site.getByRole("heading", { name: "Items" }).waitFor({ timeout: 60_000 });
         expect(await site.getByText(DEV_ONLY).count()).toBe(0);
@@ -188,6 +193,7 @@ describe("publishing the fullstack todo app", () => {
         await shot(page, "failure").catch(() => {});
         if (site) await shot(site, "failure-site").catch(() => {});
         console.error(`--- app output ---\n${app.output().slice(-6000)}`);
+        console.error(`--- the site page's requests ---\n${siteRequests.slice(-40).join("\n")}`);
         for (const d of await deployments().catch(() => [])) {
           console.error(`--- deployment ${d.id} (${d.status}) logs ---\n${(await logLines(d.id).catch((e) => String(e))).slice(-3000)}`);
         }
