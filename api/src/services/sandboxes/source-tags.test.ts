@@ -61,7 +61,12 @@ describe("source tags", () => {
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     test("the dev server tags App.tsx's elements", async () => {
-      const server = await createServer({ root: dir, configFile: join(dir, "vite.config.ts"), logLevel: "silent", server: { middlewareMode: true, ws: false } });
+      const server = await createServer({
+        root: dir,
+        configFile: join(dir, "vite.config.ts"),
+        logLevel: "silent",
+        server: { middlewareMode: true, ws: false },
+      });
       try {
         const app = await server.transformRequest("/src/App.tsx");
         const source = readFileSync(join(dir, "src/App.tsx"), "utf8").split("\n");

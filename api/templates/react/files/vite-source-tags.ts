@@ -33,7 +33,7 @@ export default function sourceTags(): Plugin {
 
 /** `code` with its JSX elements tagged; the code itself when it cannot be parsed (Vite then reports why). */
 export function tagSource(code: string, path: string): string {
-  const parse = (vite as { parseSync?: (file: string, text: string, o: object) => { program: Node; errors: unknown[] } }).parseSync;
+  const parse = (vite as unknown as { parseSync?: (file: string, text: string, o: object) => { program: Node; errors: unknown[] } }).parseSync;
   if (!parse) return code;
   const parsed = parse(path, code, { lang: path.endsWith(".tsx") ? "tsx" : "jsx" });
   if (parsed.errors.length) return code;
