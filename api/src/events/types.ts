@@ -50,6 +50,12 @@ export type SecretDeclinedEvent = { type: "secret.declined"; projectId: string; 
 export type AccessChangedEvent = { type: "project.access.changed"; projectId: string; userId: string; ownerId: string; origin: "api"; pushedBy?: undefined };
 
 /**
+ * A share link was revoked (services/share-links.ts): every instance closes the preview sockets and open pages
+ * that entered through it (realtime/preview-proxy.ts), as the per-request check only stops new requests.
+ */
+export type ShareLinkRevokedEvent = { type: "share_link.revoked"; projectId: string; linkId: string; ownerId: string; origin: "api"; pushedBy?: undefined };
+
+/**
  * An administrator disabled or re-enabled a user (services/admin): every instance reads that user's flag again
  * on their next request, and on `user.disabled` closes their open sockets and terminals.
  */
@@ -70,6 +76,7 @@ export type BusEvent =
   | ProjectEnvChangedEvent
   | SecretDeclinedEvent
   | AccessChangedEvent
+  | ShareLinkRevokedEvent
   | UserStatusEvent
   | RunStopEvent
   | TeamBusEvent;

@@ -5,7 +5,8 @@
  * Nobody is served without the host's cookie (see preview-gate.ts): a signed-in member's or a share link's,
  * checked against the database on every request, WebSocket upgrades included. Without it, or once the grant no
  * longer holds (member removed, link revoked or expired, project deleted, sandbox replaced), the answer is the
- * same 404 page as for a preview that does not exist.
+ * same 404 page as for a preview that does not exist. Sockets already open (the app's own, and each page's watch
+ * socket at `/__appbuilder/watch`) close the moment that grant ends, on any instance (./preview-sockets.ts).
  * Pages the app serves get the problem reporter (preview-reporter/), whose reports the proxy answers under
  * `/__appbuilder/`; Vite's compile errors are also read off the HMR socket on their way to the page.
  */
@@ -15,14 +16,20 @@ import type { Logger } from "../lib/logger";
 import { HOP_HEADERS, keepCookiesOnHost } from "../lib/proxy-headers";
 import { NothingListeningError, type SandboxProvider } from "../sandbox/types";
 import { PREVIEW_COOKIE, type PreviewGrant, type PreviewTickets } from "../lib/preview-grant";
+import type { EventBus } from "../events/types";
 import { createPreviewGate } from "./preview-gate";
 import { parsePreviewHost } from "./preview-host";
-import { injectReporterBytes, injectReporterStream } from "./preview-reporter/inject";
+import { injectReporterBytes, injectReporterStream, WATCH_PATH } from "./preview-reporter/inject";
+import { createPreviewSockets } from "./preview-sockets";
 import { createReportsEndpoint, type PreviewProblemSink } from "./preview-reporter/reports-endpoint";
 
 export type PreviewSocketData = {
   kind: "preview";
   sandboxId: string;
+  /** What admitted the socket: it closes when this grant ends. */
+  grant: PreviewGrant;
+  /** An open page's watch socket (the proxy's own, no upstream); otherwise the app's socket, piped to `url`. */
+  watch?: boolean;
   url: string;
   host: string;
   protocols: string[];
@@ -34,6 +41,9 @@ export type PreviewProxy = {
   /** null when the request is not for a preview host; otherwise the response (undefined when upgraded). */
   handle(req: Request, server: Server<unknown>): Promise<Response | undefined> | null;
   handler: WebSocketHandler<PreviewSocketData>;
+  /** Open preview sockets on this instance (the app's and the pages' watch sockets). */
+  socketCount(): number;
+  close(): void;
 };
 
 /**
@@ -93,12 +103,15 @@ export function createPreviewProxy(deps: {
    * so a removed member, a revoked link or a deleted project answers 404 at once on every instance.
    */
   allowed: (grant: PreviewGrant, sandboxId: string) => Promise<boolean>;
+  /** Where removals, revocations and disabled accounts are heard, to close the sockets they opened. */
+  events?: EventBus;
   /** Previews are served over https (the cookie is then `Secure`). */
   secure?: boolean;
   problems?: PreviewProblemSink | null;
 }): PreviewProxy {
   const reports = createReportsEndpoint({ sink: deps.problems ?? null, logger: deps.logger });
   const gate = createPreviewGate({ tickets: deps.tickets, allowed: deps.allowed, secure: deps.secure ?? false, logger: deps.logger });
+  const sockets = createPreviewSockets({ events: deps.events, allowed: deps.allowed, logger: deps.logger });
 
   async function target(sandboxId: string, port: number) {
     const sandbox = await deps.provider.connect(sandboxId);
@@ -112,7 +125,13 @@ export function createPreviewProxy(deps: {
     if (entered === "denied") return noSuchPreview();
     if (entered) return entered;
     // Before the sandbox is even looked for: a stranger learns nothing, not even by timing, and costs one read.
-    if (!(await gate.admits(req, sandboxId))) return noSuchPreview();
+    const grant = await gate.admits(req, sandboxId);
+    if (!grant) return noSuchPreview();
+    const wantsSocket = req.headers.get("upgrade")?.toLowerCase() === "websocket";
+    if (wantsSocket && new URL(req.url).pathname === WATCH_PATH) {
+      const data: PreviewSocketData = { kind: "preview", sandboxId, grant, watch: true, url: "", host, protocols: [], pending: [] };
+      return server.upgrade(req, { data }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
+    }
     const t = await target(sandboxId, port).catch((error) => {
       if (error instanceof NothingListeningError) return "not listening" as const;
       deps.logger.warn("preview target failed", { sandboxId, port, error: String(error) });
@@ -127,12 +146,12 @@ export function createPreviewProxy(deps: {
     const url = new URL(req.url);
     const upstream = `${t.hostname}:${t.port}${url.pathname}${url.search}`;
 
-    if (req.headers.get("upgrade")?.toLowerCase() === "websocket") {
+    if (wantsSocket) {
       const protocols = (req.headers.get("sec-websocket-protocol") ?? "")
         .split(",")
         .map((p) => p.trim())
         .filter(Boolean);
-      const data: PreviewSocketData = { kind: "preview", sandboxId, url: `ws://${upstream}`, host, protocols, pending: [] };
+      const data: PreviewSocketData = { kind: "preview", sandboxId, grant, url: `ws://${upstream}`, host, protocols, pending: [] };
       const headers = protocols.length ? { "Sec-WebSocket-Protocol": protocols[0]! } : undefined;
       return server.upgrade(req, { data, headers }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
     }
@@ -194,6 +213,8 @@ export function createPreviewProxy(deps: {
     },
     handler: {
       open(ws: ServerWebSocket<PreviewSocketData>) {
+        sockets.add(ws);
+        if (ws.data.watch) return; // says nothing: it is there to be closed when access ends
         const upstream = new WebSocket(ws.data.url, { headers: { host: ws.data.host }, protocols: ws.data.protocols } as never);
         upstream.binaryType = "arraybuffer";
         ws.data.upstream = upstream;
@@ -209,13 +230,17 @@ export function createPreviewProxy(deps: {
         upstream.onerror = () => ws.close(1011, "preview upstream error");
       },
       message(ws, message) {
+        if (ws.data.watch) return;
         const upstream = ws.data.upstream;
         if (upstream?.readyState === WebSocket.OPEN) upstream.send(message);
         else ws.data.pending.push(message);
       },
       close(ws) {
+        sockets.remove(ws);
         ws.data.upstream?.close();
       },
     },
+    socketCount: () => sockets.count(),
+    close: () => sockets.close(),
   };
 }

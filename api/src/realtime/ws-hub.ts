@@ -60,6 +60,7 @@ export function createWsHub(
       event.type === "sandbox.stop" ||
       event.type === "project.env.changed" ||
       event.type === "secret.declined" ||
+      event.type === "share_link.revoked" ||
       event.type === "user.enabled" ||
       event.type === "run.stop"
     )
