@@ -42,7 +42,9 @@ async function projects(owner: string, n: number): Promise<string[]> {
 /** An AI answer being written in the project (the row a chat run holds while it runs). */
 async function answering(projectId: string): Promise<() => Promise<void>> {
   const assistantMessageId = crypto.randomUUID();
-  await insertRunMessages(ctx.sql, { projectId, userMessageId: crypto.randomUUID(), assistantMessageId, content: "build it", attachments: [] });
+  const [project] = await ctx.sql<{ ownerId: string }[]>`select owner_id as "ownerId" from projects where id = ${projectId}`;
+  const senderId = project!.ownerId;
+  await insertRunMessages(ctx.sql, { projectId, userMessageId: crypto.randomUUID(), assistantMessageId, content: "build it", attachments: [], senderId });
   return () =>
     finishRunMessage(ctx.sql, assistantMessageId, projectId, { content: "", thinking: null, toolCalls: [], actions: [], usage: null, status: "complete" });
 }
