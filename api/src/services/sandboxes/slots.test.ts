@@ -87,6 +87,30 @@ describe(`sandboxes per user (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "
     }
   });
 
+  test("a handed-over project's running sandbox counts for its new owner, not the old one", async () => {
+    const [was, now] = [await ctx.newUser("was"), await ctx.newUser("now")];
+    const [handed, kept] = await projects(was, 2);
+    const [theirs] = await projects(now, 1);
+    const p = memoryProvider({ startMs: 0 });
+    const a = instance(p, 1);
+    try {
+      const running = await a.ensure(grantedAccess(was, handed!));
+      // What POST /api/projects/{id}/transfer does to the project's row (db/members.ts transferOwnership).
+      await ctx.sql`update projects set owner_id = ${now} where id = ${handed!}`;
+      await Bun.sleep(20);
+      // The old owner's one slot is free: their other project starts and the handed-over sandbox keeps running.
+      const mine = await a.ensure(grantedAccess(was, kept!));
+      expect([...p.live.keys()].sort()).toEqual([running.id, mine.id].sort());
+      // The new owner's cap of 1 holds it: their own project's start makes room by stopping it.
+      const next = await a.ensure(grantedAccess(now, theirs!));
+      for (let i = 0; i < 50 && p.live.has(running.id); i++) await Bun.sleep(10);
+      expect(p.killed).toEqual([running.id]);
+      expect([...p.live.keys()].sort()).toEqual([mine.id, next.id].sort());
+    } finally {
+      await a.shutdown();
+    }
+  });
+
   test("with every sandbox busy, one more answers 429 naming them, and starts nothing", async () => {
     const owner = await ctx.newUser("jay");
     const [p1, p2, p3] = await projects(owner, 3);

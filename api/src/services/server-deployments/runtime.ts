@@ -49,12 +49,22 @@ export type ServerRuntimeDeps = LaunchDeps & { events: EventBus; startTimeoutMs:
 
 export type ServerRuntime = ReturnType<typeof createServerRuntime>;
 
+/**
+ * A handed-over project's server counts toward its current owner's MAX_LIVE_SERVERS_PER_USER: each request brings
+ * the owner as read now (the site's row), and the kept entry takes it, so the old owner's count drops it at once.
+ */
+export function followOwner(e: { spec: ServerSpec }, current: Pick<ServerSpec, "ownerId">): void {
+  if (e.spec.ownerId !== current.ownerId) e.spec = { ...e.spec, ownerId: current.ownerId };
+}
+
 export function createServerRuntime(deps: ServerRuntimeDeps) {
   const entries = new Map<string, Entry>();
 
   const entryFor = (spec: ServerSpec): Entry => {
     let e = entries.get(spec.deploymentId);
-    if (!e) {
+    if (e) {
+      followOwner(e, spec);
+    } else {
       e = {
         spec,
         sandbox: null,
