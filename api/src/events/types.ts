@@ -8,7 +8,7 @@ import type { DeploymentEvent } from "@shared/events/deployment-events";
 import type { FileEvent } from "@shared/events/file-events";
 import type { ProblemsChangedEvent } from "@shared/schemas/problems";
 import type { ProcessEvent } from "@shared/events/process-events";
-import type { ActivityChangedEvent, RunStartedEvent } from "@shared/events/team-events";
+import type { ActivityChangedEvent, PresentPerson, RunStartedEvent } from "@shared/events/team-events";
 
 export type FileBusEvent = FileEvent & {
   ownerId: string;
@@ -56,6 +56,21 @@ export type AccessChangedEvent = { type: "project.access.changed"; projectId: st
 export type ShareLinkRevokedEvent = { type: "share_link.revoked"; projectId: string; linkId: string; ownerId: string; origin: "api"; pushedBy?: undefined };
 
 /**
+ * Who has a project open through one hub (realtime/presence-relay.ts): each hub tells the others whenever its
+ * people there change, so presence is the same on every instance; `ask` asks the others to say theirs.
+ */
+export type PresenceRelayEvent = {
+  type: "presence.relay";
+  projectId: string;
+  hub: string;
+  people: PresentPerson[];
+  ask: boolean;
+  origin: "api";
+  ownerId?: undefined;
+  pushedBy?: undefined;
+};
+
+/**
  * An administrator disabled or re-enabled a user (services/admin): every instance reads that user's flag again
  * on their next request, and on `user.disabled` closes their open sockets and terminals.
  */
@@ -77,6 +92,7 @@ export type BusEvent =
   | SecretDeclinedEvent
   | AccessChangedEvent
   | ShareLinkRevokedEvent
+  | PresenceRelayEvent
   | UserStatusEvent
   | RunStopEvent
   | TeamBusEvent;
