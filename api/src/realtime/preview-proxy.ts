@@ -12,8 +12,9 @@
  */
 import { PREVIEW_STATUS_TYPE, type PreviewStatus, type PreviewStatusMessage } from "@shared/events/preview-status";
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import { forwardHttp } from "../lib/forward-http";
+import { type BridgedSocketData, bridgeHandler, requestedProtocols, upgradeToUpstream } from "../lib/forward-socket";
 import type { Logger } from "../lib/logger";
-import { HOP_HEADERS, keepCookiesOnHost } from "../lib/proxy-headers";
 import { NothingListeningError, type SandboxProvider } from "../sandbox/types";
 import { PREVIEW_COOKIE, type PreviewGrant, type PreviewTickets } from "../lib/preview-grant";
 import type { EventBus } from "../events/types";
@@ -23,18 +24,13 @@ import { injectReporterBytes, injectReporterStream, WATCH_PATH } from "./preview
 import { createPreviewSockets } from "./preview-sockets";
 import { createReportsEndpoint, type PreviewProblemSink } from "./preview-reporter/reports-endpoint";
 
-export type PreviewSocketData = {
+export type PreviewSocketData = BridgedSocketData & {
   kind: "preview";
   sandboxId: string;
   /** What admitted the socket: it closes when this grant ends. */
   grant: PreviewGrant;
-  /** An open page's watch socket (the proxy's own, no upstream); otherwise the app's socket, piped to `url`. */
+  /** An open page's watch socket (the proxy's own, no upstream); otherwise the app's socket, bridged to `url`. */
   watch?: boolean;
-  url: string;
-  host: string;
-  protocols: string[];
-  upstream?: WebSocket;
-  pending: (string | Buffer)[];
 };
 
 export type PreviewProxy = {
@@ -112,6 +108,12 @@ export function createPreviewProxy(deps: {
   const reports = createReportsEndpoint({ sink: deps.problems ?? null, logger: deps.logger });
   const gate = createPreviewGate({ tickets: deps.tickets, allowed: deps.allowed, secure: deps.secure ?? false, logger: deps.logger });
   const sockets = createPreviewSockets({ events: deps.events, allowed: deps.allowed, logger: deps.logger });
+  const bridge = bridgeHandler<PreviewSocketData>({
+    errorReason: "preview upstream error",
+    onUpstreamText: (ws, text) => {
+      if (text.startsWith(VITE_ERROR_PREFIX)) noteViteError(ws.data.sandboxId, text);
+    },
+  });
 
   async function target(sandboxId: string, port: number) {
     const sandbox = await deps.provider.connect(sandboxId);
@@ -147,33 +149,18 @@ export function createPreviewProxy(deps: {
     const upstream = `${t.hostname}:${t.port}${url.pathname}${url.search}`;
 
     if (wantsSocket) {
-      const protocols = (req.headers.get("sec-websocket-protocol") ?? "")
-        .split(",")
-        .map((p) => p.trim())
-        .filter(Boolean);
-      const data: PreviewSocketData = { kind: "preview", sandboxId, grant, url: `ws://${upstream}`, host, protocols, pending: [] };
-      const headers = protocols.length ? { "Sec-WebSocket-Protocol": protocols[0]! } : undefined;
-      return server.upgrade(req, { data, headers }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
+      const data: PreviewSocketData = { kind: "preview", sandboxId, grant, url: `ws://${upstream}`, host, protocols: requestedProtocols(req), pending: [] };
+      return upgradeToUpstream(req, server, data);
     }
 
-    const headers = new Headers(req.headers);
-    for (const h of HOP_HEADERS) headers.delete(h);
-    gate.stripCookie(headers);
-    // Uncompressed from the sandbox (loopback), so a page's Content-Length is true and the reporter can go in.
-    headers.set("accept-encoding", "identity");
     try {
-      const res = await fetch(`http://${upstream}`, {
-        method: req.method,
-        headers,
-        body: req.method === "GET" || req.method === "HEAD" ? undefined : req.body,
-        redirect: "manual",
+      const { res, headers: out } = await forwardHttp(req, upstream, {
+        host,
+        editRequest: (h) => gate.stripCookie(h),
+        // Only the proxy's own pages say they are; the length is set again if the reporter goes in.
+        dropResponse: [OWN_PAGE_HEADER, "content-length"],
+        reservedCookie: PREVIEW_COOKIE,
       });
-      const out = new Headers(res.headers);
-      for (const h of HOP_HEADERS) out.delete(h);
-      out.delete(OWN_PAGE_HEADER); // only the proxy's own pages say they are
-      out.delete("content-encoding");
-      out.delete("content-length");
-      keepCookiesOnHost(out, host, PREVIEW_COOKIE);
       if (isPage(req, res)) return await withReporter(res, out);
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
     } catch {
@@ -214,30 +201,14 @@ export function createPreviewProxy(deps: {
     handler: {
       open(ws: ServerWebSocket<PreviewSocketData>) {
         sockets.add(ws);
-        if (ws.data.watch) return; // says nothing: it is there to be closed when access ends
-        const upstream = new WebSocket(ws.data.url, { headers: { host: ws.data.host }, protocols: ws.data.protocols } as never);
-        upstream.binaryType = "arraybuffer";
-        ws.data.upstream = upstream;
-        upstream.onopen = () => {
-          for (const m of ws.data.pending) upstream.send(m);
-          ws.data.pending = [];
-        };
-        upstream.onmessage = (e) => {
-          if (typeof e.data === "string" && e.data.startsWith(VITE_ERROR_PREFIX)) noteViteError(ws.data.sandboxId, e.data);
-          ws.send(typeof e.data === "string" ? e.data : new Uint8Array(e.data as ArrayBuffer));
-        };
-        upstream.onclose = (e) => ws.close(e.code === 1005 || e.code === 1006 ? 1011 : e.code, e.reason);
-        upstream.onerror = () => ws.close(1011, "preview upstream error");
+        if (!ws.data.watch) bridge.open?.(ws); // a watch socket says nothing: it is there to be closed when access ends
       },
       message(ws, message) {
-        if (ws.data.watch) return;
-        const upstream = ws.data.upstream;
-        if (upstream?.readyState === WebSocket.OPEN) upstream.send(message);
-        else ws.data.pending.push(message);
+        if (!ws.data.watch) bridge.message(ws, message);
       },
-      close(ws) {
+      close(ws, code, reason) {
         sockets.remove(ws);
-        ws.data.upstream?.close();
+        bridge.close?.(ws, code, reason);
       },
     },
     socketCount: () => sockets.count(),
