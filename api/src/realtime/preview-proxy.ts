@@ -204,7 +204,7 @@ export function createPreviewProxy(deps: {
         if (!ws.data.watch) bridge.open?.(ws); // a watch socket says nothing: it is there to be closed when access ends
       },
       message(ws, message) {
-        if (!ws.data.watch) bridge.message(ws, message);
+        if (!ws.data.watch) void bridge.message?.(ws, message);
       },
       close(ws, code, reason) {
         sockets.remove(ws);
