@@ -21,6 +21,7 @@ import { toPublicConfig } from "./public-config";
 import { createMemoryBus } from "./events/memory-bus";
 import { createPostgresBus } from "./events/postgres-bus";
 import { createPreviewProxy, type PreviewProxy } from "./realtime/preview-proxy";
+import { appOriginsOf } from "./realtime/preview-reporter/served-script";
 import { createPtySocket, type PtySocket } from "./realtime/pty-socket";
 import { createWsHub, type WsHub } from "./realtime/ws-hub";
 import { createServerProxy, type ServerProxy } from "./sites/server-proxy";
@@ -144,6 +145,7 @@ export async function startParts(
       // Sockets already open through a grant close when it ends (removal, revocation), on every instance.
       events,
       secure: config.preview.scheme === "https",
+      appOrigins: appOriginsOf(config.publicUrl),
       problems: {
         report: (sandboxId, reports) => reportFromPreview(services, sandboxId, reports),
         viteError: (sandboxId, err) => reportViteError(services, sandboxId, err),

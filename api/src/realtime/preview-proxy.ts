@@ -7,7 +7,7 @@
  * longer holds (member removed, link revoked or expired, project deleted, sandbox replaced), the answer is the
  * same 404 page as for a preview that does not exist. Sockets already open (the app's own, and each page's watch
  * socket at `/__appbuilder/watch`) close the moment that grant ends, on any instance (./preview-sockets.ts).
- * Pages the app serves get the problem reporter (preview-reporter/), whose reports the proxy answers under
+ * Pages the app serves get the problem reporter and the element picker (preview-reporter/), whose reports the proxy answers under
  * `/__appbuilder/`; Vite's compile errors are also read off the HMR socket on their way to the page.
  */
 import { PREVIEW_STATUS_TYPE, type PreviewStatus, type PreviewStatusMessage } from "@shared/events/preview-status";
@@ -23,6 +23,7 @@ import { parsePreviewHost } from "./preview-host";
 import { injectReporterBytes, injectReporterStream, WATCH_PATH } from "./preview-reporter/inject";
 import { createPreviewSockets } from "./preview-sockets";
 import { createReportsEndpoint, type PreviewProblemSink } from "./preview-reporter/reports-endpoint";
+import type { AppOrigins } from "./preview-reporter/served-script";
 
 export type PreviewSocketData = BridgedSocketData & {
   kind: "preview";
@@ -104,8 +105,10 @@ export function createPreviewProxy(deps: {
   /** Previews are served over https (the cookie is then `Secure`). */
   secure?: boolean;
   problems?: PreviewProblemSink | null;
+  /** Where the app is served: the pages' element picker obeys and answers only frames' parents from there. */
+  appOrigins?: AppOrigins;
 }): PreviewProxy {
-  const reports = createReportsEndpoint({ sink: deps.problems ?? null, logger: deps.logger });
+  const reports = createReportsEndpoint({ sink: deps.problems ?? null, logger: deps.logger, appOrigins: deps.appOrigins });
   const gate = createPreviewGate({ tickets: deps.tickets, allowed: deps.allowed, secure: deps.secure ?? false, logger: deps.logger });
   const sockets = createPreviewSockets({ events: deps.events, allowed: deps.allowed, logger: deps.logger });
   const bridge = bridgeHandler<PreviewSocketData>({
