@@ -65,9 +65,7 @@ export function createServerRuntime(deps: ServerRuntimeDeps) {
 
   const entryFor = (spec: ServerSpec): Entry => {
     let e = entries.get(spec.deploymentId);
-    if (e) {
-      followOwner(e, spec);
-    } else {
+    if (!e) {
       e = {
         spec,
         sandbox: null,
@@ -85,6 +83,8 @@ export function createServerRuntime(deps: ServerRuntimeDeps) {
     } else if (!e.starting) {
       // The live row's files: after the publish they carry the kept build, which a new sandbox starts from.
       e.spec = spec;
+    } else {
+      followOwner(e, spec); // mid-start the files stay, but the owner counting it is the current one
     }
     return e;
   };
