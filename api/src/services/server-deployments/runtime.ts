@@ -52,6 +52,14 @@ export type ServerRuntimeDeps = LaunchDeps & { events: EventBus; startTimeoutMs:
 
 export type ServerRuntime = ReturnType<typeof createServerRuntime>;
 
+/**
+ * A handed-over project's server counts toward its current owner's MAX_LIVE_SERVERS_PER_USER: each request brings
+ * the owner as read now (the site's row), and the kept entry takes it, so the old owner's count drops it at once.
+ */
+export function followOwner(e: { spec: ServerSpec }, current: Pick<ServerSpec, "ownerId">): void {
+  if (e.spec.ownerId !== current.ownerId) e.spec = { ...e.spec, ownerId: current.ownerId };
+}
+
 export function createServerRuntime(deps: ServerRuntimeDeps) {
   const entries = new Map<string, Entry>();
 
@@ -75,6 +83,8 @@ export function createServerRuntime(deps: ServerRuntimeDeps) {
     } else if (!e.starting) {
       // The live row's files: after the publish they carry the kept build, which a new sandbox starts from.
       e.spec = spec;
+    } else {
+      followOwner(e, spec); // mid-start the files stay, but the owner counting it is the current one
     }
     return e;
   };
