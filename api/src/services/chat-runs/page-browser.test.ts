@@ -106,6 +106,8 @@ describe.skipIf(!chromium)("the check's headless browser (real Chromium)", () =>
         message: expect.stringMatching(/^TypeError: Cannot read properties of undefined \(reading 'map'\)/),
         file: "src/render.js",
         line: 3,
+        // The stack goes to the Problems list with it ("Fix with AI" quotes it).
+        detail: expect.stringContaining("/src/render.js:3"),
       },
     ]);
   }, 60_000);
@@ -123,7 +125,9 @@ describe.skipIf(!chromium)("the check's headless browser (real Chromium)", () =>
       ["browser", "Could not save the todo", "src/logs.js"],
     ]);
     const missing = await browser.run("p1", `${base}/missing-import/`);
-    expect(missing).toEqual([{ source: "browser", message: "Failed to load module script /src/gone.js (HTTP 404)", file: "src/gone.js", line: null }]);
+    expect(missing).toEqual([
+      { source: "browser", message: "Failed to load module script /src/gone.js (HTTP 404)", file: "src/gone.js", line: null, detail: null },
+    ]);
   }, 60_000);
 
   test("the app's code reaches no other origin: requests, sockets and imports elsewhere are refused, not reported", async () => {
