@@ -50,7 +50,9 @@ const app = Bun.serve({
       case "/src/stores.js":
         return js(`localStorage.setItem("left", "behind");\ndocument.cookie = "left=behind";\ndocument.body.append("stored");\n`);
       case "/src/reads.js":
-        return js(`if (localStorage.getItem("left") || document.cookie.includes("left=")) console.error("state from an earlier check");\ndocument.body.append("read");\n`);
+        return js(
+          `if (localStorage.getItem("left") || document.cookie.includes("left=")) console.error("state from an earlier check");\ndocument.body.append("read");\n`,
+        );
       case "/src/slow.js":
         return js(`await fetch("/slow");\n`);
       case "/src/loops.js":
