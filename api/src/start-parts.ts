@@ -142,6 +142,8 @@ export async function startParts(
       tickets: previewTickets,
       // Checked in the database on every request (no cache): removals and revocations count at once everywhere.
       allowed: (grant, sandboxId) => previewAllowed({ sql: db.sql }, grant, sandboxId),
+      // Sockets already open through a grant close when it ends (removal, revocation), on every instance.
+      events,
       secure: config.preview.scheme === "https",
       appOrigins: appOriginsOf(config.publicUrl),
       problems: {
@@ -149,6 +151,7 @@ export async function startParts(
         viteError: (sandboxId, err) => reportViteError(services, sandboxId, err),
       },
     });
+    closers.push(async () => preview.close());
     const terminals = createTerminalSessions({ sandboxes, logger, idleMs: config.terminalIdleMs });
     const pty = createPtySocket({ sql: db.sql, store, logger, events, verifyToken, terminals, admit: userGate.admit });
     closers.push(async () => (pty.close(), terminals.closeAll()));

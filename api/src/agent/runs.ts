@@ -194,6 +194,7 @@ export function createRunManager(deps: RunDeps): RunManager {
         assistantMessageId: run.messageId,
         content,
         attachments,
+        senderId: access.userId,
       });
       if (!claimed) throw conflict(BUSY);
     } catch (error) {

@@ -21,8 +21,8 @@ import { ENTER_PATH, COOKIE_TTL_S, PREVIEW_COOKIE, type PreviewGrant, type Previ
 export type PreviewGate = {
   /** At the enter path: the redirect with the cookie, or "denied"; elsewhere null. */
   enter(req: Request, sandboxId: string): Promise<Response | "denied" | null>;
-  /** Whether the request's cookie holds a grant for this host that still opens this sandbox. */
-  admits(req: Request, sandboxId: string): Promise<boolean>;
+  /** The request cookie's grant when it is for this host and still opens this sandbox; otherwise null. */
+  admits(req: Request, sandboxId: string): Promise<PreviewGrant | null>;
   /** Removes the proxy's cookie from headers bound for the app. */
   stripCookie(headers: Headers): void;
 };
@@ -84,7 +84,8 @@ export function createPreviewGate(deps: {
 
     async admits(req, sandboxId) {
       const value = cookieValue(req);
-      return Boolean(value && (await holds(await deps.tickets.openCookie(value), req, sandboxId)));
+      const grant = value ? await deps.tickets.openCookie(value) : null;
+      return grant && (await holds(grant, req, sandboxId)) ? grant : null;
     },
 
     stripCookie(headers) {

@@ -11,6 +11,7 @@ import { toast } from "../../../components/ui/use-toast";
 import { cn } from "../../../lib/cn";
 import { copyToClipboard } from "../../../lib/copy-to-clipboard";
 import { SharePreviewButton } from "../../share/share-preview-button";
+import { useProjectRole } from "../../team/use-project-role";
 import { openPreviewInNewTab } from "../enter-preview";
 import { withRefreshParam } from "../preview-url";
 import { sandboxKeys } from "../../../api/query-keys";
@@ -33,6 +34,7 @@ export const URL_OVERRIDE_MS = 3_000;
 
 export function PreviewView({ project }: { project: Project & { sandboxId: string } }) {
   const queryClient = useQueryClient();
+  const { canEdit } = useProjectRole(project.id);
   const urlQuery = useSandboxUrl(project.id, project.sandboxId);
   const validity = useSandboxValidity(project.id, project.sandboxId);
   const [override, setOverride] = useState<string | null>(null);
@@ -131,11 +133,14 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
           onDevice={setDevice}
           picking={picker.picking}
           onTogglePick={picker.toggle}
+          // A viewer may neither make share links nor publish (the API answers 403): neither button is offered.
           publish={
-            <>
-              <SharePreviewButton projectId={project.id} />
-              <PublishButton projectId={project.id} />
-            </>
+            canEdit ? (
+              <>
+                <SharePreviewButton projectId={project.id} />
+                <PublishButton projectId={project.id} />
+              </>
+            ) : undefined
           }
         />
       </header>
