@@ -160,7 +160,7 @@ describe("the react template in a real local sandbox", () => {
     const applied = await api<ApplyTemplateResult>("POST", `/api/sandbox/${projectId}/template`, { template: "react" });
     console.log(`[template-preview e2e] POST .../template answered in ${Math.round(performance.now() - started)} ms`);
     expect(applied.workflowCommand).toStartWith("node node_modules/vite/bin/vite.js ");
-    expect(applied.filesWritten).toBe(8); // AGENTS.md and tsconfig.json included
+    expect(applied.filesWritten).toBe(9); // AGENTS.md, tsconfig.json and vite-source-tags.ts included
     const project = await api<Project>("GET", `/api/projects/${projectId}`);
     sandboxId = project.sandboxId!;
     expect(applied.url).toBe(`http://5173-${sandboxId}.app.localhost:${new URL(app.url).port}`);
