@@ -10,10 +10,9 @@
  */
 import type { Project } from "@shared/schemas/project";
 import type { Sql } from "../db/client";
-import { findFileProjectId } from "../db/files";
 import * as projects from "../db/projects";
 import { findLiveShareLink, linkSeesSandbox, userSeesSandbox } from "../db/share-links";
-import { AppError, forbidden, notFound } from "../lib/errors";
+import { forbidden, notFound } from "../lib/errors";
 import type { PreviewGrant } from "../lib/preview-grant";
 import { type AccessNeed, type ProjectAccess, type ProjectRole, roleAllows } from "../lib/project-access";
 import { isUuid } from "./context";
@@ -48,12 +47,11 @@ export async function projectAccess(ctx: { sql: Sql }, userId: string, projectId
 
 /** The caller's access to the project a file is in (routes that address one file by its id): 404 as for the project. */
 export async function fileAccess(ctx: { sql: Sql }, userId: string, fileId: string, need: AccessNeed): Promise<ProjectAccess> {
-  const projectId = isUuid(fileId) ? await findFileProjectId(ctx.sql, fileId) : null;
-  if (!projectId) throw notFound("File");
   // A stranger's file answers as a missing one does, not as a project that exists.
-  return projectAccess(ctx, userId, projectId, need).catch((error: unknown) => {
-    throw error instanceof AppError && error.status === 404 ? notFound("File") : error;
-  });
+  const found = isUuid(fileId) ? await projects.findFileProjectRole(ctx.sql, userId, fileId) : null;
+  if (!found) throw notFound("File");
+  if (!roleAllows(found.role, need)) throw forbidden(deniedMessage(found.role, need));
+  return { projectId: found.projectId, userId, ownerId: found.ownerId, role: found.role } as ProjectAccess;
 }
 
 /**
