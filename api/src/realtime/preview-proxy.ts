@@ -30,6 +30,14 @@ export type PreviewSocketData = {
   pending: (string | Buffer)[];
 };
 
+/** What the proxy does with a sandbox it cannot find here (the composition root wires the instances in). */
+export type PreviewElsewhere = (
+  req: Request,
+  server: Server<unknown>,
+  sandboxId: string,
+  grant: PreviewGrant,
+) => Promise<{ answer: Response | undefined } | null>;
+
 export type PreviewProxy = {
   /** null when the request is not for a preview host; otherwise the response (undefined when upgraded). */
   handle(req: Request, server: Server<unknown>): Promise<Response | undefined> | null;
@@ -96,6 +104,11 @@ export function createPreviewProxy(deps: {
   /** Previews are served over https (the cookie is then `Secure`). */
   secure?: boolean;
   problems?: PreviewProblemSink | null;
+  /**
+   * Several instances: a sandbox that does not run here may run on its owning instance (the request is
+   * forwarded there), or its owner may be gone (it is made again here). Absent: it has stopped.
+   */
+  elsewhere?: PreviewElsewhere;
 }): PreviewProxy {
   const reports = createReportsEndpoint({ sink: deps.problems ?? null, logger: deps.logger });
   const gate = createPreviewGate({ tickets: deps.tickets, allowed: deps.allowed, secure: deps.secure ?? false, logger: deps.logger });
@@ -112,7 +125,8 @@ export function createPreviewProxy(deps: {
     if (entered === "denied") return noSuchPreview();
     if (entered) return entered;
     // Before the sandbox is even looked for: a stranger learns nothing, not even by timing, and costs one read.
-    if (!(await gate.admits(req, sandboxId))) return noSuchPreview();
+    const grant = await gate.admitted(req, sandboxId);
+    if (!grant) return noSuchPreview();
     const t = await target(sandboxId, port).catch((error) => {
       if (error instanceof NothingListeningError) return "not listening" as const;
       deps.logger.warn("preview target failed", { sandboxId, port, error: String(error) });
@@ -123,6 +137,9 @@ export function createPreviewProxy(deps: {
       if (own) return own;
     }
     if (t === "not listening") return nothingAnswering(port);
+    // Not here: served by the instance that runs it, or made again here when that one is gone.
+    const elsewhere = t ? null : await deps.elsewhere?.(req, server, sandboxId, grant);
+    if (elsewhere) return elsewhere.answer;
     if (!t) return page("stopped", "This preview has stopped", "Its sandbox is no longer running. Open the project's Preview and choose Recreate sandbox.");
     const url = new URL(req.url);
     const upstream = `${t.hostname}:${t.port}${url.pathname}${url.search}`;
