@@ -13,6 +13,7 @@ import { HOP_HEADERS } from "../lib/proxy-headers";
 
 export type OwnerSocketData = {
   kind: "owner";
+  ownerUrl: string;
   url: string;
   headers: Record<string, string>;
   protocols: string[];
@@ -28,6 +29,9 @@ export type OwnerSockets = {
   upgrade(req: Request, server: Server<unknown>, ownerUrl: string, protocol: string | undefined, onUnreachable: () => void): Response | undefined;
   handler: WebSocketHandler<OwnerSocketData>;
 };
+
+/** How long the owner gets to answer, once its socket failed, before it is taken as gone. */
+const PROBE_MS = 2_000;
 
 /** Set by the WebSocket handshake itself (the upstream makes its own). */
 const HANDSHAKE = ["sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", "content-length"];
@@ -45,6 +49,7 @@ export function createOwnerSockets(auth: InstanceAuth): OwnerSockets {
         .filter(Boolean);
       const data: OwnerSocketData = {
         kind: "owner",
+        ownerUrl,
         url: `${ownerUrl.replace(/^http/, "ws")}${url.pathname}${url.search}`,
         headers: Object.fromEntries(headers),
         protocols,
@@ -68,7 +73,11 @@ export function createOwnerSockets(auth: InstanceAuth): OwnerSockets {
         upstream.onmessage = (e) => void ws.send(typeof e.data === "string" ? e.data : new Uint8Array(e.data as ArrayBuffer));
         upstream.onclose = (e) => {
           if (!ws.data.opened) {
-            ws.data.onUnreachable();
+            // A refused upgrade also ends here: only an owner that does not answer at all is taken as gone.
+            void fetch(`${ws.data.ownerUrl}/api/health`, { signal: AbortSignal.timeout(PROBE_MS) }).then(
+              () => {},
+              () => ws.data.onUnreachable(),
+            );
             return ws.close(1011, "the sandbox's server is unreachable; connect again");
           }
           ws.close(e.code === 1005 || e.code === 1006 ? 1011 : e.code, e.reason);
