@@ -141,6 +141,7 @@ export async function startParts(
     const ownerSockets = createOwnerSockets(instanceAuth);
     const previewElsewhere = previewOnOwner({
       auth: instanceAuth,
+      logger,
       owners,
       sockets: ownerSockets,
       recover: (grant, gone, path) => previewAfterOwnerGone({ ...services, config, previewTickets, sandboxes }, grant, gone, path),
@@ -276,6 +277,7 @@ export async function startParts(
  */
 function previewOnOwner(deps: {
   auth: InstanceAuth;
+  logger: Logger;
   owners: SandboxOwners;
   sockets: OwnerSockets;
   recover: (grant: Parameters<PreviewElsewhere>[3], gone: { projectId: string; ownerId: string }, path: string) => Promise<string | null>;
@@ -296,7 +298,11 @@ function previewOnOwner(deps: {
     }
     if (owner.kind !== "gone") return null;
     const { pathname, search } = new URL(req.url);
-    const location = await deps.recover(grant, owner, `${pathname}${search}`);
+    // A refused start (the owner's start limit, a full host) leaves the "stopped" page, whose Recreate says why.
+    const location = await deps.recover(grant, owner, `${pathname}${search}`).catch((error: unknown) => {
+      deps.logger.warn("could not make a preview's sandbox again after its instance went away", { sandboxId, error: String(error) });
+      return null;
+    });
     if (!location) return null;
     return { answer: new Response(null, { status: 302, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" } }) };
   };
