@@ -22,7 +22,7 @@ import { createMemoryBus } from "./events/memory-bus";
 import { createPostgresBus } from "./events/postgres-bus";
 import { createPreviewProxy, type PreviewElsewhere, type PreviewProxy } from "./realtime/preview-proxy";
 import { createOwnerSockets, type OwnerSockets } from "./realtime/owner-socket";
-import { createInstanceAuth, forwardHttp, type InstanceAuth } from "./lib/instance-auth";
+import { createInstanceAuth, forwardToInstance, type InstanceAuth } from "./lib/instance-auth";
 import { createSandboxOwners, type SandboxOwners } from "./services/sandboxes/owners";
 import { previewAfterOwnerGone } from "./services/sandboxes/preview-recovery";
 import { PTY_PROTOCOL } from "@shared/events/pty-frames";
@@ -274,7 +274,7 @@ function previewOnOwner(deps: {
         const protocol = req.headers.get("sec-websocket-protocol")?.split(",")[0]?.trim() || undefined;
         return { answer: deps.sockets.upgrade(req, server, url, protocol, () => deps.owners.gone(url)) };
       }
-      const answer = await forwardHttp(req, url, deps.auth);
+      const answer = await forwardToInstance(req, url, deps.auth);
       if (answer) return { answer };
       deps.owners.gone(url);
       owner = await deps.owners.find({ sandboxId });

@@ -9,12 +9,12 @@
  * @example
  * const auth = createInstanceAuth(config.instances.secret, logger);
  * const refused = auth.refuse(req); if (refused) return refused;
- * const res = await forwardHttp(req, "http://app-2:3000", auth); // null: the owner is unreachable
+ * const res = await forwardToInstance(req, "http://app-2:3000", auth); // null: the owner is unreachable
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { INSTANCE_ID } from "./instance";
 import type { Logger } from "./logger";
-import { HOP_HEADERS } from "./proxy-headers";
+import { forwardHttp } from "./forward-http";
 import { redactPath } from "./redact-path";
 
 /** Names the sending instance; its presence makes a request internal. */
@@ -72,31 +72,22 @@ export function createInstanceAuth(secret: string | null, logger: Logger): Insta
  * cannot be reached (its process is gone): the caller serves the request itself. `body` replaces the
  * request's own (already read by the caller, so it can still be served here when the owner is gone).
  */
-export async function forwardHttp(req: Request, ownerUrl: string, auth: InstanceAuth, body?: ArrayBuffer | null): Promise<Response | null> {
+export async function forwardToInstance(req: Request, ownerUrl: string, auth: InstanceAuth, body?: ArrayBuffer | null): Promise<Response | null> {
   const url = new URL(req.url);
-  const headers = new Headers(req.headers);
-  for (const h of HOP_HEADERS) headers.delete(h);
-  // Uncompressed between instances: the answer is passed on as it comes, and compressed (if at all) here.
-  headers.set("accept-encoding", "identity");
-  headers.delete("content-length");
-  auth.sign(headers);
-  const noBody = req.method === "GET" || req.method === "HEAD";
-  let res: Response;
+  const host = req.headers.get("host") ?? url.host;
   try {
-    res = await fetch(`${ownerUrl}${url.pathname}${url.search}`, {
-      method: req.method,
-      headers,
-      body: noBody ? undefined : body !== undefined ? body : req.body,
-      redirect: "manual",
+    const { res, headers } = await forwardHttp(req, `${ownerUrl}${url.pathname}${url.search}`, {
+      host,
+      editRequest: (h) => {
+        h.delete("content-length");
+        auth.sign(h);
+      },
+      body,
       signal: req.signal,
-      // @ts-expect-error Bun streams a request body with or without it; Node's fetch needs it for a stream.
-      duplex: "half",
     });
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   } catch (error) {
     if (req.signal.aborted) throw error;
     return null;
   }
-  const out = new Headers(res.headers);
-  for (const h of HOP_HEADERS) out.delete(h);
-  return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
 }

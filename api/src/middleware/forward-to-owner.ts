@@ -11,7 +11,7 @@
  */
 import { createMiddleware } from "hono/factory";
 import type { AuthEnv } from "../auth/middleware";
-import { forwardHttp, type InstanceAuth } from "../lib/instance-auth";
+import { forwardToInstance, type InstanceAuth } from "../lib/instance-auth";
 import { isUuid } from "../services/context";
 import type { SandboxOwners } from "../services/sandboxes/owners";
 
@@ -29,7 +29,7 @@ export function forwardToOwner(deps: { auth: InstanceAuth; owners: SandboxOwners
     if (owner.kind !== "remote") return next();
     // Read once (Hono keeps it for the route): if the owner turns out to be gone, the request is served here.
     const body = c.req.method === "GET" || c.req.method === "HEAD" ? null : await c.req.arrayBuffer();
-    const answer = await forwardHttp(c.req.raw, owner.url, deps.auth, body);
+    const answer = await forwardToInstance(c.req.raw, owner.url, deps.auth, body);
     if (answer) return answer;
     deps.owners.gone(owner.url);
     return next();

@@ -8,7 +8,7 @@
  *
  * @example
  * const owner = await owners.find({ projectId });
- * if (owner.kind === "remote") return forwardHttp(req, owner.url, auth) ?? (owners.gone(owner.url), serveHere());
+ * if (owner.kind === "remote") return forwardToInstance(req, owner.url, auth) ?? (owners.gone(owner.url), serveHere());
  */
 import { findSandboxOwner } from "../../db/sandbox-owner";
 import type { Sql } from "../../db/client";
