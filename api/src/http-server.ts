@@ -1,6 +1,7 @@
 /**
- * The Bun server in front of the Hono app: published site hosts go to the site server (before anything
- * else, so no app route is reachable on a site's origin), preview hosts to the preview proxy, `/api/ws` to
+ * The Bun server in front of the Hono app: a request that says it comes from another instance without
+ * INSTANCE_SECRET is refused first (401, lib/instance-auth.ts); published site hosts go to the site server (before
+ * anything else, so no app route is reachable on a site's origin), preview hosts to the preview proxy, `/api/ws` to
  * the file-event hub, `/api/sandbox/{id}/pty` to the interactive terminal, everything else to the app. One
  * WebSocket handler serves every kind of socket.
  */

@@ -8,6 +8,8 @@
  * same 404 page as for a preview that does not exist.
  * Pages the app serves get the problem reporter (preview-reporter/), whose reports the proxy answers under
  * `/__appbuilder/`; Vite's compile errors are also read off the HMR socket on their way to the page.
+ * A sandbox that runs on another instance is reached through it, and one whose instance is gone is made again
+ * here (`elsewhere`, wired by start-parts.ts), once the cookie was checked here.
  */
 import { PREVIEW_STATUS_TYPE, type PreviewStatus, type PreviewStatusMessage } from "@shared/events/preview-status";
 import type { Server, WebSocketHandler } from "bun";
