@@ -161,6 +161,13 @@ if (onPostgres && (await localSuiteGate("sandbox owner forwarding", { sameOnEver
       const again = await previewThrough(b, location.toString());
       expect(again.body).toContain(PAGE);
       expect(await appProcesses()).toBe(1);
+      // The terminal through B now opens in B's own sandbox: nothing is forwarded to the stopped A.
+      const term = await connectPty(`ws://127.0.0.1:${b.port}`, projectId, user.token);
+      await term.waitFor(/\$ $/, 30_000);
+      term.type("cat index.html; echo\r");
+      await term.waitFor(new RegExp(`${PAGE}\\r\\n`));
+      term.ws.close();
+      expect((await sandboxRow()).sandboxId).toBe(after.sandboxId);
     }, 120_000);
   });
 }
