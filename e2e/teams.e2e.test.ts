@@ -2,7 +2,8 @@
  * Working together, end to end in Chromium with two signed-in people in two browser contexts (issue 26): the
  * owner invites the other as an editor from the Share dialog; the editor finds the project under "Shared with
  * me", sees the owner there (presence) and watches the owner's message stream in; the owner makes them a
- * viewer, and their composer and terminal switch off at once (their Files and History offer no writes); the
+ * viewer, and their composer and terminal switch off at once (their Files and History offer no writes, their
+ * people button reads People, not Share), the saved message names the owner as its sender for the editor; the
  * owner removes them, and their next load says the project is not found (the API's 404). Real app, scripted
  * model, Auth emulator.
  */
@@ -85,6 +86,9 @@ describe("a project shared by its owner", () => {
     expect(await assistant(editor).last().innerText()).not.toContain("Done: a todo list.");
     await assistant(editor).last().getByText("Done: a todo list.").waitFor({ timeout: 20_000 });
     await editor.getByTestId("send-button").waitFor();
+    // The saved message names its sender for the other member; the sender reads "You".
+    await user(editor).filter({ hasText: "Build a todo list" }).getByTestId("message-sender").waitFor({ timeout: 20_000 });
+    expect(await user(owner).filter({ hasText: "Build a todo list" }).getByTestId("message-sender").count()).toBe(0);
 
     // The owner makes them a viewer: their composer turns off at once, and so does their terminal.
     await openMembers();
@@ -93,6 +97,9 @@ describe("a project shared by its owner", () => {
     await closeDialog();
     await editor.getByTestId("view-only-note").waitFor({ timeout: 20_000 });
     expect(await input(editor).isDisabled()).toBe(true);
+    // Only the owner brings people in: theirs reads Share, the viewer's People (the list, read-only).
+    expect(await editor.getByTestId("members-button").innerText()).toContain("People");
+    expect(await owner.getByTestId("members-button").innerText()).toContain("Share");
     await editor.goto(`${m.app.url}/project/${projectId}/terminal`);
     await editor.getByTestId("terminal-disabled").getByText("You can only view this project.").waitFor();
     // Their Files offer View only (no Rename or Delete), and History shows versions with no Save or Restore.

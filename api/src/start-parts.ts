@@ -21,6 +21,7 @@ import { toPublicConfig } from "./public-config";
 import { createMemoryBus } from "./events/memory-bus";
 import { createPostgresBus } from "./events/postgres-bus";
 import { createPreviewProxy, type PreviewElsewhere, type PreviewProxy } from "./realtime/preview-proxy";
+import { appOriginsOf } from "./realtime/preview-reporter/served-script";
 import { createOwnerSockets, type OwnerSockets } from "./realtime/owner-socket";
 import { createInstanceAuth, forwardToInstance, type InstanceAuth } from "./lib/instance-auth";
 import { createSandboxOwners, type SandboxOwners } from "./services/sandboxes/owners";
@@ -160,12 +161,16 @@ export async function startParts(
       tickets: previewTickets,
       // Checked in the database on every request (no cache): removals and revocations count at once everywhere.
       allowed: (grant, sandboxId) => previewAllowed({ sql: db.sql }, grant, sandboxId),
+      // Sockets already open through a grant close when it ends (removal, revocation), on every instance.
+      events,
       secure: config.preview.scheme === "https",
+      appOrigins: appOriginsOf(config.publicUrl),
       problems: {
         report: (sandboxId, reports) => reportFromPreview(services, sandboxId, reports),
         viteError: (sandboxId, err) => reportViteError(services, sandboxId, err),
       },
     });
+    closers.push(async () => preview.close());
     const terminals = createTerminalSessions({ sandboxes, logger, idleMs: config.terminalIdleMs });
     const pty = createPtySocket({
       sql: db.sql,

@@ -151,7 +151,15 @@ export interface Workspaces {
 /** The assistant message as saved, built by the stream's fold (`toSavedMessage`). */
 export type RunMessage = SavedRunMessage;
 
-export type RunClaim = { projectId: string; userMessageId: string; assistantMessageId: string; content: string; attachments: string[] };
+export type RunClaim = {
+  projectId: string;
+  userMessageId: string;
+  assistantMessageId: string;
+  content: string;
+  attachments: string[];
+  /** The member who sent the user message (kept on it, so a shared chat shows who asked). */
+  senderId: string;
+};
 
 /** Where runs are saved: one 'running' assistant message per project, refreshed while alive, then finished. */
 export interface RunStore {

@@ -20,7 +20,7 @@ beforeEach(() => model.reset());
 // A run's preparation on the in-memory ports, the project choosing "fake-model" from the models the server offers.
 async function prepare(o: { withApp?: boolean; contextTokensConfigured?: boolean; maxOutputTokensConfigured?: boolean } = {}) {
   const runs = memoryRunStore({ p1: { ownerId: "alice", name: "Todo" } });
-  await runs.store.claim({ projectId: "p1", userMessageId: "u1", assistantMessageId: "m1", content: "Build it", attachments: [] });
+  await runs.store.claim({ projectId: "p1", userMessageId: "u1", assistantMessageId: "m1", content: "Build it", attachments: [], senderId: "alice" });
   const workspace = memoryWorkspace({ "src/App.tsx": "export {}" });
   if (o.withApp) workspace.app = memoryApp(workspace.fileMap).runtime;
   const conversations = {

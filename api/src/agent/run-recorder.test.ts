@@ -8,7 +8,7 @@ import { createRunRecorder, type RecorderOptions } from "./run-recorder";
 // The recorder on the in-memory RunStore the run manager's tests use, with a claimed run to write to.
 async function setup(o: Partial<RecorderOptions> = {}) {
   const runs = memoryRunStore({ p1: { ownerId: "alice", name: "Todo" } });
-  await runs.store.claim({ projectId: "p1", userMessageId: "u1", assistantMessageId: "m1", content: "go", attachments: [] });
+  await runs.store.claim({ projectId: "p1", userMessageId: "u1", assistantMessageId: "m1", content: "go", attachments: [], senderId: "alice" });
   const sent: StreamEvent[] = [];
   const recorder = createRunRecorder({
     store: runs.store,

@@ -11,9 +11,11 @@ beforeAll(async () => {
   sql = (await testDb()).sql;
 });
 
-const start = (projectId: string, content = "make a todo app") => {
+const start = async (projectId: string, content = "make a todo app") => {
   const ids = { userMessageId: crypto.randomUUID(), assistantMessageId: crypto.randomUUID() };
-  return insertRunMessages(sql, { projectId, ...ids, content, attachments: ["a.png"] }).then((ok) => ({ ok, ...ids }));
+  // The owner sends (the sender must be a user).
+  const [project] = await sql<{ ownerId: string }[]>`select owner_id as "ownerId" from projects where id = ${projectId}`;
+  return insertRunMessages(sql, { projectId, ...ids, content, attachments: ["a.png"], senderId: project!.ownerId }).then((ok) => ({ ok, ...ids }));
 };
 const state = { content: "", thinking: null, toolCalls: [], actions: [], usage: null };
 /** Sets a message's last sign of life `seconds` ago. */

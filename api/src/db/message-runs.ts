@@ -26,14 +26,14 @@ const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === "23
  */
 export async function insertRunMessages(
   sql: Sql,
-  m: { projectId: string; userMessageId: string; assistantMessageId: string; content: string; attachments: string[] },
+  m: { projectId: string; userMessageId: string; assistantMessageId: string; content: string; attachments: string[]; senderId: string },
 ): Promise<boolean> {
   try {
     await sql.begin(async (tx) => {
       // The answer must sort after the question: an explicit millisecond apart (clock readings can tie).
       await tx`
-        insert into messages (id, project_id, role, content, attachments, created_at, updated_at)
-        values (${m.userMessageId}, ${m.projectId}, 'user', ${m.content}, ${tx.json(m.attachments)}, clock_timestamp(), clock_timestamp())`;
+        insert into messages (id, project_id, role, content, attachments, sender_id, created_at, updated_at)
+        values (${m.userMessageId}, ${m.projectId}, 'user', ${m.content}, ${tx.json(m.attachments)}, ${m.senderId}, clock_timestamp(), clock_timestamp())`;
       await tx`
         insert into messages (id, project_id, role, content, status, created_at, updated_at, run_instance)
         select ${m.assistantMessageId}, ${m.projectId}, 'assistant', '', 'running', created_at + interval '1 millisecond', now(), ${INSTANCE}

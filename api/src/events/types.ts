@@ -8,7 +8,7 @@ import type { DeploymentEvent } from "@shared/events/deployment-events";
 import type { FileEvent } from "@shared/events/file-events";
 import type { ProblemsChangedEvent } from "@shared/schemas/problems";
 import type { ProcessEvent } from "@shared/events/process-events";
-import type { ActivityChangedEvent, RunStartedEvent } from "@shared/events/team-events";
+import type { ActivityChangedEvent, PresentPerson, RunStartedEvent } from "@shared/events/team-events";
 
 export type FileBusEvent = FileEvent & {
   ownerId: string;
@@ -50,6 +50,27 @@ export type SecretDeclinedEvent = { type: "secret.declined"; projectId: string; 
 export type AccessChangedEvent = { type: "project.access.changed"; projectId: string; userId: string; ownerId: string; origin: "api"; pushedBy?: undefined };
 
 /**
+ * A share link was revoked (services/share-links.ts): every instance closes the preview sockets and open pages
+ * that entered through it (realtime/preview-proxy.ts), as the per-request check only stops new requests.
+ */
+export type ShareLinkRevokedEvent = { type: "share_link.revoked"; projectId: string; linkId: string; ownerId: string; origin: "api"; pushedBy?: undefined };
+
+/**
+ * Who has a project open through one hub (realtime/presence-relay.ts): each hub tells the others whenever its
+ * people there change, so presence is the same on every instance; `ask` asks the others to say theirs.
+ */
+export type PresenceRelayEvent = {
+  type: "presence.relay";
+  projectId: string;
+  hub: string;
+  people: PresentPerson[];
+  ask: boolean;
+  origin: "api";
+  ownerId?: undefined;
+  pushedBy?: undefined;
+};
+
+/**
  * An administrator disabled or re-enabled a user (services/admin): every instance reads that user's flag again
  * on their next request, and on `user.disabled` closes their open sockets and terminals.
  */
@@ -70,6 +91,8 @@ export type BusEvent =
   | ProjectEnvChangedEvent
   | SecretDeclinedEvent
   | AccessChangedEvent
+  | ShareLinkRevokedEvent
+  | PresenceRelayEvent
   | UserStatusEvent
   | RunStopEvent
   | TeamBusEvent;

@@ -13,7 +13,7 @@
  * @example
  * const gate = createPreviewGate({ tickets, allowed: (g, id) => previewAllowed(ctx, g, id), secure: false, logger });
  * const entered = await gate.enter(req, sandboxId); // a redirect, "denied", or null (not the enter path)
- * if (!(await gate.admitted(req, sandboxId))) return notFoundPage();
+ * if (!(await gate.admits(req, sandboxId))) return notFoundPage();
  */
 import type { Logger } from "../lib/logger";
 import { ENTER_PATH, COOKIE_TTL_S, PREVIEW_COOKIE, type PreviewGrant, type PreviewTickets } from "../lib/preview-grant";
@@ -21,8 +21,8 @@ import { ENTER_PATH, COOKIE_TTL_S, PREVIEW_COOKIE, type PreviewGrant, type Previ
 export type PreviewGate = {
   /** At the enter path: the redirect with the cookie, or "denied"; elsewhere null. */
   enter(req: Request, sandboxId: string): Promise<Response | "denied" | null>;
-  /** The grant the request's cookie holds when it is for this host and still opens this sandbox, else null. */
-  admitted(req: Request, sandboxId: string): Promise<PreviewGrant | null>;
+  /** The request cookie's grant when it is for this host and still opens this sandbox; otherwise null. */
+  admits(req: Request, sandboxId: string): Promise<PreviewGrant | null>;
   /** Removes the proxy's cookie from headers bound for the app. */
   stripCookie(headers: Headers): void;
 };
@@ -58,12 +58,6 @@ export function createPreviewGate(deps: {
       return false;
     });
 
-  async function admitted(req: Request, sandboxId: string): Promise<PreviewGrant | null> {
-    const value = cookieValue(req);
-    const grant = value ? await deps.tickets.openCookie(value) : null;
-    return grant && (await holds(grant, req, sandboxId)) ? grant : null;
-  }
-
   return {
     async enter(req, sandboxId) {
       const url = new URL(req.url);
@@ -88,7 +82,11 @@ export function createPreviewGate(deps: {
       });
     },
 
-    admitted,
+    async admits(req, sandboxId) {
+      const value = cookieValue(req);
+      const grant = value ? await deps.tickets.openCookie(value) : null;
+      return grant && (await holds(grant, req, sandboxId)) ? grant : null;
+    },
 
     stripCookie(headers) {
       const kept = (headers.get("cookie") ?? "").split(";").filter((part) => part.trim() && part.split("=")[0]!.trim() !== PREVIEW_COOKIE);

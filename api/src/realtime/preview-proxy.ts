@@ -5,25 +5,36 @@
  * Nobody is served without the host's cookie (see preview-gate.ts): a signed-in member's or a share link's,
  * checked against the database on every request, WebSocket upgrades included. Without it, or once the grant no
  * longer holds (member removed, link revoked or expired, project deleted, sandbox replaced), the answer is the
- * same 404 page as for a preview that does not exist.
- * Pages the app serves get the problem reporter (preview-reporter/), whose reports the proxy answers under
+ * same 404 page as for a preview that does not exist. Sockets already open (the app's own, and each page's watch
+ * socket at `/__appbuilder/watch`) close the moment that grant ends, on any instance (./preview-sockets.ts).
+ * Pages the app serves get the problem reporter and the element picker (preview-reporter/), whose reports the proxy answers under
  * `/__appbuilder/`; Vite's compile errors are also read off the HMR socket on their way to the page.
  * A sandbox that runs on another instance is reached through it, and one whose instance is gone is made again
  * here (`elsewhere`, wired by start-parts.ts), once the cookie was checked here.
  */
 import { PREVIEW_STATUS_TYPE, type PreviewStatus, type PreviewStatusMessage } from "@shared/events/preview-status";
-import type { Server, WebSocketHandler } from "bun";
+import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 import { forwardHttp } from "../lib/forward-http";
 import { type BridgedSocketData, bridgeHandler, requestedProtocols, upgradeToUpstream } from "../lib/forward-socket";
 import type { Logger } from "../lib/logger";
 import { NothingListeningError, type SandboxProvider } from "../sandbox/types";
 import { PREVIEW_COOKIE, type PreviewGrant, type PreviewTickets } from "../lib/preview-grant";
+import type { EventBus } from "../events/types";
 import { createPreviewGate } from "./preview-gate";
 import { parsePreviewHost } from "./preview-host";
-import { injectReporterBytes, injectReporterStream } from "./preview-reporter/inject";
+import { injectReporterBytes, injectReporterStream, WATCH_PATH } from "./preview-reporter/inject";
+import { createPreviewSockets } from "./preview-sockets";
 import { createReportsEndpoint, type PreviewProblemSink } from "./preview-reporter/reports-endpoint";
+import type { AppOrigins } from "./preview-reporter/served-script";
 
-export type PreviewSocketData = BridgedSocketData & { kind: "preview"; sandboxId: string };
+export type PreviewSocketData = BridgedSocketData & {
+  kind: "preview";
+  sandboxId: string;
+  /** What admitted the socket: it closes when this grant ends. */
+  grant: PreviewGrant;
+  /** An open page's watch socket (the proxy's own, no upstream); otherwise the app's socket, bridged to `url`. */
+  watch?: boolean;
+};
 
 /** What the proxy does with a sandbox it cannot find here (the composition root wires the instances in). */
 export type PreviewElsewhere = (
@@ -37,6 +48,9 @@ export type PreviewProxy = {
   /** null when the request is not for a preview host; otherwise the response (undefined when upgraded). */
   handle(req: Request, server: Server<unknown>): Promise<Response | undefined> | null;
   handler: WebSocketHandler<PreviewSocketData>;
+  /** Open preview sockets on this instance (the app's and the pages' watch sockets). */
+  socketCount(): number;
+  close(): void;
 };
 
 /**
@@ -96,6 +110,8 @@ export function createPreviewProxy(deps: {
    * so a removed member, a revoked link or a deleted project answers 404 at once on every instance.
    */
   allowed: (grant: PreviewGrant, sandboxId: string) => Promise<boolean>;
+  /** Where removals, revocations and disabled accounts are heard, to close the sockets they opened. */
+  events?: EventBus;
   /** Previews are served over https (the cookie is then `Secure`). */
   secure?: boolean;
   problems?: PreviewProblemSink | null;
@@ -104,9 +120,18 @@ export function createPreviewProxy(deps: {
    * forwarded there), or its owner may be gone (it is made again here). Absent: it has stopped.
    */
   elsewhere?: PreviewElsewhere;
+  /** Where the app is served: the pages' element picker obeys and answers only frames' parents from there. */
+  appOrigins?: AppOrigins;
 }): PreviewProxy {
-  const reports = createReportsEndpoint({ sink: deps.problems ?? null, logger: deps.logger });
+  const reports = createReportsEndpoint({ sink: deps.problems ?? null, logger: deps.logger, appOrigins: deps.appOrigins });
   const gate = createPreviewGate({ tickets: deps.tickets, allowed: deps.allowed, secure: deps.secure ?? false, logger: deps.logger });
+  const sockets = createPreviewSockets({ events: deps.events, allowed: deps.allowed, logger: deps.logger });
+  const bridge = bridgeHandler<PreviewSocketData>({
+    errorReason: "preview upstream error",
+    onUpstreamText: (ws, text) => {
+      if (text.startsWith(VITE_ERROR_PREFIX)) noteViteError(ws.data.sandboxId, text);
+    },
+  });
 
   async function target(sandboxId: string, port: number) {
     const sandbox = await deps.provider.connect(sandboxId);
@@ -120,8 +145,13 @@ export function createPreviewProxy(deps: {
     if (entered === "denied") return noSuchPreview();
     if (entered) return entered;
     // Before the sandbox is even looked for: a stranger learns nothing, not even by timing, and costs one read.
-    const grant = await gate.admitted(req, sandboxId);
+    const grant = await gate.admits(req, sandboxId);
     if (!grant) return noSuchPreview();
+    const wantsSocket = req.headers.get("upgrade")?.toLowerCase() === "websocket";
+    if (wantsSocket && new URL(req.url).pathname === WATCH_PATH) {
+      const data: PreviewSocketData = { kind: "preview", sandboxId, grant, watch: true, url: "", host, protocols: [], pending: [] };
+      return server.upgrade(req, { data }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
+    }
     const t = await target(sandboxId, port).catch((error) => {
       if (error instanceof NothingListeningError) return "not listening" as const;
       deps.logger.warn("preview target failed", { sandboxId, port, error: String(error) });
@@ -139,8 +169,8 @@ export function createPreviewProxy(deps: {
     const url = new URL(req.url);
     const upstream = `${t.hostname}:${t.port}${url.pathname}${url.search}`;
 
-    if (req.headers.get("upgrade")?.toLowerCase() === "websocket") {
-      const data: PreviewSocketData = { kind: "preview", sandboxId, url: `ws://${upstream}`, host, protocols: requestedProtocols(req), pending: [] };
+    if (wantsSocket) {
+      const data: PreviewSocketData = { kind: "preview", sandboxId, grant, url: `ws://${upstream}`, host, protocols: requestedProtocols(req), pending: [] };
       return upgradeToUpstream(req, server, data);
     }
 
@@ -189,11 +219,20 @@ export function createPreviewProxy(deps: {
       const parsed = parsePreviewHost(req.headers.get("host"), deps.domain);
       return parsed ? handle(req, server, parsed.port, parsed.sandboxId) : null;
     },
-    handler: bridgeHandler<PreviewSocketData>({
-      errorReason: "preview upstream error",
-      onUpstreamText: (ws, text) => {
-        if (text.startsWith(VITE_ERROR_PREFIX)) noteViteError(ws.data.sandboxId, text);
+    handler: {
+      open(ws: ServerWebSocket<PreviewSocketData>) {
+        sockets.add(ws);
+        if (!ws.data.watch) bridge.open?.(ws); // a watch socket says nothing: it is there to be closed when access ends
       },
-    }),
+      message(ws, message) {
+        if (!ws.data.watch) void bridge.message?.(ws, message);
+      },
+      close(ws, code, reason) {
+        sockets.remove(ws);
+        bridge.close?.(ws, code, reason);
+      },
+    },
+    socketCount: () => sockets.count(),
+    close: () => sockets.close(),
   };
 }

@@ -14,6 +14,7 @@ import type { EventBus } from "../events/types";
 import { silentLogger } from "../lib/logger";
 import { appServer, type AppServer as Instance } from "../test/app-server";
 import { testApp, type TestUser } from "../test/test-app";
+import { sharedProject } from "../test/members";
 import { testDb } from "../test/test-db";
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -115,6 +116,33 @@ describe(`file events over /api/ws (${onPostgres ? "two instances on PostgreSQL"
     expect(snoop.messages.filter((m: any) => m.type?.startsWith("file."))).toEqual([]);
     client.ws.close();
     snoop.ws.close();
+  });
+
+  test("presence is the same on every instance: people on either are listed on both, and leave both", async () => {
+    const [first, second] = [instances[0]!, instances[instances.length - 1]!];
+    const owner: TestUser = first.t.user(`own${crypto.randomUUID().slice(0, 6)}`);
+    const editor: TestUser = first.t.user(`ed${crypto.randomUUID().slice(0, 6)}`);
+    const id = await sharedProject(owner, { editor });
+    type Presence = { type: string; people: { id: string; name: string }[] };
+    const both = [owner.uid, editor.uid].sort();
+    const ids = (m: Presence) => m.people.map((p) => p.id).sort();
+    const a = await connect(first, owner.token);
+    a.ws.send(JSON.stringify({ type: "subscribe", projectId: id }));
+    await a.next((m) => m.type === "subscribed");
+    const b = await connect(second, editor.token);
+    b.ws.send(JSON.stringify({ type: "subscribe", projectId: id }));
+    // Each hears both people, wherever they connected.
+    await a.next((m) => m.type === "presence" && ids(m).join() === both.join(), 5000);
+    await b.next((m) => m.type === "presence" && ids(m).join() === both.join(), 5000);
+    expect(
+      (a.messages as Presence[])
+        .filter((m) => m.type === "presence")
+        .at(-1)!
+        .people.map((p) => p.name),
+    ).toHaveLength(2);
+    b.ws.close();
+    await a.next((m) => m.type === "presence" && ids(m).join() === owner.uid && a.messages.indexOf(m) > 1, 5000);
+    a.ws.close();
   });
 
   test("a publish's build log and status reach the owner's subscribed client on any instance, nobody else's", async () => {

@@ -7,7 +7,8 @@
  * checked again, and one that may no longer view it is unsubscribed: a removed member hears nothing more. A
  * person an administrator disabled (`user.disabled`) has every socket closed, and is refused a new one.
  * When the bus comes back from a lost connection, every subscription gets `resync`, since events were lost.
- * Whenever a project's sockets change, each of them is told who has it open (`presence`, ./presence.ts).
+ * Whenever a project's sockets change, each of them is told who has it open (`presence`, ./presence.ts), here
+ * and on the other instances (./presence-relay.ts relays each hub's people over the bus).
  */
 import { deploymentEventSchema } from "@shared/events/deployment-events";
 import { clientSocketMessageSchema, WS_PROTOCOL, type ServerSocketMessage } from "@shared/events/project-events";
@@ -18,8 +19,9 @@ import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { ServiceContext } from "../services/context";
 import { projectAccess } from "../services/access";
-import { presenceMessage } from "./presence";
-import { ACCESS_CHANGED } from "@shared/events/team-events";
+import { presentPeople } from "./presence";
+import { createPresenceRelay, mergePeople } from "./presence-relay";
+import { ACCESS_CHANGED, PRESENCE } from "@shared/events/team-events";
 
 export type HubSocketData = { kind: "hub"; caller: Identity; projects: Set<string>; expiry?: ReturnType<typeof setTimeout> };
 
@@ -54,12 +56,14 @@ export function createWsHub(
   const unsubscribeBus = deps.events.subscribe((event) => {
     // File events, the problem list's `problems.changed` and the named processes' output and status go to
     // browsers; other bus events (`sandbox.stop`, `project.env.changed`, `secret.declined`) are the API's own.
+    if (event.type === "presence.relay") return; // ./presence-relay.ts
     if (event.type === "project.access.changed") return void recheck(event.projectId, event.userId);
     if (event.type === "user.disabled") return closeUser(event.userId);
     if (
       event.type === "sandbox.stop" ||
       event.type === "project.env.changed" ||
       event.type === "secret.declined" ||
+      event.type === "share_link.revoked" ||
       event.type === "user.enabled" ||
       event.type === "run.stop"
     )
@@ -116,13 +120,16 @@ export function createWsHub(
     for (const ws of all) if (ws.data.caller.uid === userId) ws.close(ACCOUNT_DISABLED_CLOSE, "account disabled");
   }
 
-  /** Tells every socket on the project who has it open now. */
+  const here = (projectId: string) => presentPeople(byProject.get(projectId) ?? []);
+  /** Tells every socket on the project who has it open now, on this instance and the others. */
   const announcePresence = (projectId: string) => {
     const sockets = byProject.get(projectId);
     if (!sockets) return;
-    const text = JSON.stringify(presenceMessage(projectId, sockets));
+    const people = mergePeople(here(projectId), relay.elsewhere(projectId));
+    const text = JSON.stringify({ type: PRESENCE, projectId, people } satisfies ServerSocketMessage);
     for (const ws of sockets) ws.send(text);
   };
+  const relay = createPresenceRelay({ events: deps.events, logger: deps.logger, changed: announcePresence, here });
 
   const leave = (ws: ServerWebSocket<HubSocketData>, projectId: string) => {
     ws.data.projects.delete(projectId);
@@ -130,6 +137,7 @@ export function createWsHub(
     if (!set?.delete(ws)) return;
     if (set.size === 0) byProject.delete(projectId);
     else announcePresence(projectId);
+    relay.tell(projectId, here(projectId));
   };
 
   return {
@@ -186,6 +194,7 @@ export function createWsHub(
         byProject.get(projectId)!.add(ws);
         send(ws, { type: "subscribed", projectId });
         announcePresence(projectId);
+        relay.tell(projectId, here(projectId), true);
       },
       close(ws) {
         clearTimeout(ws.data.expiry);
@@ -198,6 +207,9 @@ export function createWsHub(
       unsubscribeBus();
       unsubscribeSites();
       unsubscribeResync();
+      // The other instances stop listing this one's people.
+      for (const projectId of byProject.keys()) relay.tell(projectId, []);
+      relay.close();
       for (const ws of all) ws.close(1001, "server shutting down");
     },
   };

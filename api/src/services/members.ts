@@ -11,6 +11,7 @@
 import { memberRoleProblem, normalEmail, type Member, type MemberRole, type SharedProject } from "@shared/schemas/members";
 import type { Identity } from "../auth/types";
 import * as members from "../db/members";
+import { listLiveSites } from "../db/deployments";
 import { findUserEmail } from "../db/users";
 import { badRequest, conflict, forbidden, notFound } from "../lib/errors";
 import { type ProjectAccess, projectAccess } from "./access";
@@ -112,6 +113,13 @@ export async function transferProject(ctx: ServiceContext, access: ProjectAccess
   });
   if (!moved) throw conflict("The project's members changed meanwhile; try again.");
   await recordActivity(ctx, access, "project.transferred", { email });
+  // Every instance reads the project's live site again, so its server counts for the new owner at once.
+  for (const site of await listLiveSites(ctx.sql, moved.toUserId)) {
+    if (site.projectId !== access.projectId) continue;
+    await ctx.events
+      .publishSite({ type: "site.changed", slug: site.slug })
+      .catch((error) => ctx.logger.warn("site owner change not published", { projectId: access.projectId, error: String(error) }));
+  }
   await announce(ctx, access, access.userId, moved.toUserId);
   await announce(ctx, access, moved.toUserId, moved.toUserId);
   return listProjectMembers(ctx, await projectAccess(ctx, access.userId, access.projectId, "view"));

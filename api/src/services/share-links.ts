@@ -48,10 +48,16 @@ export async function listShareLinks(ctx: ServiceContext, access: ProjectAccess)
   }));
 }
 
-/** Deletes the link: the proxy's next request through it (on any instance) reads no row and answers 404. */
+/**
+ * Deletes the link: the proxy's next request through it (on any instance) reads no row and answers 404, and
+ * every instance closes the preview sockets and pages already open through it (`share_link.revoked`).
+ */
 export async function revokeShareLink(ctx: ServiceContext, access: ProjectAccess, linkId: string): Promise<void> {
   if (!isUuid(linkId) || !(await rows.deleteShareLink(ctx.sql, access.projectId, linkId))) throw notFound("Link");
   await recordActivity(ctx, access, "share_link.revoked", { linkId });
+  await ctx.events
+    .publish({ type: "share_link.revoked", projectId: access.projectId, linkId, ownerId: access.ownerId, origin: "api" })
+    .catch((error) => ctx.logger.warn("link revocation not published", { projectId: access.projectId, error: String(error) }));
 }
 
 /**

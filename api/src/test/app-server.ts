@@ -50,6 +50,7 @@ export function appServer(
     domain,
     // The app's own logger (silent unless the test hands one in): tests that read every line see the proxy's too.
     logger: t.deps.logger,
+    events: t.deps.events,
     ...(open?.proxy ?? { tickets: t.deps.previewTickets, allowed: (grant, sandboxId) => previewAllowed(t.deps, grant, sandboxId) }),
   });
   const server = serveHttp({ port: 0, hostname: "127.0.0.1", fetch: t.app.fetch, hub, preview, pty: options.pty });
@@ -71,6 +72,6 @@ export function appServer(
       const sent = cookie ?? (open ? await open.cookie(host) : null);
       return fetch(`http://127.0.0.1:${server.port}/`, { headers: { host, ...(sent ? { cookie: sent } : {}) } });
     },
-    stop: () => (hub.close(), server.stop(true)),
+    stop: () => (hub.close(), preview.close(), server.stop(true)),
   };
 }

@@ -8,6 +8,8 @@
  */
 export const REPORTER_PATH = "/__appbuilder/report.js";
 export const REPORTS_PATH = "/__appbuilder/problems";
+/** The page's watch WebSocket: the proxy closes it when the page's access ends, and the page reloads. */
+export const WATCH_PATH = "/__appbuilder/watch";
 export const REPORTER_TAG = `<script src="${REPORTER_PATH}"></script>`;
 
 /** How much of a streamed page is held back looking for `<head>` and a CSP `<meta>` before giving up. */

@@ -266,6 +266,31 @@
     report("blank", "The page rendered nothing: " + (root ? "#" + root.id + " is" : "the page body is") + " empty " + BLANK_AFTER_MS / 1000 + " s after load", null, here(location.href), null);
   }
 
+  // The page's watch socket: the proxy closes it with ACCESS_ENDED when the viewer's access ends (removed from the
+  // project, link revoked), and the page reloads into the proxy's 404 page instead of staying on screen. Any other
+  // close (the server restarting) is followed by a quiet reconnect, a little later each time.
+  var WATCH_PATH = "/__appbuilder/watch";
+  var ACCESS_ENDED = 4404;
+  var watchRetryMs = 1000;
+  function watchAccess() {
+    if (!window.WebSocket) return;
+    var socket;
+    try {
+      socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + WATCH_PATH);
+    } catch (_) {
+      return;
+    }
+    socket.onopen = function () {
+      watchRetryMs = 1000;
+    };
+    socket.onclose = function (event) {
+      if (event.code === ACCESS_ENDED) return location.reload();
+      setTimeout(watchAccess, watchRetryMs);
+      watchRetryMs = Math.min(watchRetryMs * 2, 30000);
+    };
+  }
+  watchAccess();
+
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watchOverlay);
   else watchOverlay();
   watchUpdates();

@@ -15,10 +15,14 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.deps.runs.shutdown());
 
+/** Each project's owner, who sends its messages. */
+const owners = new Map<string, string>();
 async function project(name = "Chat runs") {
   const user = t.user("owner");
   const res = await user.request("POST", "/api/projects", { name, description: "A test" });
-  return { ownerId: user.uid, projectId: ((await res.json()) as { id: string }).id };
+  const projectId = ((await res.json()) as { id: string }).id;
+  owners.set(projectId, user.uid);
+  return { ownerId: user.uid, projectId };
 }
 
 const row = async (id: string) =>
@@ -29,6 +33,7 @@ const row = async (id: string) =>
 
 const claimFor = (projectId: string, content = "Build it") => ({
   projectId,
+  senderId: owners.get(projectId)!,
   userMessageId: crypto.randomUUID(),
   assistantMessageId: crypto.randomUUID(),
   content,

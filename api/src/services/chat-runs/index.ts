@@ -9,6 +9,7 @@
  * const claimed = await chatRuns.claim({ projectId, userMessageId, assistantMessageId, content: "Hi", attachments: [] });
  */
 import type { RunStatus } from "@shared/events/stream";
+import type { RunClaim } from "../../agent/ports";
 import * as runs from "../../db/message-runs";
 import { listMessages } from "../../db/messages";
 import { findProjectById, findProjectModel } from "../../db/projects";
@@ -58,7 +59,7 @@ export function createChatRuns(
 
     // Where runs are saved.
     failAbandoned: (projectId: string, staleBefore: Date) => runs.failAbandonedRuns(ctx.sql, projectId, staleBefore, ABANDONED_NOTE),
-    async claim(claim: { projectId: string; userMessageId: string; assistantMessageId: string; content: string; attachments: string[] }) {
+    async claim(claim: RunClaim) {
       // A secret's value the user typed into the chat is not kept in it.
       const content = redactSecrets(claim.content, await ctx.secrets.values(claim.projectId));
       const claimed = await runs.insertRunMessages(ctx.sql, { ...claim, content });

@@ -42,7 +42,9 @@ async function projects(owner: string, n: number): Promise<string[]> {
 /** An AI answer being written in the project (the row a chat run holds while it runs). */
 async function answering(projectId: string): Promise<() => Promise<void>> {
   const assistantMessageId = crypto.randomUUID();
-  await insertRunMessages(ctx.sql, { projectId, userMessageId: crypto.randomUUID(), assistantMessageId, content: "build it", attachments: [] });
+  const [project] = await ctx.sql<{ ownerId: string }[]>`select owner_id as "ownerId" from projects where id = ${projectId}`;
+  const senderId = project!.ownerId;
+  await insertRunMessages(ctx.sql, { projectId, userMessageId: crypto.randomUUID(), assistantMessageId, content: "build it", attachments: [], senderId });
   return () =>
     finishRunMessage(ctx.sql, assistantMessageId, projectId, { content: "", thinking: null, toolCalls: [], actions: [], usage: null, status: "complete" });
 }
@@ -82,6 +84,30 @@ describe(`sandboxes per user (${process.env.TEST_DATABASE_URL ? "PostgreSQL" : "
     } finally {
       await a.shutdown();
       await b.shutdown();
+    }
+  });
+
+  test("a handed-over project's running sandbox counts for its new owner, not the old one", async () => {
+    const [was, now] = [await ctx.newUser("was"), await ctx.newUser("now")];
+    const [handed, kept] = await projects(was, 2);
+    const [theirs] = await projects(now, 1);
+    const p = memoryProvider({ startMs: 0 });
+    const a = instance(p, 1);
+    try {
+      const running = await a.ensure(grantedAccess(was, handed!));
+      // What POST /api/projects/{id}/transfer does to the project's row (db/members.ts transferOwnership).
+      await ctx.sql`update projects set owner_id = ${now} where id = ${handed!}`;
+      await Bun.sleep(20);
+      // The old owner's one slot is free: their other project starts and the handed-over sandbox keeps running.
+      const mine = await a.ensure(grantedAccess(was, kept!));
+      expect([...p.live.keys()].sort()).toEqual([running.id, mine.id].sort());
+      // The new owner's cap of 1 holds it: their own project's start makes room by stopping it.
+      const next = await a.ensure(grantedAccess(now, theirs!));
+      for (let i = 0; i < 50 && p.live.has(running.id); i++) await Bun.sleep(10);
+      expect(p.killed).toEqual([running.id]);
+      expect([...p.live.keys()].sort()).toEqual([mine.id, next.id].sort());
+    } finally {
+      await a.shutdown();
     }
   });
 

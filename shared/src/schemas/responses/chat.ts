@@ -36,6 +36,9 @@ export const messageUsageSchema = z.object({
 });
 export type MessageUsage = z.infer<typeof messageUsageSchema>;
 
+/** A message's sender as others see them: the name as presence shows it, and their photo when they have one. */
+export const messageSenderSchema = z.object({ id: z.string(), name: z.string(), picture: z.nullable(z.string()) });
+
 export const messageSchema = z.object({
   id: z.string(),
   projectId: z.string(),
@@ -49,6 +52,11 @@ export const messageSchema = z.object({
   status: z.optional(messageStatusSchema),
   /** Tokens the model reported for the run that wrote this message (null when it reported none). */
   usage: z.optional(z.nullable(messageUsageSchema)),
+  /**
+   * Who sent a user message (a project's members share its chat): absent on answers, null when not known
+   * (saved before senders were kept, or the account is gone).
+   */
+  sender: z.optional(z.nullable(messageSenderSchema)),
 });
 export type Message = z.infer<typeof messageSchema>;
 export const messageListSchema = z.array(messageSchema);

@@ -3,10 +3,12 @@
  * section, the answer as Markdown with its steps, the tool badges, a copy button and the token usage.
  */
 import type { Message } from "@shared/schemas/message";
+import { initials } from "@shared/events/team-events";
 import { memo, useMemo } from "react";
 import { Button } from "../../../components/ui/button";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
+import { useAuth } from "../../auth/use-auth";
 import { MessageRestoreAction } from "../../history/components/message-restore-action";
 import { AssistantContent } from "./assistant-content";
 import { CopyButton } from "./copy-button";
@@ -46,9 +48,12 @@ export const MessageItem = memo(function MessageItem({
 });
 
 function UserMessage({ message, projectId }: { message: Message; projectId?: string }) {
+  const { user } = useAuth();
+  // Another member's message (a shared project's chat) names them; mine, or one whose sender is unknown, says "You".
+  const other = message.sender && message.sender.id !== user?.uid ? message.sender : null;
   return (
-    <article data-testid="message" data-role="user" aria-label="You" className="group flex flex-col items-end gap-1.5">
-      <RoleLabel role="user" />
+    <article data-testid="message" data-role="user" aria-label={other ? other.name : "You"} className="group flex flex-col items-end gap-1.5">
+      {other ? <SenderLabel sender={other} /> : <RoleLabel role="user" />}
       <Attachments urls={message.attachments} />
       {message.content && (
         <div className="flex max-w-[85%] items-end gap-1">
@@ -118,6 +123,18 @@ function RoleLabel({ role }: { role: Message["role"] }) {
         {user ? <UserIcon className="size-3.5" /> : <BotIcon className="size-3.5" />}
       </span>
       <span data-testid="message-role">{user ? "You" : "Agent"}</span>
+    </div>
+  );
+}
+
+/** Another member's name and photo (or initials) above their message. */
+function SenderLabel({ sender }: { sender: NonNullable<Message["sender"]> }) {
+  return (
+    <div className="flex flex-row-reverse items-center gap-2 text-xs font-medium text-muted-foreground" data-testid="message-sender">
+      <span className="inline-flex size-6 items-center justify-center overflow-hidden rounded-full bg-primary/15 text-[10px] font-semibold text-primary">
+        {sender.picture ? <img src={sender.picture} alt="" className="size-full object-cover" referrerPolicy="no-referrer" /> : initials(sender.name)}
+      </span>
+      <span data-testid="message-role">{sender.name}</span>
     </div>
   );
 }

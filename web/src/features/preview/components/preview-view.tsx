@@ -11,10 +11,13 @@ import { toast } from "../../../components/ui/use-toast";
 import { cn } from "../../../lib/cn";
 import { copyToClipboard } from "../../../lib/copy-to-clipboard";
 import { SharePreviewButton } from "../../share/share-preview-button";
+import { useProjectRole } from "../../team/use-project-role";
 import { openPreviewInNewTab } from "../enter-preview";
 import { withRefreshParam } from "../preview-url";
 import { sandboxKeys } from "../../../api/query-keys";
 import { useDownloadSource } from "../use-download-source";
+import { useElementPicking } from "../use-element-picking";
+import { elementPlace } from "@shared/schemas/selected-element";
 import { usePreviewDevice } from "../use-preview-device";
 import { useRecreateSandbox } from "../use-recreate-sandbox";
 import { useRunWorkflow } from "../use-run-workflow";
@@ -31,6 +34,7 @@ export const URL_OVERRIDE_MS = 3_000;
 
 export function PreviewView({ project }: { project: Project & { sandboxId: string } }) {
   const queryClient = useQueryClient();
+  const { canEdit } = useProjectRole(project.id);
   const urlQuery = useSandboxUrl(project.id, project.sandboxId);
   const validity = useSandboxValidity(project.id, project.sandboxId);
   const [override, setOverride] = useState<string | null>(null);
@@ -62,6 +66,14 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
   const recreate = useRecreateSandbox(project.id, { onRecreated, onFailed: onRecreateFailed });
   const runWorkflow = useRunWorkflow(project.id, project.workflowCommand);
   const download = useDownloadSource(project.id);
+  // No composer here: the element waits in the chat's composer, and a toast says so.
+  const picker = useElementPicking(project.id, {
+    onPicked: (e) =>
+      toast({
+        title: "Element attached to the chat",
+        description: `${e.component ?? `<${e.tag}>`} at ${elementPlace(e)}: open the chat to say what to change.`,
+      }),
+  });
 
   const expired = frameError || validity.data === false;
   const url = override ?? urlQuery.data?.url ?? project.sandboxUrl ?? null;
@@ -119,11 +131,16 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
           onDownload={() => download.mutate()}
           device={device}
           onDevice={setDevice}
+          picking={picker.picking}
+          onTogglePick={picker.toggle}
+          // A viewer may neither make share links nor publish (the API answers 403): neither button is offered.
           publish={
-            <>
-              <SharePreviewButton projectId={project.id} />
-              <PublishButton projectId={project.id} />
-            </>
+            canEdit ? (
+              <>
+                <SharePreviewButton projectId={project.id} />
+                <PublishButton projectId={project.id} />
+              </>
+            ) : undefined
           }
         />
       </header>
@@ -136,6 +153,7 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
           fullscreen={fullscreen}
           expired={expired}
           device={device}
+          {...picker.frame}
           onStatus={(status) => {
             // The proxy says the sandbox is gone: Expired at once. Nothing answering yet is normal while the
             // app starts (right after a recreate, say), so it only asks the validity check to look again now.
