@@ -4,10 +4,11 @@
  * with the crawl-only check (page-check.ts: fetch the HTML and every module, no browser) as the baseline in the
  * same run. Two pages: a small React app served by a real Vite dev server (the repository's own vite, react and
  * @vitejs/plugin-react, on loopback), and a plain two-module page served by Bun. For each: the crawl (median),
- * the first headless check (cold: Chromium launched), then warm checks (browser already up; median and max).
- * Goal: warm added time < 2 s.
+ * the first headless check (cold: Chromium launched), then warm checks (browser already up; median and max),
+ * each with the old path (context and page made as the check starts) and with the spare context made after the
+ * check before (page-browser.ts), and their ratio. Goal: warm added time < 2 s.
  *
- *   bun bench/headless-check.ts [--rounds 7]
+ *   bun bench/headless-check.ts [--rounds 7] [--pairs 2]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,8 +18,9 @@ import { browserPath, createPageBrowser } from "../api/src/services/chat-runs/pa
 import { crawlPage } from "../api/src/services/chat-runs/page-check";
 import { upperMedian as median } from "./support/stats";
 
-const { values: opts } = parseArgs({ options: { rounds: { type: "string", default: "7" } } });
+const { values: opts } = parseArgs({ options: { rounds: { type: "string", default: "7" }, pairs: { type: "string", default: "2" } } });
 const ROUNDS = Number(opts.rounds);
+const PAIRS = Number(opts.pairs);
 
 if (!browserPath("auto")) {
   console.log("headless-check: no Chromium found (CHECK_BROWSER_PATH auto); nothing measured");
@@ -26,6 +28,28 @@ if (!browserPath("auto")) {
 }
 
 const ms = (n: number) => `${n.toFixed(0)} ms`;
+
+/** Between two checks of a project there is a model turn at least; the spare is made in that gap. */
+const GAP_MS = 500;
+
+/** Headless checks of `origin` in a browser of its own: the first launches Chromium (cold), the rest are warm. */
+async function headless(name: string, origin: string, spare: boolean) {
+  const browser = createPageBrowser({ setting: "auto", logger: silentLogger, spare });
+  const runs: number[] = [];
+  try {
+    for (let i = 0; i <= ROUNDS; i++) {
+      const started = performance.now();
+      const problems = await browser.run("bench", `${origin}/`);
+      runs.push(performance.now() - started);
+      if (problems === null || problems.length) throw new Error(`${name}: the headless check answered ${JSON.stringify(problems)}`);
+      await Bun.sleep(GAP_MS);
+    }
+  } finally {
+    await browser.close();
+  }
+  const [cold, ...warm] = runs as [number, ...number[]];
+  return { cold, warm: median(warm), max: Math.max(...warm) };
+}
 
 async function measure(name: string, origin: string) {
   const crawl: number[] = [];
@@ -35,25 +59,25 @@ async function measure(name: string, origin: string) {
     crawl.push(performance.now() - started);
     if (problems.length) throw new Error(`${name}: the crawl found problems: ${JSON.stringify(problems)}`);
   }
-  // A browser of its own per page, so the first check of each is a cold start.
-  const browser = createPageBrowser({ setting: "auto", logger: silentLogger });
-  const runs: number[] = [];
-  try {
-    for (let i = 0; i <= ROUNDS; i++) {
-      const started = performance.now();
-      const problems = await browser.run("bench", `${origin}/`);
-      runs.push(performance.now() - started);
-      if (problems === null || problems.length) throw new Error(`${name}: the headless check answered ${JSON.stringify(problems)}`);
-    }
-  } finally {
-    await browser.close();
+  // The old path (a context and page made when the check starts) and the new (a spare made after the check
+  // before), interleaved in pairs so load that changes during the run weighs on both alike.
+  const old: Awaited<ReturnType<typeof headless>>[] = [];
+  const spare: Awaited<ReturnType<typeof headless>>[] = [];
+  for (let pair = 0; pair < PAIRS; pair++) {
+    old.push(await headless(name, origin, false));
+    spare.push(await headless(name, origin, true));
   }
-  const [cold, ...warm] = runs as [number, ...number[]];
+  const of = (rs: typeof old, k: "cold" | "warm" | "max") => median(rs.map((r) => r[k]));
+  const line = (label: string, rs: typeof old) =>
+    `${label}: cold ${ms(of(rs, "cold"))} (Chromium launched), warm median ${ms(of(rs, "warm"))}, max ${ms(Math.max(...rs.map((r) => r.max)))}`;
+  const ratio = of(spare, "warm") / of(old, "warm");
   console.log(
-    `${name}: crawl-only check (baseline) median ${ms(median(crawl))}; headless check added: cold ${ms(cold)} (Chromium launched), ` +
-      `warm median ${ms(median(warm))}, max ${ms(Math.max(...warm))} (${ROUNDS} rounds); crawl + headless warm ${ms(median(crawl) + median(warm))}`,
+    `${name}: crawl-only check (baseline) median ${ms(median(crawl))}; headless check added (${ROUNDS} warm rounds x ${PAIRS}, ${GAP_MS} ms apart):\n` +
+      `  ${line("old path (context made per check)", old)}\n` +
+      `  ${line("spare context made ahead        ", spare)}\n` +
+      `  warm spare / old = ${ratio.toFixed(2)} (${ms(of(old, "warm") - of(spare, "warm"))} saved); crawl + headless warm ${ms(median(crawl) + of(spare, "warm"))}`,
   );
-  return median(warm);
+  return of(spare, "warm");
 }
 
 /** A small React app (a list, a counter) under the repository, so Vite resolves its own react and plugin. */

@@ -187,7 +187,7 @@ describe("the agent verifies and repairs its work", () => {
     const frame = await until(
       "fixed app rendered in the preview",
       async (): Promise<Frame | null> => {
-        const f = page.frames().find((fr) => fr.url().startsWith(`http://5173-${sandboxId}.localhost:`));
+        const f = page.frames().find((fr) => fr.url().startsWith(`http://5173-${sandboxId}.app.localhost:`));
         return f &&
           (await f
             .getByText(`${FIXED_TEXT} 0`)
@@ -269,7 +269,7 @@ describe("the agent verifies and repairs its work", () => {
       await until(
         "the round-3 fix rendered in the preview",
         async () => {
-          const f = page.frames().find((fr) => fr.url().startsWith(`http://5173-${sandboxId}.localhost:`));
+          const f = page.frames().find((fr) => fr.url().startsWith(`http://5173-${sandboxId}.app.localhost:`));
           return f
             ? await f
                 .getByText(`${FIXED_TEXT} 0`)

@@ -63,7 +63,7 @@ async function contentOf(path: string): Promise<string> {
 async function previewShows(p: Page, text: string, timeoutMs = 30_000): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const frame = p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.localhost:`));
+    const frame = p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.app.localhost:`));
     if (
       frame &&
       (await frame
@@ -100,8 +100,8 @@ async function watchPage(p: Page) {
   p.setDefaultTimeout(STEP_MS);
   p.on("console", (m) => m.type() === "error" && console.error(`[browser] ${m.text()}`));
   p.on("pageerror", (e) => console.error(`[browser] ${e.message}`));
-  // Previews live on their own origin, http://5173-<sandboxId>.localhost:<port>: let them through the offline rule.
-  await p.context().route(/^http:\/\/[a-z0-9-]+\.localhost(:\d+)?\//, (route) => route.continue());
+  // Previews live on their own origin, http://5173-<sandboxId>.app.localhost:<port>: let them through the offline rule.
+  await p.context().route(/^http:\/\/[a-z0-9.-]+\.localhost(:\d+)?\//, (route) => route.continue());
 }
 
 /** On failure: the app's log and a screenshot. */

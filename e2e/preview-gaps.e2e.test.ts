@@ -92,7 +92,7 @@ describe("recreate", () => {
     // The server's answer for the project's URL, asked when the page opened, lands only after the recreate, and
     // names another URL than the recreate's answer (its app listens on port 3000): the URL query then holds it,
     // while the override keeps the frame on the recreate's URL for about 3 s.
-    const storedUrl = `http://3000-stubsandbox0004.localhost:${new URL(stack.app.url).port}`;
+    const storedUrl = `http://3000-stubsandbox0004.app.localhost:${new URL(stack.app.url).port}`;
     let releaseUrl = () => {};
     const urlHeld = new Promise<void>((resolve) => (releaseUrl = resolve));
     await page.route(`**/api/sandbox/${id}/url`, async (route) => {
@@ -135,7 +135,7 @@ describe("Expired detection", () => {
     // A sandbox id no provider knows: the app's real preview proxy answers its 'This preview has stopped' page
     // ('There is no such preview' where it checks every request that a project names the sandbox: PostgreSQL).
     const sandbox = await stubSandboxProject(page, stack.app.url, id, { sandboxId: "gonesandbox00001", valid: true });
-    sandbox.url = `http://5173-gonesandbox00001.localhost:${new URL(stack.app.url).port}`;
+    sandbox.url = `http://5173-gonesandbox00001.app.localhost:${new URL(stack.app.url).port}`;
     await openPreview(id);
     await page
       .frameLocator("iframe[title^='Preview of']")
@@ -170,9 +170,9 @@ describe("Expired detection", () => {
     const port = new URL(stack.app.url).port;
     // The old sandbox is gone (the proxy's page says so); the new one runs but nothing listens yet.
     const sandbox = await stubSandboxProject(page, stack.app.url, id, { sandboxId: "gonesandbox00002", valid: false });
-    sandbox.url = `http://5173-gonesandbox00002.localhost:${port}`;
+    sandbox.url = `http://5173-gonesandbox00002.app.localhost:${port}`;
     sandbox.recreate = { sandboxId: "stubsandbox0006", url: previewUrlFor("stubsandbox0006", stack.app.url), filesSynced: 1, workflowCommand: null };
-    await page.context().route(/^http:\/\/5173-stubsandbox0006\.localhost:\d+\//, (route) =>
+    await page.context().route(/^http:\/\/5173-stubsandbox0006\.app\.localhost:\d+\//, (route) =>
       route.fulfill({
         status: 502,
         contentType: "text/html",

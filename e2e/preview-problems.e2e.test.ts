@@ -61,13 +61,13 @@ const problems = () => api<Problem[]>("GET", `/api/sandbox/${projectId}/problems
 const rows = (p: Page) => p.getByTestId("problem-row");
 
 function previewFrame(p: Page): Frame | null {
-  return p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.localhost:`)) ?? null;
+  return p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.app.localhost:`)) ?? null;
 }
 
 /** Waits until the sandbox serves `path` with `text` in it (the file reached Vite through the sync). */
 async function servedWith(path: string, text: string) {
   const url = `http://127.0.0.1:${new URL(app.url).port}${path}`;
-  const host = `5173-${sandboxId}.localhost:${new URL(app.url).port}`;
+  const host = `5173-${sandboxId}.app.localhost:${new URL(app.url).port}`;
   const cookie = await previewCookie(api, app.url, projectId);
   await until(
     `${path} served with ${text}`,
@@ -103,7 +103,7 @@ async function frameworkPageWorks(name: string, built: FrameworkPage) {
   await servedWith(`/${folder}/app.js`, `${folder} click failed`);
   const tab = await page.context().newPage();
   try {
-    await tab.goto(`http://5173-${sandboxId}.localhost:${new URL(app.url).port}/${folder}/index.html`);
+    await tab.goto(`http://5173-${sandboxId}.app.localhost:${new URL(app.url).port}/${folder}/index.html`);
     expect(await tab.locator('script[src="/__appbuilder/report.js"]').count()).toBe(1);
     await tab.getByRole("heading", { name: `${name} page` }).waitFor({ timeout: 5_000 });
     await tab.getByRole("button", { name: `${name} clicked 0 times` }).click();
@@ -240,7 +240,7 @@ describe("preview problems", () => {
     await writeFile("public/throws.html", THROWS_PAGE);
     await servedWith("/throws.html", "thrown on load");
     const thrower = await page.context().newPage();
-    await thrower.goto(`http://5173-${sandboxId}.localhost:${new URL(app.url).port}/throws.html`);
+    await thrower.goto(`http://5173-${sandboxId}.app.localhost:${new URL(app.url).port}/throws.html`);
     await rows(page).filter({ hasText: "thrown on load" }).waitFor({ timeout: 20_000 });
     await thrower.close();
     await rows(page).filter({ hasText: 'Failed to resolve import "./Missing"' }).waitFor();
@@ -291,7 +291,7 @@ describe("preview problems", () => {
     await writeFile("public/plain.html", PLAIN_PAGE);
     await servedWith("/plain.html", "plain page");
     const plain = await page.context().newPage();
-    await plain.goto(`http://5173-${sandboxId}.localhost:${new URL(app.url).port}/plain.html`);
+    await plain.goto(`http://5173-${sandboxId}.app.localhost:${new URL(app.url).port}/plain.html`);
     expect(await plain.locator('script[src="/__appbuilder/report.js"]').count()).toBe(1);
     await plain.locator("#go").click();
     await plain.getByText("clicked").waitFor();
@@ -313,7 +313,7 @@ describe("preview problems", () => {
     await writeFile("public/blank.html", BLANK_PAGE);
     await servedWith("/noisy.html", "noisy rejection");
     await servedWith("/blank.html", "Blank");
-    const origin = `http://5173-${sandboxId}.localhost:${new URL(app.url).port}`;
+    const origin = `http://5173-${sandboxId}.app.localhost:${new URL(app.url).port}`;
     // Each page in its own tab, left open until the list is read: what is tested is the listing, not delivery
     // while a page unloads.
     const noisy = await page.context().newPage();

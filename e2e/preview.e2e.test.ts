@@ -59,9 +59,9 @@ beforeAll(async () => {
   cleanups.push(() => app.stop());
   page = await stack.newPage();
   context = page.context();
-  // Previews live on their own origin, http://<port>-<sandboxId>.localhost:<app port>; Chromium resolves
+  // Previews live on their own origin, http://<port>-<sandboxId>.app.localhost:<app port>; Chromium resolves
   // *.localhost to loopback. Routes registered later win, so this lets them through the offline rule.
-  await context.route(/^http:\/\/[a-z0-9-]+\.localhost(:\d+)?\//, (route) => route.continue());
+  await context.route(/^http:\/\/[a-z0-9.-]+\.localhost(:\d+)?\//, (route) => route.continue());
   page.on("console", (m) => m.type() === "error" && console.error(`[browser] ${m.text()}`));
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url });
 

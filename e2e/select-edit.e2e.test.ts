@@ -45,7 +45,7 @@ async function previewFrame(text: string): Promise<Frame> {
     `the preview shows "${text}"`,
     async (): Promise<Frame | null> => {
       for (const f of page.frames()) {
-        if (!f.url().startsWith(`http://5173-${sandboxId}.localhost:`)) continue;
+        if (!f.url().startsWith(`http://5173-${sandboxId}.app.localhost:`)) continue;
         if (
           (await f
             .getByText(text)

@@ -53,7 +53,7 @@ const shot = (p: Page, name: string) => p.screenshot({ path: join(ARTIFACTS, `te
 async function frameShowing(p: Page, text: string, timeoutMs = STEP_MS): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const frame = p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.localhost:`));
+    const frame = p.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.app.localhost:`));
     if (
       frame &&
       (await frame
@@ -128,8 +128,8 @@ beforeAll(async () => {
     env: { SANDBOX_WARM_TEMPLATES: "react" },
     viewport: { width: 1440, height: 900 },
   }));
-  // Previews live on their own origin, http://5173-<sandboxId>.localhost:<app port>; let them through.
-  await context.route(/^http:\/\/[a-z0-9-]+\.localhost(:\d+)?\//, (route) => route.continue());
+  // Previews live on their own origin, http://5173-<sandboxId>.app.localhost:<app port>; let them through.
+  await context.route(/^http:\/\/[a-z0-9.-]+\.localhost(:\d+)?\//, (route) => route.continue());
   page.on("console", (m: ConsoleMessage) => consoleLines.push(`[${m.type()}] ${m.text()}`));
 
   // Sign in once the cache is filled: an npm install next to the Auth emulator's popup flow on a small, busy
@@ -160,10 +160,10 @@ describe("the react template in a real local sandbox", () => {
     const applied = await api<ApplyTemplateResult>("POST", `/api/sandbox/${projectId}/template`, { template: "react" });
     console.log(`[template-preview e2e] POST .../template answered in ${Math.round(performance.now() - started)} ms`);
     expect(applied.workflowCommand).toStartWith("node node_modules/vite/bin/vite.js ");
-    expect(applied.filesWritten).toBe(8); // AGENTS.md and tsconfig.json included
+    expect(applied.filesWritten).toBe(9); // AGENTS.md, tsconfig.json and vite-source-tags.ts included
     const project = await api<Project>("GET", `/api/projects/${projectId}`);
     sandboxId = project.sandboxId!;
-    expect(applied.url).toBe(`http://5173-${sandboxId}.localhost:${new URL(app.url).port}`);
+    expect(applied.url).toBe(`http://5173-${sandboxId}.app.localhost:${new URL(app.url).port}`);
     expect(project.sandboxUrl).toBe(applied.url);
     expect(project.workflowCommand).toBe(applied.workflowCommand);
     const files = await api<ProjectFile[]>("GET", `/api/files/${projectId}`);

@@ -1,6 +1,6 @@
 /**
  * `bun run dev`: the API restarted on every change (`bun --watch`) and Vite with hot module reload on
- * http://localhost:5173, proxying /api (SSE and WebSockets included) to the API on port 3000.
+ * http://app.localhost:5173 (the site previews share: web/vite.config.ts), proxying /api (SSE and WebSockets included) to the API on port 3000.
  * The Auth emulator is started once here, so API restarts take a fraction of a second.
  * Ports can be moved (a second checkout, or e2e/dev-server.e2e.test.ts beside a running one): PORT for the
  * API, WEB_PORT for Vite, AUTH_EMULATOR_PORT for the emulator.
@@ -37,7 +37,7 @@ const children = [
     stderr: "inherit",
   }),
 ];
-console.log(`\nDev: open http://localhost:${webPort} (API on http://127.0.0.1:${apiPort})\n`);
+console.log(`\nDev: open http://app.localhost:${webPort} (API on http://127.0.0.1:${apiPort})\n`);
 
 async function stop() {
   for (const child of children) child.kill();

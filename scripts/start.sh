@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's run command: install what the app needs on a fresh Debian machine with Node 20 (Bun from
 # npm; as root, the Debian packages the local sandbox uses), build the web app, and serve it on its
-# embedded defaults at http://localhost:3000 (PORT, HOST, DATA_DIR and the rest are honoured).
+# embedded defaults at http://app.localhost:3000 (PORT, HOST, DATA_DIR and the rest are honoured).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

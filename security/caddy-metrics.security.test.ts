@@ -20,7 +20,8 @@ const raw = async (host: string, path: string): Promise<string> => (await rawHtt
 
 describe("metrics are not public", () => {
   beforeAll(async () => {
-    app = await startAppProcess({ SANDBOX_WARM_TEMPLATES: "none" });
+    // Behind Caddy previews are `*.<DOMAIN>` (one label under the app's host), as a deployment's PUBLIC_URL makes them.
+    app = await startAppProcess({ SANDBOX_WARM_TEMPLATES: "none", PREVIEW_DOMAIN: "localhost" });
     caddy = await startCaddy([`127.0.0.1:${app.port}`]);
     port = caddy.port;
   }, 60_000);

@@ -41,7 +41,7 @@ function userOn(name: string) {
 /** The preview through `app`'s proxy with the cookie its owner's browser got (`enterPreview`), on `app`. */
 const previewCookies = new Map<string, string | null>();
 const preview = (app: AppProcess, sandboxId: string, port = 5173) =>
-  fetch(`${app.url}/`, { headers: { host: `${port}-${sandboxId}.localhost:${app.port}`, cookie: previewCookies.get(`${app.url} ${sandboxId}`) ?? "" } });
+  fetch(`${app.url}/`, { headers: { host: `${port}-${sandboxId}.app.localhost:${app.port}`, cookie: previewCookies.get(`${app.url} ${sandboxId}`) ?? "" } });
 
 /** Whether the sandbox's folder is still on disk in `app`'s DATA_DIR (removed when it stops). */
 const sandboxOnDisk = (app: AppProcess, sandboxId: string) => fs.existsSync(path.join(app.dataDir, "sandboxes", sandboxId));

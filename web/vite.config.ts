@@ -1,17 +1,33 @@
 /**
  * Vite config for the SPA. Root is web/, the build lands in web/dist (served by the API in production),
  * and `bun run dev` proxies /api (SSE and WebSocket included) to the API on API_PORT.
+ * In development the SPA is opened at http://app.localhost:<WEB_PORT>, the site its previews
+ * (`<port>-<id>.app.localhost:<API_PORT>`) share, so the preview frame gets first-party storage; a page opened on
+ * localhost is sent there, as the API does (api/src/middleware/local-app-host.ts).
  */
 import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+
+const toAppLocalhost: Plugin = {
+  name: "app-localhost",
+  configureServer(server) {
+    server.middlewares.use((req, res, next) => {
+      const host = /^localhost(:\d+)?$/i.exec(req.headers.host ?? "");
+      if (!host || req.method !== "GET" || req.headers["sec-fetch-dest"] !== "document") return next();
+      res.statusCode = 302;
+      res.setHeader("location", `http://app.localhost${host[1] ?? ""}${req.url ?? "/"}`);
+      res.end();
+    });
+  },
+};
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT || 3000}`;
 
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), toAppLocalhost],
   resolve: {
     // Mirrors tsconfig.json's paths: "@shared/*" → "shared/src/*".
     alias: { "@shared": fileURLToPath(new URL("../shared/src", import.meta.url)) },

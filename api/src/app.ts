@@ -39,6 +39,7 @@ import { isAdmin } from "./services/admin";
 import { createUserGate } from "./services/users";
 import { serveSpa } from "./static";
 import { forwardToOwner } from "./middleware/forward-to-owner";
+import { localAppHost } from "./middleware/local-app-host";
 
 export function createApp(deps: AppDeps) {
   const { runs } = deps;
@@ -47,7 +48,7 @@ export function createApp(deps: AppDeps) {
   const api = apiRoutes(deps);
 
   const app = new Hono<AppEnv>();
-  app.use("*", recordRequests(metrics), requestLog(deps.logger), securityHeaders(deps.config, deps.webDist));
+  app.use("*", recordRequests(metrics), requestLog(deps.logger), securityHeaders(deps.config, deps.webDist), localAppHost(deps.config));
   // Prometheus scrapes each instance directly; the Caddyfile keeps this path off the public site.
   app.get("/metrics", (c) => c.text(metrics.render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }));
   // JSON answers over 1 KB are gzipped for clients that ask; event streams and images are left alone.

@@ -1,6 +1,7 @@
 /** Entry point of `bun run start`: read the configuration, start every part, serve HTTP. */
 import { ConfigError, describeConfig, loadConfig } from "./lib/config";
 import { createLogger } from "./lib/logger";
+import { LOCAL_APP_HOST } from "./lib/config/preview";
 import { serveHttp } from "./http-server";
 import type { Server } from "bun";
 import { startParts } from "./start-parts";
@@ -63,6 +64,8 @@ if (config.auth.mode === "emulator") {
   );
 }
 console.log(`Listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`);
+// Locally the app is opened on app.localhost, the site its previews share (lib/config/preview.ts).
+console.log(`Open ${config.publicUrl ?? `http://${config.preview.domain === LOCAL_APP_HOST ? LOCAL_APP_HOST : "localhost"}:${server.port}`}`);
 
 const { drainTimeoutMs } = config;
 let stopping = false;

@@ -13,6 +13,9 @@ import type { ShellResult } from "@shared/schemas/sandbox";
 import type { BrowserContext, Frame, Page } from "playwright-core";
 import { STEP_MS } from "./stack";
 
+/** Where the app's previews live on the default local set-up: beneath the app's own host, app.localhost. */
+const PREVIEW_DOMAIN = "app.localhost";
+
 // A static server on the preview port, in the background so the command returns at once.
 const START_SERVER = "nohup python3 -m http.server 5173 --bind 0.0.0.0 >/dev/null 2>&1 &";
 // The same server in the foreground: it lives as long as the shell call (at most the 60 s shell timeout).
@@ -87,7 +90,7 @@ export async function startServerAndWait(api: Api, appUrl: string, id: string, t
   const started = await api<ShellResult>("POST", `/api/sandbox/${id}/shell`, { command: START_SERVER });
   expect(started.error).toBeNull();
   const { url } = await api<{ url: string | null }>("GET", `/api/sandbox/${id}/url`);
-  expect(url).toMatch(/^http:\/\/5173-[a-z0-9]+\.localhost:\d+$/);
+  expect(url).toMatch(/^http:\/\/5173-[a-z0-9]+\.app\.localhost:\d+$/);
   if ((await servedWithin(api, appUrl, id, url!, text, 4_000)).ok) return url!;
   console.warn(
     "[preview e2e] NOTE: a server started in the background (`nohup ... &`) through POST /api/sandbox/{id}/shell " +
@@ -103,7 +106,7 @@ export async function startServerAndWait(api: Api, appUrl: string, id: string, t
 export async function frameShowing(page: Page, sandboxId: string, text: string, timeoutMs = STEP_MS): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const frame = page.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.localhost:`) && f.url().includes("_refresh="));
+    const frame = page.frames().find((f) => f.url().startsWith(`http://5173-${sandboxId}.${PREVIEW_DOMAIN}:`) && f.url().includes("_refresh="));
     if (
       frame &&
       (await frame

@@ -33,7 +33,7 @@ export type StubSandbox = {
  * never by a real sandbox. On the app's port, since the app's Content-Security-Policy frames previews there.
  */
 export function previewUrlFor(sandboxId: string, appUrl: string): string {
-  return `http://5173-${sandboxId}.localhost:${new URL(appUrl).port}`;
+  return `http://5173-${sandboxId}.app.localhost:${new URL(appUrl).port}`;
 }
 
 const contextsWithPreviews = new WeakSet<BrowserContext>();
@@ -77,7 +77,7 @@ export async function stubSandboxProject(
   const context = page.context();
   if (!contextsWithPreviews.has(context)) {
     contextsWithPreviews.add(context);
-    await context.route(/^http:\/\/\d+-stub[a-z0-9]+\.localhost:\d+\//, (route) =>
+    await context.route(/^http:\/\/\d+-stub[a-z0-9]+\.app\.localhost:\d+\//, (route) =>
       route.fulfill({ contentType: "text/html", body: "<!doctype html><h1>Stub app</h1>" }),
     );
   }

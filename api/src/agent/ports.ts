@@ -49,8 +49,12 @@ export interface ProjectWorkflow {
 /** Something wrong with the running app: a browser error, a server (dev server) error, or a build/type error. */
 export type AppProblem = { source: "browser" | "server" | "build"; message: string; file?: string | null; line?: number | null };
 
-/** What loading the app's page found, and whether the page ran in a browser or was only fetched and compiled. */
-export type PageLoad = { problems: AppProblem[]; ran: boolean };
+/**
+ * What loading the app's page found, and whether the page ran in a browser or was only fetched and compiled.
+ * `leftToPreview`: it compiles and a preview is open, so running it was left to that preview (which must still
+ * load the run's last change for its reports to count).
+ */
+export type PageLoad = { problems: AppProblem[]; ran: boolean; leftToPreview?: boolean };
 
 /** The `app` process (the workflow command). `not_configured`: the project has no workflow command. */
 export type AppState = "starting" | "running" | "exited" | "crashed" | "not_configured";
@@ -73,11 +77,18 @@ export interface AppRuntime {
   /**
    * Loads the app's page, so problems that only show when it is loaded appear: every module is fetched (and
    * so compiled), and with no preview open the page is run in a headless browser. Returns the problems it saw
-   * itself, and whether the page ran in a browser (that headless one, or an open preview whose reports reach
-   * `problemsSince`); `ran` is false when it was only fetched (no browser available). Absent where an open
-   * preview is relied on instead.
+   * itself, and whether the page ran in that headless browser; with a preview open it is not run here
+   * (`leftToPreview`: the preview's reports reach `problemsSince`). `ran` is false when it was only fetched.
+   * Absent where an open preview is relied on instead.
    */
   loadPage?(): Promise<PageLoad>;
+  /**
+   * Runs the page in the headless browser even though a preview is open: for an open preview that did not
+   * load the run's last change in time, and so runs older code. `ran` false when no browser is available.
+   */
+  runPageHeadless?(): Promise<PageLoad>;
+  /** Asks open previews whose code started loading before `changedAt` to reload (they missed that change). */
+  reloadStalePreviews?(changedAt: Date): Promise<void>;
   /**
    * When the newest code an open preview of the app runs started loading (a page load or a hot update), by
    * the server's clock; null when no preview is open (absent where previews cannot say).

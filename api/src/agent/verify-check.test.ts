@@ -133,6 +133,49 @@ describe("what the check believes", () => {
     expect(await checkApp({ app: previewOpen, settleMs: 0, lastChangedAt: () => since }, since, signal)).toEqual({ problems: [], ran: true });
   });
 
+  test("an open preview that never loads the last change: the page runs in the headless browser instead, and the preview is asked to reload", async () => {
+    const since = new Date(Date.now() - 1_000);
+    const lastChange = new Date(Date.now() - 500);
+    const crashInNewCode: AppProblem = {
+      source: "browser",
+      file: "src/App.tsx",
+      line: 3,
+      message: "TypeError: Cannot read properties of null (reading 'map')",
+    };
+    const reloads: Date[] = [];
+    let headless = 0;
+    const stalePreview: AppRuntime = {
+      ...appWithLog([]),
+      // The page compiles; running it is left to the open preview…
+      loadPage: async () => ({ problems: [], ran: false, leftToPreview: true }),
+      // …which pings on, but runs code that started loading before the change.
+      previewLoad: async () => ({ loadedAt: new Date(lastChange.getTime() - 2_000) }),
+      runPageHeadless: async () => (headless++, { problems: [crashInNewCode], ran: true }),
+      reloadStalePreviews: async (changedAt) => void reloads.push(changedAt),
+    };
+    const started = Date.now();
+    const checked = await checkApp({ app: stalePreview, settleMs: 0, lastChangedAt: () => lastChange, previewWaitMs: 300 }, since, signal);
+    expect(checked).toEqual({ problems: [crashInNewCode], ran: true });
+    expect(headless).toBe(1);
+    expect(reloads).toEqual([lastChange]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    // No browser either: compiled, not run, and never "runs without errors".
+    const noBrowser: AppRuntime = { ...stalePreview, runPageHeadless: async () => ({ problems: [], ran: false }) };
+    expect(await checkApp({ app: noBrowser, settleMs: 0, lastChangedAt: () => lastChange, previewWaitMs: 100 }, since, signal)).toEqual({
+      problems: [],
+      ran: false,
+    });
+    expect(reloads).toHaveLength(2);
+    // A preview that loads the change is read as before: no headless run, no reload.
+    const fresh: AppRuntime = { ...stalePreview, previewLoad: async () => ({ loadedAt: new Date() }) };
+    expect(await checkApp({ app: fresh, settleMs: 0, lastChangedAt: () => lastChange, previewWaitMs: 300 }, since, signal)).toEqual({
+      problems: [],
+      ran: true,
+    });
+    expect(headless).toBe(1);
+    expect(reloads).toHaveLength(2);
+  });
+
   test("without a page load (no loadPage), what the log printed since the change counts as it is", async () => {
     const since = new Date(Date.now() - 1_000);
     const { loadPage: _, ...app } = appWithLog([{ at: Date.now() - 500, problem: stale }]);

@@ -5,8 +5,9 @@
  * last change, so what that page throws as it runs is in the check too. What
  * is wrong goes back to the model as a new step, deduplicated and trimmed; after `rounds` such repair rounds
  * the run ends saying what still fails. With no preview open, `loadPage` runs the page in the server's headless
- * browser; where none is available the check says "Compiles; not run in a browser", never that the app runs
- * without errors. It works only through the `AppRuntime` port.
+ * browser, and so does `runPageHeadless` when an open preview did not load the last change in time (that
+ * preview is asked to reload); where no browser is available the check says "Compiles; not run in a
+ * browser", never that the app runs without errors. It works only through the `AppRuntime` port.
  *
  * @example
  * const tracked = trackChanges(workspace);
@@ -155,7 +156,8 @@ export async function checkApp(
   // Started first: an open preview loads the change while the server looks at the app itself.
   const notWaiting = new AbortController();
   const waitSignal = AbortSignal.any([signal, notWaiting.signal]);
-  const previewLoaded = waitForPreviewLoad(app, o.lastChangedAt?.() ?? since, o.previewWaitMs ?? PREVIEW_LOAD_WAIT_MS, waitSignal);
+  const lastChange = o.lastChangedAt?.() ?? since;
+  const previewLoaded = waitForPreviewLoad(app, lastChange, o.previewWaitMs ?? PREVIEW_LOAD_WAIT_MS, waitSignal);
   try {
     if (o.settleMs > 0) await sleep(o.settleMs, signal);
     const problems: AppProblem[] = [];
@@ -184,11 +186,20 @@ export async function checkApp(
     // An app that is down, answers 5xx or does not compile gives a page nothing new to run: the check has
     // enough to send back without waiting for the preview (which often never reports a failed hot update).
     if (!configured || problems.length > 0) notWaiting.abort();
-    const [typeCheck, previewOpen] = await Promise.all([app.typeCheck(signal), previewLoaded]);
+    const [typeCheck, preview] = await Promise.all([app.typeCheck(signal), previewLoaded]);
+    // The page was left to an open preview that did not load the change in time (it was still loading when the
+    // file changed, and Vite never tells a socket that connects later; or it closed meanwhile): it runs older
+    // code, so what it reports says nothing about the change. The headless browser runs the page instead, and
+    // the preview is asked to reload so the user sees the change too.
+    if (page?.leftToPreview && !preview.loaded && app.runPageHeadless) {
+      if (preview.open && app.reloadStalePreviews) void app.reloadStalePreviews(lastChange).catch(() => {});
+      page = await app.runPageHeadless();
+      problems.push(...page.problems);
+    }
     problems.push(...(await problemsStillTrue(app, since, crawledAt)));
     if (typeCheck) problems.push(...typeCheck.problems);
     if (!configured && !typeCheck && problems.length === 0) return null;
-    return { problems: dedupeProblems(problems), ran: previewOpen || (page?.ran ?? false) };
+    return { problems: dedupeProblems(problems), ran: preview.loaded || (page?.ran ?? false) };
   } finally {
     // A check that failed part-way (status, restart, probe or page load threw) leaves no wait polling behind it.
     notWaiting.abort();
@@ -210,29 +221,29 @@ async function problemsStillTrue(app: AppRuntime, since: Date, crawledAt: Date |
 
 /**
  * Waits until an open preview has loaded code newer than `after` (then AFTER_PREVIEW_LOAD_MS more), or
- * `waitMs` passed; returns at once when no preview is open. Resolves to whether a preview was seen open (the
- * app then ran in it). Never rejects: the check goes on without it.
+ * `waitMs` passed; returns at once when no preview is open. Resolves to whether a preview was seen open, and
+ * whether one loaded that code (the app's new code then ran in it). Never rejects: the check goes on without it.
  */
-async function waitForPreviewLoad(app: AppRuntime, after: Date, waitMs: number, signal: AbortSignal): Promise<boolean> {
-  if (!app.previewLoad || waitMs <= 0) return false;
-  const deadline = Date.now() + waitMs;
+async function waitForPreviewLoad(app: AppRuntime, after: Date, waitMs: number, signal: AbortSignal): Promise<{ open: boolean; loaded: boolean }> {
   let open = false;
+  if (!app.previewLoad || waitMs <= 0) return { open, loaded: false };
+  const deadline = Date.now() + waitMs;
   try {
     for (;;) {
       const load = await app.previewLoad();
-      if (!load) return open;
+      if (!load) return { open, loaded: false };
       open = true;
       if (load.loadedAt.getTime() >= after.getTime()) {
         await sleep(AFTER_PREVIEW_LOAD_MS, signal);
-        return open;
+        return { open, loaded: true };
       }
       const left = deadline - Date.now();
-      if (left <= 0) return open;
+      if (left <= 0) return { open, loaded: false };
       await sleep(Math.min(PREVIEW_POLL_MS, left), signal);
     }
   } catch {
     // Aborted, or the load could not be read: the check reads what has been reported so far.
-    return open;
+    return { open, loaded: false };
   }
 }
 

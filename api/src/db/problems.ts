@@ -15,6 +15,8 @@ export type ProblemOccurrence = {
   seenAt: Date;
   /** When the page that saw it loaded, for a browser report (see `recordOccurrence`). */
   pageLoadedAt?: Date | null;
+  /** Seen by the agent's check in its headless browser, not by a preview the user has open. */
+  foundByCheck?: boolean;
 };
 
 type Row = {
@@ -26,6 +28,7 @@ type Row = {
   line: number | null;
   firstSeen: Date;
   count: number;
+  foundByCheck: boolean;
 };
 
 const toProblem = (r: Row): Problem => ({
@@ -37,6 +40,7 @@ const toProblem = (r: Row): Problem => ({
   firstSeen: new Date(r.firstSeen).toISOString(),
   count: r.count,
   detail: r.detail,
+  foundByCheck: r.foundByCheck,
 });
 
 /**
@@ -46,10 +50,12 @@ const toProblem = (r: Row): Problem => ({
  */
 export async function recordOccurrence(sql: Sql, projectId: string, o: ProblemOccurrence): Promise<boolean> {
   const [row] = await sql<{ counted: boolean }[]>`
-    insert into problems as p (id, project_id, dedupe_key, source, message, detail, file, line, first_seen, last_seen)
-    values (${crypto.randomUUID()}, ${projectId}, ${o.key}, ${o.source}, ${o.message}, ${o.detail}, ${o.file}, ${o.line}, ${o.seenAt}, ${o.seenAt})
+    insert into problems as p (id, project_id, dedupe_key, source, message, detail, file, line, first_seen, last_seen, found_by_check)
+    values (${crypto.randomUUID()}, ${projectId}, ${o.key}, ${o.source}, ${o.message}, ${o.detail}, ${o.file}, ${o.line}, ${o.seenAt}, ${o.seenAt}, ${o.foundByCheck ?? false})
     on conflict (project_id, dedupe_key) do update set
       count = p.count + (case when excluded.last_seen > p.last_seen then 1 else 0 end),
+      -- Who saw it last: a crash the check found and the user's preview then shows too is the preview's.
+      found_by_check = case when excluded.last_seen >= p.last_seen then excluded.found_by_check else p.found_by_check end,
       last_seen = greatest(p.last_seen, excluded.last_seen),
       stale_since = case
         when p.stale_since is not null and excluded.last_seen >= p.stale_since
@@ -71,7 +77,7 @@ export async function trimProblems(sql: Sql, projectId: string, keep: number): P
 /** The project's live problems (stale ones still inside their settle window included), newest first. */
 export async function listProblemRows(sql: Sql, projectId: string, limit: number): Promise<Problem[]> {
   const rows = await sql<Row[]>`
-    select id, source, message, detail, file, line, first_seen as "firstSeen", count
+    select id, source, message, detail, file, line, first_seen as "firstSeen", count, found_by_check as "foundByCheck"
     from problems where project_id = ${projectId}
     order by last_seen desc, first_seen desc limit ${limit}`;
   return rows.map(toProblem);
@@ -83,7 +89,7 @@ export async function listProblemRows(sql: Sql, projectId: string, limit: number
  */
 export async function browserProblemsSeenSince(sql: Sql, projectId: string, from: Date): Promise<Problem[]> {
   const rows = await sql<Row[]>`
-    select id, source, message, detail, file, line, first_seen as "firstSeen", count
+    select id, source, message, detail, file, line, first_seen as "firstSeen", count, found_by_check as "foundByCheck"
     from problems where project_id = ${projectId} and source = 'browser' and last_seen >= ${from} and stale_since is null
     order by last_seen desc limit 100`;
   return rows.map(toProblem);

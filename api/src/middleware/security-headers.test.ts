@@ -22,9 +22,10 @@ describe("security headers", () => {
     const hash = new Bun.CryptoHasher("sha256").update(inline).digest("base64");
     expect(csp).toContain(`script-src 'self' 'sha256-${hash}'`);
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("frame-src http://*.localhost:3000");
+    expect(csp).toContain("frame-src http://*.app.localhost:3000");
     expect(csp).not.toContain("'unsafe-eval'");
     expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("origin-agent-cluster")).toBe("?1");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(res.headers.get("cache-control")).toBe("no-cache");

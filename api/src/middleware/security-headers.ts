@@ -51,6 +51,9 @@ export function securityHeaders(config: Config, webDist: string | null) {
     c.header("Referrer-Policy", "strict-origin-when-cross-origin");
     c.header("X-Frame-Options", "DENY");
     c.header("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
+    // Previews share the app's site (`<port>-<id>.app.localhost`, or under PUBLIC_URL's host): keyed by origin,
+    // the app's document can never be opened up to them by a `document.domain` assignment.
+    c.header("Origin-Agent-Cluster", "?1");
     // JSON and images never need a policy of their own; the HTML document is what a CSP protects.
     if (c.res.headers.get("content-type")?.startsWith("text/html")) c.header("Content-Security-Policy", csp);
   });

@@ -3,8 +3,8 @@
  * SPA asks the API for a one-minute ticket and frames `/__appbuilder/enter?ticket=…&next=/path` first: that
  * spends the ticket, sets the host-only HttpOnly cookie and redirects to `next`. Opened in a tab, the cookie is
  * SameSite=Lax (Secure on https). In the Preview screen's frame it is `SameSite=None; Secure; Partitioned`
- * wherever Secure can be set (https, and http on *.localhost): the app and its previews are often different
- * sites (always with the default localhost set-up, where each `<port>-<id>.localhost` is a site of its own),
+ * wherever Secure can be set (https, and http on *.localhost): the app and its previews may be different
+ * sites (a PREVIEW_DOMAIN outside the app's host; by default previews are beneath it, `*.app.localhost` locally),
  * and Chromium keeps no Lax cookie, nor an unpartitioned one, set in a cross-site frame. Partitioned keeps it
  * to frames under the app's own top-level site: another site framing the preview gets no cookie. Every request after that, WebSocket upgrades included, must carry the cookie, and its grant is checked
  * against the database again (`allowed`: one indexed read, no cache), so a removed member or a revoked link gets

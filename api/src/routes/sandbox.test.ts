@@ -78,7 +78,7 @@ describe.skipIf(!support.ok)("shell route (local sandbox)", () => {
     const p = await newProject(carol);
     expect(await shell(carol, p.id, "printf hi; printf oops >&2; exit 4")).toEqual({ stdout: "hi", stderr: "oops", error: "Command exited with code 4" });
     const url = (await (await carol.request("GET", `/api/sandbox/${p.id}/url`)).json()).url as string;
-    expect(url).toMatch(/^http:\/\/5173-[a-z0-9]+\.localhost:3000$/);
+    expect(url).toMatch(/^http:\/\/5173-[a-z0-9]+\.app\.localhost:3000$/);
     expect(await (await carol.request("GET", `/api/sandbox/${p.id}/validate`)).json()).toEqual({ isValid: true });
   });
 

@@ -6,7 +6,8 @@
  * globals, nothing the app can see except a console.error that still does what it did.
  * It also pings (`loaded`) once the page has loaded, once a hot update has run, and every PING_EVERY_MS
  * while open, saying how long ago the code it runs started loading: an agent run's check then knows a
- * preview is open and waits for it to load the run's last change before reading what it reported.
+ * preview is open and waits for it to load the run's last change before reading what it reported. A page
+ * the server answers `{ reload: true }` (its code is older than that change) reloads itself.
  */
 (function () {
   "use strict";
@@ -107,7 +108,16 @@
         body: stringify({ reports: batch }),
         keepalive: true,
         credentials: "same-origin", // the preview host's access cookie: reports from strangers are refused
-      }).catch(function () {});
+      })
+        .then(function (res) {
+          // The server asks a page that runs code from before a change (it was still loading when the file
+          // changed, and Vite never told it) to reload, so the preview shows what the agent wrote.
+          if (res.status !== 200) return;
+          return res.json().then(function (answer) {
+            if (answer && answer.reload === true) location.reload();
+          });
+        })
+        .catch(function () {});
     } catch (_) {
       // The report is lost; the page must not notice.
     }

@@ -12,7 +12,8 @@ import { type AppOrigins, appOriginsOf, servedScript } from "./served-script";
 
 /** Where the proxy hands what it hears about a sandbox's app (the problems service, in the server). */
 export type PreviewProblemSink = {
-  report(sandboxId: string, reports: BrowserReport[]): Promise<unknown>;
+  /** `reload`: the page runs code older than a change an agent's check waited for, and should reload. */
+  report(sandboxId: string, reports: BrowserReport[]): Promise<false | { reload: boolean } | undefined>;
   viteError(sandboxId: string, err: unknown): Promise<unknown>;
 };
 
@@ -94,11 +95,14 @@ export function createReportsEndpoint(deps: {
         parsed = null;
       }
       if (!parsed?.success) return plain(400, "Unreadable report");
-      if (deps.sink) {
-        await deps.sink
-          .report(sandboxId, parsed.data.reports)
-          .catch((error) => deps.logger.warn("preview problems not recorded", { sandboxId, error: String(error) }));
-      }
+      const answer = deps.sink
+        ? await deps.sink.report(sandboxId, parsed.data.reports).catch((error) => {
+            deps.logger.warn("preview problems not recorded", { sandboxId, error: String(error) });
+            return undefined;
+          })
+        : undefined;
+      // The reporter reloads its page on this answer (report.js); any other answer is empty.
+      if (answer && answer.reload) return Response.json({ reload: true }, { headers: { "cache-control": "no-store" } });
       return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
     },
   };

@@ -5,6 +5,11 @@ import type { Message } from "@shared/schemas/message";
 import { chatTestApp, readEvents } from "../../test/chat-test-app";
 import { startFakeModelServer, turn, type FakeModelServer } from "../../test/fake-model-server";
 import { localSuiteGate } from "../../test/local-sandbox-support";
+import type { Problem } from "@shared/schemas/problems";
+import { silentLogger } from "../../lib/logger";
+import { REPORTS_PATH } from "../../realtime/preview-reporter/inject";
+import { createReportsEndpoint } from "../../realtime/preview-reporter/reports-endpoint";
+import { reportFromPreview } from "../problems";
 import { createRunWorkspace } from "./workspace";
 
 // Verify, then repair, for real: the React (Vite) template in a local sandbox, a model (scripted) that
@@ -100,6 +105,75 @@ if (await localSuiteGate("app runtime", { sameOnEveryDatabase: true })) {
       const text = textOf(events);
       expect(text).toContain("Found 1 problem, fixing (1/3)");
       expect(text).toContain("App runs without errors");
+    }, 300_000);
+
+    test("an open preview that never loads the change (it kept the code it was loading): the check runs the page headless, finds the crash, asks the preview to reload, and lists the crash in Problems as the check's", async () => {
+      const user = t.user("stale-preview");
+      const projectId = await user.project("Stale preview");
+      model.reset();
+      model.enqueue(
+        turn.toolCalls([{ name: "create_boilerplate", arguments: { template: "react" } }]),
+        turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: THROWS_AT_RENDER } }]),
+        turn.text("Your app is ready."),
+        turn.toolCalls([{ name: "write_file", arguments: { path: "src/App.tsx", content: RENDERS } }]),
+        turn.text("Fixed the list."),
+      );
+      // The open preview, through the reporter's own endpoint as the proxy answers it: a page that loaded before
+      // the run and pings every 500 ms, never running newer code (it ignores the answer that asks it to reload).
+      const endpoint = createReportsEndpoint({
+        sink: { report: (sandboxId, reports) => reportFromPreview(t.deps, sandboxId, reports), viteError: async () => undefined },
+        logger: silentLogger,
+      });
+      const pageLoadedAt = Date.now();
+      const answers: unknown[] = [];
+      const seenInProblems: Problem[] = [];
+      let pinging = true;
+      const pinger = (async () => {
+        while (pinging) {
+          const [row] = await t.deps.sql<{ sandboxId: string | null }[]>`select sandbox_id as "sandboxId" from projects where id = ${projectId}`;
+          if (row?.sandboxId) {
+            const host = `5173-${row.sandboxId}.localhost`;
+            const res = await endpoint.handle(
+              new Request(`http://${host}${REPORTS_PATH}`, {
+                method: "POST",
+                headers: { origin: `http://${host}`, "content-type": "application/json" },
+                body: JSON.stringify({ reports: [{ kind: "loaded", message: "", loadAgeMs: Date.now() - pageLoadedAt }] }),
+              }),
+              row.sandboxId,
+              host,
+            );
+            if (res?.status === 200) answers.push(await res.json());
+          }
+          // What the user's Problems panel reads meanwhile.
+          const listed = (await (await user.request("GET", `/api/sandbox/${projectId}/problems`)).json()) as Problem[];
+          seenInProblems.push(...listed.filter((p) => p.foundByCheck));
+          await Bun.sleep(500);
+        }
+      })();
+      let events: StreamEvent[];
+      try {
+        events = await readEvents(await user.request("POST", "/api/messages/stream", { projectId, content: "A plant list" }));
+      } finally {
+        pinging = false;
+        await pinger;
+      }
+      if (events.at(-1)?.type !== "done" || (events.at(-1) as { status?: string }).status !== "complete" || model.requests.length !== 5) {
+        console.error(`run events:\n${textOf(events)}\n${JSON.stringify(events.filter((e) => e.type !== "chunk"))}`);
+      }
+      expect(events.at(-1)).toMatchObject({ type: "done", status: "complete" });
+      expect(model.requests).toHaveLength(5);
+      // The preview never confirmed the change, so the crash the model was sent came from the headless browser.
+      const repair = String(model.requests[3]!.body.messages.at(-1)!.content);
+      expect(repair).toMatch(/\[browser\] src\/App\.tsx:\d+ — TypeError: Cannot read properties of null \(reading 'map'\)/);
+      const text = textOf(events);
+      expect(text).toContain("Found 1 problem, fixing (1/3)");
+      // Round 2's fix ran headless too: only then is the app said to run.
+      expect(text).toContain("App runs without errors");
+      // The stale preview was asked to reload.
+      expect(answers).toContainEqual({ reload: true });
+      // The user saw the crash in Problems, marked as found by the check, with its stack.
+      expect(seenInProblems.map((p) => p.message)).toContainEqual(expect.stringContaining("TypeError: Cannot read properties of null (reading 'map')"));
+      expect(seenInProblems.some((p) => p.source === "browser" && p.file === "src/App.tsx" && (p.detail ?? "").includes("App"))).toBe(true);
     }, 300_000);
 
     test("an app that cannot start is reported with its log, and read by problemsSince", async () => {

@@ -11,14 +11,14 @@
  * const app = createAppRuntime({ ctx, access, sandbox: () => sandboxes.ensure(access), lastChangeAt });
  * await app.status(); // { status: "running", exitCode: null, ports: [5173] }
  */
-import type { AppProblem, AppRuntime, AppStatus } from "../../agent/ports";
+import type { AppProblem, AppRuntime, AppStatus, PageLoad } from "../../agent/ports";
 import { findAppSettings } from "../../db/project-sandbox";
 import { NothingListeningError, type Sandbox } from "../../sandbox/types";
 import type { ServiceContext } from "../context";
 import type { ProjectAccess } from "../access";
 import { readFileInProject } from "../files";
 import { APP_PROCESS } from "@shared/schemas/processes";
-import { browserProblemsSince, openPreviewLoad } from "../problems";
+import { browserProblemsSince, openPreviewLoad, recordCheckProblems, reloadStalePreviews } from "../problems";
 import { logProblems } from "./log-problems";
 import { crawlPage } from "./page-check";
 import { runTypeCheck, typeCheckCommand } from "./type-check";
@@ -67,6 +67,36 @@ export function createAppRuntime(deps: AppRuntimeDeps): AppRuntime {
   }
   const notConfigured: AppStatus = { status: "not_configured", exitCode: null, ports: [] };
 
+  /**
+   * Runs the page in the server's headless browser; what it shows also goes to the project's Problems list,
+   * marked as found by the check, since no preview of the user's saw it. `ran` false when no browser is available.
+   */
+  async function runHeadless(app: AppTarget): Promise<PageLoad> {
+    const browser = deps.ctx.pageBrowser;
+    const startedAt = new Date();
+    const found = browser ? await browser.run(app.projectId, `${await appOrigin(app.sandbox, app.port)}/`) : null;
+    if (!found) return { problems: [], ran: false };
+    if (found.length > 0) {
+      const seenAt = new Date();
+      await recordCheckProblems(
+        deps.ctx,
+        app.projectId,
+        app.ownerId,
+        // The page loaded as the check began: its code is the newest, so these revive a problem a change made stale.
+        found.map((f) => ({
+          source: f.source,
+          message: f.message,
+          detail: f.detail,
+          file: f.file ?? null,
+          line: f.line ?? null,
+          seenAt,
+          pageLoadedAt: startedAt,
+        })),
+      ).catch((error) => deps.ctx.logger.warn("the check's problems were not recorded", { projectId: app.projectId, error: String(error) }));
+    }
+    return { problems: found.map(({ detail: _, ...problem }) => problem), ran: true };
+  }
+
   return {
     async status() {
       const app = await target();
@@ -102,8 +132,9 @@ export function createAppRuntime(deps: AppRuntimeDeps): AppRuntime {
     },
     // The server fetches the page and every module itself (page-check.ts), so compile errors show. Then, with
     // no preview open, it runs the page in its headless browser (page-browser.ts) for what the page throws as
-    // it runs; an open preview runs it already and reports that itself. Without a browser, the page was only
-    // fetched: `ran` says so, and the check does not claim the app runs.
+    // it runs; an open preview runs it already and reports that itself (if it loads the change: else the check
+    // calls runPageHeadless). Without a browser, the page was only fetched: `ran` says so, and the check does
+    // not claim the app runs.
     async loadPage() {
       const app = await target();
       if (!app) return { problems: [], ran: false };
@@ -119,10 +150,16 @@ export function createAppRuntime(deps: AppRuntimeDeps): AppRuntime {
       }
       // A page that does not compile gives a browser nothing new to run.
       if (crawled.length > 0) return { problems: crawled, ran: false };
-      if (await openPreviewLoad(deps.ctx, deps.access.projectId).catch(() => null)) return { problems: [], ran: true };
-      const browser = deps.ctx.pageBrowser;
-      const ran = browser ? await browser.run(app.projectId, `${await appOrigin(app.sandbox, app.port)}/`) : null;
-      return ran ? { problems: ran, ran: true } : { problems: [], ran: false };
+      if (await openPreviewLoad(deps.ctx, deps.access.projectId).catch(() => null)) return { problems: [], ran: false, leftToPreview: true };
+      return runHeadless(app);
+    },
+    // The check calls this when an open preview did not load the run's last change in time (verify.ts).
+    async runPageHeadless() {
+      const app = await target();
+      return app ? runHeadless(app) : { problems: [], ran: false };
+    },
+    async reloadStalePreviews(changedAt) {
+      await reloadStalePreviews(deps.ctx, deps.access.projectId, changedAt);
     },
     // What the reporter in open previews pinged (services/problems/preview-loads.ts).
     previewLoad: () => openPreviewLoad(deps.ctx, deps.access.projectId),

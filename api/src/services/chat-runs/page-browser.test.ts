@@ -47,6 +47,12 @@ const app = Bun.serve({
         return js(
           `fetch("http://127.0.0.1:${other.port}/steal").catch(() => {});\nnew WebSocket("ws://127.0.0.1:${other.port}/ws");\nimport("http://127.0.0.1:${other.port}/x.js").catch(() => {});\n`,
         );
+      case "/src/stores.js":
+        return js(`localStorage.setItem("left", "behind");\ndocument.cookie = "left=behind";\ndocument.body.append("stored");\n`);
+      case "/src/reads.js":
+        return js(
+          `if (localStorage.getItem("left") || document.cookie.includes("left=")) console.error("state from an earlier check");\ndocument.body.append("read");\n`,
+        );
       case "/src/slow.js":
         return js(`await fetch("/slow");\n`);
       case "/src/loops.js":
@@ -106,6 +112,8 @@ describe.skipIf(!chromium)("the check's headless browser (real Chromium)", () =>
         message: expect.stringMatching(/^TypeError: Cannot read properties of undefined \(reading 'map'\)/),
         file: "src/render.js",
         line: 3,
+        // The stack goes to the Problems list with it ("Fix with AI" quotes it).
+        detail: expect.stringContaining("/src/render.js:3"),
       },
     ]);
   }, 60_000);
@@ -123,7 +131,16 @@ describe.skipIf(!chromium)("the check's headless browser (real Chromium)", () =>
       ["browser", "Could not save the todo", "src/logs.js"],
     ]);
     const missing = await browser.run("p1", `${base}/missing-import/`);
-    expect(missing).toEqual([{ source: "browser", message: "Failed to load module script /src/gone.js (HTTP 404)", file: "src/gone.js", line: null }]);
+    expect(missing).toEqual([
+      { source: "browser", message: "Failed to load module script /src/gone.js (HTTP 404)", file: "src/gone.js", line: null, detail: null },
+    ]);
+  }, 60_000);
+
+  test("the spare context made ahead for the next check is fresh: nothing an earlier check's page stored is there", async () => {
+    expect(await browser.run("p7", `${base}/stores/`)).toEqual([]);
+    // The next check of the project takes the spare made after the one before (same origin).
+    expect(await browser.run("p7", `${base}/reads/`)).toEqual([]);
+    expect(await browser.run("p7", `${base}/reads/`)).toEqual([]);
   }, 60_000);
 
   test("the app's code reaches no other origin: requests, sockets and imports elsewhere are refused, not reported", async () => {

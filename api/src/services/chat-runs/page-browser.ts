@@ -10,6 +10,8 @@
  * - One page at a time per project, each in a fresh context (no cookies or storage from an earlier check),
  *   which reaches the app's own origin only: every other request, WebSocket and service worker is refused,
  *   since the app's code runs here on the server's side of the network.
+ * - After a check, a spare context and page for the project's next check are made ahead (fresh, never used,
+ *   routes in place), so that check skips their creation; at most MAX_SPARES, gone with the browser.
  * - A bounded time per check (`timeoutMs`): the page's `load`, then until its network has been quiet for
  *   QUIET_MS (at most QUIET_WAIT_MS more).
  *
@@ -23,12 +25,15 @@ import type { AppProblem } from "../../agent/ports";
 import type { Logger } from "../../lib/logger";
 import { type BrowserReport, browserReportToProblem } from "../problems/browser-report";
 
+/** A problem the page showed, with its stack (the Problems list keeps it for "Fix with AI"). */
+export type PageFinding = AppProblem & { detail: string | null };
+
 export interface PageBrowser {
   /**
    * Loads `url` and lets it run until its network is quiet (bounded); the problems it showed, or null when no
    * browser is available (none configured or found, or it failed to start or load the page).
    */
-  run(key: string, url: string): Promise<AppProblem[] | null>;
+  run(key: string, url: string): Promise<PageFinding[] | null>;
   close(): Promise<void>;
 }
 
@@ -47,6 +52,8 @@ const QUIET_WAIT_MS = 2_000;
 const QUIET_MS = 250;
 const MAX_PROBLEMS = 20;
 const CLOSE_WAIT_MS = 5_000;
+/** Spare contexts kept ready at once (one per project that ran a check lately; the oldest goes first). */
+const MAX_SPARES = 4;
 
 export type PageBrowserOptions = {
   /** CHECK_BROWSER_PATH: "auto", "off" or the browser's path. */
@@ -56,7 +63,13 @@ export type PageBrowserOptions = {
   timeoutMs?: number;
   /** A browser without a page this long is closed (default 60 s). */
   idleMs?: number;
+  /** Make a spare context and page ahead for a project's next check (default true; the bench compares both). */
+  spare?: boolean;
 };
+
+/** A context with its routes in place and a blank page, for one origin. */
+type Prepared = { context: BrowserContext; page: Page };
+type Spare = { origin: string; browser: Browser; ready: Promise<Prepared | null> };
 
 /** The browser's path from CHECK_BROWSER_PATH, or null for none. */
 export function browserPath(setting: string): string | null {
@@ -74,6 +87,8 @@ export function createPageBrowser(o: PageBrowserOptions): PageBrowser {
   let open = 0;
   let idle: ReturnType<typeof setTimeout> | null = null;
   const queues = new Map<string, Promise<unknown>>();
+  const spares = new Map<string, Spare>();
+  const makeSpares = o.spare ?? true;
 
   async function started(): Promise<Browser | null> {
     if (!path || (failedAt && Date.now() - failedAt < RELAUNCH_AFTER_MS)) return null;
@@ -117,18 +132,50 @@ export function createPageBrowser(o: PageBrowserOptions): PageBrowser {
   async function close() {
     const current = browser;
     browser = null;
+    // The spares' contexts go with their browser.
+    spares.clear();
     if (current) await (await current.catch(() => null))?.close().catch(() => {});
   }
 
-  async function runOnce(url: string): Promise<AppProblem[] | null> {
+  /** The spare made for this project and origin in this browser, or a context and page made now. */
+  async function contextFor(b: Browser, key: string, origin: string): Promise<Prepared> {
+    const spare = spares.get(key);
+    spares.delete(key);
+    if (spare && spare.browser === b && spare.origin === origin) {
+      const ready = await spare.ready;
+      if (ready) return ready;
+    } else if (spare) {
+      void spare.ready.then((s) => s?.context.close().catch(() => {}));
+    }
+    return prepare(b, origin);
+  }
+
+  /** Makes the project's next check's context ahead, once this one is closed. Never rejects. */
+  function keepSpare(b: Browser, key: string, origin: string) {
+    if (!makeSpares || !b.isConnected() || spares.has(key)) return;
+    const ready = prepare(b, origin).catch(() => null);
+    spares.set(key, { origin, browser: b, ready });
+    while (spares.size > MAX_SPARES) {
+      const [oldest, spare] = spares.entries().next().value!;
+      spares.delete(oldest);
+      void spare.ready.then((s) => s?.context.close().catch(() => {}));
+    }
+  }
+
+  async function runOnce(key: string, url: string): Promise<PageFinding[] | null> {
     const b = await started();
     if (!b) return null;
     open++;
     if (idle) clearTimeout(idle);
     let context: BrowserContext | null = null;
+    const { origin } = new URL(url);
+    let ok = false;
     try {
-      context = await b.newContext({ serviceWorkers: "block", acceptDownloads: false, viewport: { width: 1280, height: 800 } });
-      return await loadPage(context, url, timeoutMs);
+      const prepared = await contextFor(b, key, origin);
+      context = prepared.context;
+      const found = await loadPage(prepared.page, url, timeoutMs);
+      ok = true;
+      return found;
     } catch (error) {
       o.logger.warn("the check's headless page load failed", { error: String(error) });
       return null;
@@ -145,6 +192,8 @@ export function createPageBrowser(o: PageBrowserOptions): PageBrowser {
       if (!closed) {
         o.logger.warn("the check's headless page did not close; restarting the browser");
         void close();
+      } else if (ok) {
+        keepSpare(b, key, origin);
       }
       open--;
       if (open === 0) closeWhenIdle();
@@ -155,7 +204,7 @@ export function createPageBrowser(o: PageBrowserOptions): PageBrowser {
     run(key, url) {
       // One page at a time per project: a check waits for the one before it.
       const before = queues.get(key) ?? Promise.resolve();
-      const mine = before.then(() => runOnce(url));
+      const mine = before.then(() => runOnce(key, url));
       const settled = mine.catch(() => null);
       queues.set(key, settled);
       void settled.then(() => queues.get(key) === settled && queues.delete(key));
@@ -165,25 +214,38 @@ export function createPageBrowser(o: PageBrowserOptions): PageBrowser {
   };
 }
 
-async function loadPage(context: BrowserContext, url: string, timeoutMs: number): Promise<AppProblem[] | null> {
+/** Whether `url` is at `origin`. */
+function sameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+/** A fresh context that reaches `origin` only, and a blank page in it. */
+async function prepare(b: Browser, origin: string): Promise<Prepared> {
+  const context = await b.newContext({ serviceWorkers: "block", acceptDownloads: false, viewport: { width: 1280, height: 800 } });
+  try {
+    const own = (u: string) => sameOrigin(u, origin);
+    await context.route("**/*", (route) => (own(route.request().url()) ? route.continue() : route.abort("blockedbyclient")));
+    // Vite's HMR socket reaches the app; a socket anywhere else is closed unconnected.
+    await context.routeWebSocket(
+      () => true,
+      (ws) => (own(ws.url().replace(/^ws/, "http")) ? ws.connectToServer() : ws.close()),
+    );
+    return { context, page: await context.newPage() };
+  } catch (error) {
+    await context.close().catch(() => {});
+    throw error;
+  }
+}
+
+async function loadPage(page: Page, url: string, timeoutMs: number): Promise<PageFinding[] | null> {
   const deadline = Date.now() + timeoutMs;
   const left = () => Math.max(1, deadline - Date.now());
   const { origin } = new URL(url);
-  const own = (u: string) => {
-    try {
-      return new URL(u).origin === origin;
-    } catch {
-      return false;
-    }
-  };
-  await context.route("**/*", (route) => (own(route.request().url()) ? route.continue() : route.abort("blockedbyclient")));
-  // Vite's HMR socket reaches the app; a socket anywhere else is closed unconnected.
-  await context.routeWebSocket(
-    () => true,
-    (ws) => (own(ws.url().replace(/^ws/, "http")) ? ws.connectToServer() : ws.close()),
-  );
-  const page = await context.newPage();
-  const { problems: seen, quiet } = watch(page, own);
+  const { problems: seen, quiet } = watch(page, (u) => sameOrigin(u, origin));
   const loaded = await page.goto(url, { waitUntil: "load", timeout: left() }).then(
     () => true,
     () => false,
@@ -206,7 +268,7 @@ async function loadPage(context: BrowserContext, url: string, timeoutMs: number)
  * Collects what the page shows as it runs, shaped as the preview's reporter (report.js) shapes its reports;
  * `quiet` waits (at most `maxMs`) until no request has been open for QUIET_MS.
  */
-function watch(page: Page, own: (url: string) => boolean): { problems(): AppProblem[]; quiet(maxMs: number): Promise<void> } {
+function watch(page: Page, own: (url: string) => boolean): { problems(): PageFinding[]; quiet(maxMs: number): Promise<void> } {
   const reports: BrowserReport[] = [];
   const failed = new Set<string>();
   let open = 0;
@@ -250,13 +312,13 @@ function watch(page: Page, own: (url: string) => boolean): { problems(): AppProb
   };
   const problems = () => {
     const now = new Date();
-    const out: AppProblem[] = [];
+    const out: PageFinding[] = [];
     const keys = new Set<string>();
     for (const report of reports) {
       const p = browserReportToProblem(report, now);
       if (!p || keys.has(`${p.source}\n${p.message}`)) continue;
       keys.add(`${p.source}\n${p.message}`);
-      out.push({ source: p.source, message: p.message, file: p.file, line: p.line });
+      out.push({ source: p.source, message: p.message, file: p.file, line: p.line, detail: p.detail });
       if (out.length >= MAX_PROBLEMS) break;
     }
     return out;

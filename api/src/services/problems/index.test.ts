@@ -19,6 +19,8 @@ import {
   listProblems,
   openPreviewLoad,
   PREVIEW_OPEN_MS,
+  recordCheckProblems,
+  reloadStalePreviews,
   reportFromPreview,
   reportViteError,
   startProblemsWatch,
@@ -56,7 +58,7 @@ const eventually = async <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms =
 describe("problems", () => {
   test("a browser error is listed once with its place in the project's code, and counted when it repeats", async () => {
     const p = await projectWithSandbox();
-    expect(await reportFromPreview(ctx, p.sandboxId, [boom()])).toBe(true);
+    expect(await reportFromPreview(ctx, p.sandboxId, [boom()])).toEqual({ reload: false });
     await Bun.sleep(2);
     // The same error after a reload (another ?t= stamp) is the same problem.
     await reportFromPreview(ctx, p.sandboxId, [{ ...boom(), stack: boom().stack.replace("t=1712", "t=1999") }]);
@@ -229,7 +231,7 @@ describe("problems", () => {
     expect(await openPreviewLoad(ctx, p.projectId)).toBeNull();
     const before = Date.now();
     // An error thrown as the hot-updated code rendered, and the ping after it: the code started loading 250 ms ago.
-    expect(await reportFromPreview(ctx, p.sandboxId, [boom("at render"), { kind: "loaded", message: "", loadAgeMs: 250 }])).toBe(true);
+    expect(await reportFromPreview(ctx, p.sandboxId, [boom("at render"), { kind: "loaded", message: "", loadAgeMs: 250 }])).toEqual({ reload: false });
     const load = (await openPreviewLoad(ctx, p.projectId))!;
     expect(load.loadedAt.getTime()).toBeGreaterThanOrEqual(before - 250);
     expect(load.loadedAt.getTime()).toBeLessThanOrEqual(Date.now() - 250);
@@ -240,6 +242,41 @@ describe("problems", () => {
     expect(await list(p)).toHaveLength(1);
     // A page that stopped pinging was closed.
     expect(await openPreviewLoad(ctx, p.projectId, new Date(Date.now() + PREVIEW_OPEN_MS + 1_000))).toBeNull();
+  });
+
+  test("a check that asks previews running code from before a change to reload: each such page is answered reload on its next ping, a newer one is not", async () => {
+    const p = await projectWithSandbox();
+    const ping = (loadAgeMs: number) => reportFromPreview(ctx, p.sandboxId, [{ kind: "loaded", message: "", loadAgeMs }]);
+    // A page that loaded 30 s ago and never heard of the change made 10 s ago.
+    expect(await ping(30_000)).toEqual({ reload: false });
+    await reloadStalePreviews(ctx, p.projectId, new Date(Date.now() - 10_000));
+    expect(await ping(30_000)).toEqual({ reload: true });
+    // Reloaded: its code is newer than the change, and it is not asked again; nor is another page that had it.
+    expect(await ping(50)).toEqual({ reload: false });
+    expect(await ping(5_000)).toEqual({ reload: false });
+  });
+
+  test("what the check's headless browser found is listed, marked as found by the check, until a preview sees it too", async () => {
+    const p = await projectWithSandbox();
+    const crash = {
+      source: "browser" as const,
+      message: "TypeError: plants is null",
+      detail: "TypeError: plants is null\n    at App (src/App.tsx:3:9)",
+      file: "src/App.tsx",
+      line: 3,
+    };
+    await recordCheckProblems(ctx, p.projectId, p.owner, [{ ...crash, seenAt: new Date(), pageLoadedAt: new Date() }]);
+    const [found] = await list(p);
+    expect(found).toMatchObject({ source: "browser", message: "TypeError: plants is null", file: "src/App.tsx", line: 3, foundByCheck: true });
+    expect(found!.detail).toContain("at App (src/App.tsx:3:9)");
+    // The run's check reads it as any browser problem.
+    expect((await browserProblemsSince(ctx, p.projectId, new Date(Date.now() - 60_000))).map((x) => x.message)).toEqual(["TypeError: plants is null"]);
+    await Bun.sleep(5);
+    // The user's preview then throws the same: one row, counted twice, now the preview's.
+    await reportFromPreview(ctx, p.sandboxId, [{ kind: "error", message: "TypeError: plants is null", stack: null, file: "src/App.tsx", line: 3 }]);
+    const listed = await list(p);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ count: 2, foundByCheck: false });
   });
 
   test("clear empties the list; another user's project is not found", async () => {

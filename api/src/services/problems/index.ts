@@ -22,7 +22,7 @@ import { DEFAULT_SETTLE_MS, type ProblemInput, type ProblemsOptions } from "./ty
 export { browserReportBatchSchema } from "./browser-report";
 export { ingestServerOutput } from "./server-output";
 export { startProblemsWatch } from "./watch";
-export { openPreviewLoad, PING_EVERY_MS, PREVIEW_OPEN_MS } from "./preview-loads";
+export { openPreviewLoad, PING_EVERY_MS, PREVIEW_OPEN_MS, reloadStalePreviews } from "./preview-loads";
 export type { ProblemsOptions } from "./types";
 
 export async function listProblems(ctx: ServiceContext, access: ProjectAccess, options: ProblemsOptions = {}): Promise<Problem[]> {
@@ -63,8 +63,11 @@ async function recordForSandbox(ctx: ServiceContext, sandboxId: string, problems
   return found.projectId;
 }
 
-/** Reports from a preview page of this sandbox. False when no project has the sandbox (a stale page). */
-export async function reportFromPreview(ctx: ServiceContext, sandboxId: string, reports: BrowserReport[]): Promise<boolean> {
+/**
+ * Reports from a preview page of this sandbox. False when no project has the sandbox (a stale page); else
+ * whether the page should reload (it runs code from before a change a check asked it to load).
+ */
+export async function reportFromPreview(ctx: ServiceContext, sandboxId: string, reports: BrowserReport[]): Promise<false | { reload: boolean }> {
   const now = new Date();
   const projectId = await recordForSandbox(
     ctx,
@@ -73,8 +76,20 @@ export async function reportFromPreview(ctx: ServiceContext, sandboxId: string, 
   );
   if (projectId === null) return false;
   // The page's `loaded` ping goes in after the problems it sent with it: whoever sees the load sees those too.
-  await recordPreviewPings(ctx, projectId, reports, now);
-  return true;
+  return { reload: await recordPreviewPings(ctx, projectId, reports, now) };
+}
+
+/**
+ * Problems the agent's check saw when it ran the page in the server's headless browser: stored with the
+ * preview's (the same crash is one row), marked as found by the check, so the user sees them in Problems.
+ */
+export async function recordCheckProblems(ctx: ServiceContext, projectId: string, ownerId: string, problems: ProblemInput[]): Promise<void> {
+  await recordProblems(
+    ctx,
+    projectId,
+    ownerId,
+    problems.map((p) => ({ ...p, foundByCheck: true })),
+  );
 }
 
 /** Vite's HMR `error` payload (`err`), seen by the preview proxy on its way to the page. */

@@ -9,7 +9,7 @@
  * await recordPreviewPings(ctx, projectId, reports, new Date());
  * const load = await openPreviewLoad(ctx, projectId); // { loadedAt } or null when no preview is open
  */
-import { findPreviewLoad, recordPreviewLoad } from "../../db/preview-loads";
+import { askPreviewReload, findPreviewLoad, recordPreviewLoad } from "../../db/preview-loads";
 import type { ServiceContext } from "../context";
 import type { BrowserReport } from "./browser-report";
 
@@ -22,11 +22,27 @@ export const PING_EVERY_MS = 10_000;
  */
 export const PREVIEW_OPEN_MS = 2.5 * PING_EVERY_MS;
 
-/** Records the `loaded` pings of a batch (the newest); the caller records the batch's problems first. */
-export async function recordPreviewPings(ctx: ServiceContext, projectId: string, reports: BrowserReport[], receivedAt: Date): Promise<void> {
+/**
+ * Records the `loaded` pings of a batch (the newest); the caller records the batch's problems first. Returns
+ * whether the page that sent them should reload: its code is older than what a check asked for
+ * (`reloadStalePreviews`).
+ */
+export async function recordPreviewPings(ctx: ServiceContext, projectId: string, reports: BrowserReport[], receivedAt: Date): Promise<boolean> {
   const ages = reports.filter((r) => r.kind === "loaded").map((r) => r.loadAgeMs ?? 0);
-  if (ages.length === 0) return;
-  await recordPreviewLoad(ctx.sql, projectId, receivedAt, new Date(receivedAt.getTime() - Math.min(...ages)));
+  if (ages.length === 0) return false;
+  const loadedAt = new Date(receivedAt.getTime() - Math.min(...ages));
+  const reloadBefore = await recordPreviewLoad(ctx.sql, projectId, receivedAt, loadedAt);
+  return reloadBefore !== null && loadedAt.getTime() < reloadBefore.getTime();
+}
+
+/**
+ * Asks the project's open previews that run code from before `changedAt` to reload: Vite does not tell a
+ * hot-reload socket that connects after a change about it, so a page that was still loading when a file
+ * changed keeps the old code until it is reloaded. Each such page is answered "reload" on its next ping
+ * (within PING_EVERY_MS); a page that loaded since is not.
+ */
+export async function reloadStalePreviews(ctx: ServiceContext, projectId: string, changedAt: Date): Promise<void> {
+  await askPreviewReload(ctx.sql, projectId, changedAt);
 }
 
 /** The newest load of the project's open previews, or null when none has pinged within PREVIEW_OPEN_MS. */

@@ -49,6 +49,7 @@ export async function recordProblems(ctx: ServiceContext, projectId: string, own
       line: p.line,
       seenAt: p.seenAt,
       pageLoadedAt: p.pageLoadedAt ?? null,
+      foundByCheck: p.foundByCheck ?? false,
     });
     ctx.logger.debug("problem seen", { projectId, source: p.source, message: message.slice(0, 120), seenAt: p.seenAt.toISOString(), counted });
     changed ||= counted;

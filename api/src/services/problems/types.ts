@@ -16,6 +16,8 @@ export type ProblemInput = {
    * from before it, so its report cannot bring back a problem that change may have fixed.
    */
   pageLoadedAt?: Date | null;
+  /** Seen by the agent's check in the server's headless browser (marked so in the Problems list). */
+  foundByCheck?: boolean;
 };
 
 /** A line of the app's output, as the supervised-process service publishes it. */

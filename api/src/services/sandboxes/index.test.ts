@@ -41,7 +41,7 @@ describe.skipIf(!support.ok)("project sandbox sync (local provider)", () => {
     expect(await shell(alice, p.id, "cat src/a.txt")).toEqual({ stdout: "stored before", stderr: "", error: null });
     const project = await (await alice.request("GET", `/api/projects/${p.id}`)).json();
     expect(project.sandboxId).toMatch(/^[a-z0-9]{20,}$/);
-    expect(project.sandboxUrl).toBe(`http://5173-${project.sandboxId}.localhost:3000`);
+    expect(project.sandboxUrl).toBe(`http://5173-${project.sandboxId}.app.localhost:3000`);
 
     const b = await (await alice.request("POST", `/api/files/${p.id}`, { path: "b.txt", content: "from api" })).json();
     await until(async () => (await shell(alice, p.id, "cat b.txt 2>/dev/null")).stdout === "from api");

@@ -3,7 +3,7 @@
  * `<port>-<sandboxId>.<preview domain>`, which the API's preview proxy routes on the Host header.
  *
  * @example
- * previewUrlFor(config.preview, sandbox, 5173); // "http://5173-abc….localhost:3000"
+ * previewUrlFor(config.preview, sandbox, 5173); // "http://5173-abc….app.localhost:3000"
  */
 import type { Config } from "../../lib/config";
 import { ENTER_PATH } from "../../lib/preview-grant";

@@ -139,7 +139,7 @@ if (await localSuiteGate("template cache", { sameOnEveryDatabase: true })) {
         const applied = await t.deps.sandboxes.applyTemplate(grantedAccess(bob.uid, projectId), "react");
         expect(applied.dependencies).toBe("template-cache");
         const sandbox = await t.deps.sandboxes.ensure(grantedAccess(bob.uid, projectId));
-        expect(applied.url).toBe(`http://5173-${sandbox.id}.localhost:3000`);
+        expect(applied.url).toBe(`http://5173-${sandbox.id}.app.localhost:3000`);
 
         const provider = { kind: "local", connect: async (id: string) => (id === sandbox.id ? sandbox : null) } as unknown as SandboxProvider;
         const access = openPreviewAccess();
@@ -234,7 +234,7 @@ if (await localSuiteGate("template cache", { sameOnEveryDatabase: true })) {
         const body = (await res.json()) as Record<string, unknown>;
         expect(Object.keys(body).sort()).toEqual(["filesWritten", "url", "workflowCommand"]);
         expect(body.workflowCommand).toBe((await loadTemplate("node")).workflowCommand);
-        expect(body.url).toMatch(/^http:\/\/3000-[a-z0-9]+\.localhost:3000$/);
+        expect(body.url).toMatch(/^http:\/\/3000-[a-z0-9]+\.app\.localhost:3000$/);
       },
       INSTALL_MS,
     );

@@ -42,6 +42,8 @@ export const problemSchema = z.object({
   count: z.number(),
   /** The stack or code frame, when there is one (quoted to the AI by "Fix with AI"). */
   detail: z.nullable(z.string()),
+  /** Last seen by the agent's check, which ran the page in the server's headless browser, not by an open preview. */
+  foundByCheck: z.boolean(),
 });
 export type Problem = z.infer<typeof problemSchema>;
 export const problemListSchema = z.array(problemSchema);

@@ -11,6 +11,7 @@ const problem = (over: Partial<Problem> = {}): Problem => ({
   firstSeen: "2025-01-01T00:00:00.000Z",
   count: 1,
   detail: null,
+  foundByCheck: false,
   ...over,
 });
 

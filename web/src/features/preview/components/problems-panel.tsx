@@ -30,6 +30,11 @@ function ProblemRow({ problem, onFix }: { problem: Problem; onFix: () => void })
         <p className="mt-0.5 flex gap-3 text-xs text-muted-foreground">
           {place && <span data-testid="problem-place">{place}</span>}
           {problem.count > 1 && <span aria-label={`seen ${problem.count} times`}>×{problem.count}</span>}
+          {problem.foundByCheck && (
+            <span data-testid="found-by-check" title="The agent's check ran the page in a browser of the server's and saw this there, not in your preview.">
+              found by the agent's check
+            </span>
+          )}
         </p>
       </div>
       <Button variant="outline" size="sm" className="h-7 shrink-0 px-2 text-xs" onClick={onFix} data-testid="fix-with-ai">
