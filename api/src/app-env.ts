@@ -17,6 +17,8 @@ import type { ProjectSecretsService } from "./services/secrets";
 import type { GitService } from "./services/git";
 import type { UserGate } from "./services/users";
 import type { ServiceContext } from "./services/context";
+import type { InstanceAuth } from "./lib/instance-auth";
+import type { SandboxOwners } from "./services/sandboxes/owners";
 
 export type AppDeps = ServiceContext & {
   config: Config;
@@ -40,6 +42,11 @@ export type AppDeps = ServiceContext & {
   userGate?: UserGate;
   /** Where request counts and gauges go (GET /metrics); a fresh registry when absent. */
   metrics?: Metrics;
+  /**
+   * Several instances with local sandboxes: INSTANCE_SECRET's check and where each sandbox's owner is, so a
+   * sandbox request that lands here is forwarded to it. Absent: every request is served here.
+   */
+  instances?: { auth: InstanceAuth; owners: SandboxOwners };
   /** Folder of the built SPA to serve, or null to serve the API alone (tests, `bun run dev`). */
   webDist: string | null;
 };

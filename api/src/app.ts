@@ -38,6 +38,7 @@ import { projectImportRoutes, versionRoutes } from "./routes/versions";
 import { isAdmin } from "./services/admin";
 import { createUserGate } from "./services/users";
 import { serveSpa } from "./static";
+import { forwardToOwner } from "./middleware/forward-to-owner";
 import { localAppHost } from "./middleware/local-app-host";
 
 export function createApp(deps: AppDeps) {
@@ -104,6 +105,8 @@ function apiRoutes(deps: AppDeps) {
       .use("/sandbox/*", auth, jsonBodyLimit)
       .use("/usage/*", auth)
       .use("/sites", auth)
+      // Requests that use a running local sandbox are served by its owning instance (before any rate limit: counted there once).
+      .use("/sandbox/:projectId/*", deps.instances ? forwardToOwner(deps.instances) : (_c, next) => next())
       .use("/messages/stream", limits.chat)
       .use("/sandbox/:projectId/shell", limits.shell)
       // Every sandbox made (a recreate, or a first start by any route, the terminal and agent runs included) is

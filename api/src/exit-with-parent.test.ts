@@ -32,6 +32,7 @@ test("an app whose parent exits during start-up (database not answering) exits w
       DATA_DIR: dir,
       DATABASE_URL: `postgres://app@127.0.0.1:${stalledDatabase.port}/app`,
       SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
+      INSTANCE_SECRET: "test-instance-secret-0123456789",
       FIREBASE_AUTH_EMULATOR_HOST: "127.0.0.1:9",
       FIREBASE_PROJECT_ID: "demo-exit-with-parent",
     },

@@ -1,10 +1,13 @@
 /**
- * The Bun server in front of the Hono app: published site hosts go to the site server (before anything
- * else, so no app route is reachable on a site's origin), preview hosts to the preview proxy, `/api/ws` to
+ * The Bun server in front of the Hono app: a request that says it comes from another instance without
+ * INSTANCE_SECRET is refused first (401, lib/instance-auth.ts); published site hosts go to the site server (before
+ * anything else, so no app route is reachable on a site's origin), preview hosts to the preview proxy, `/api/ws` to
  * the file-event hub, `/api/sandbox/{id}/pty` to the interactive terminal, everything else to the app. One
  * WebSocket handler serves every kind of socket.
  */
 import type { Server, WebSocketHandler } from "bun";
+import type { InstanceAuth } from "./lib/instance-auth";
+import type { OwnerSocketData, OwnerSockets } from "./realtime/owner-socket";
 import type { PreviewProxy, PreviewSocketData } from "./realtime/preview-proxy";
 import { PTY_PATH, type PtySocket, type PtySocketData } from "./realtime/pty-socket";
 import type { HubSocketData, WsHub } from "./realtime/ws-hub";
@@ -12,7 +15,7 @@ import { hidesDotSegments, rawSegmentRoutes } from "./sites/site-request";
 import type { ServerProxy, SiteSocketData } from "./sites/server-proxy";
 import type { SiteServer } from "./sites/site-server";
 
-type SocketData = HubSocketData | PreviewSocketData | PtySocketData | SiteSocketData;
+type SocketData = HubSocketData | PreviewSocketData | PtySocketData | SiteSocketData | OwnerSocketData;
 
 export function serveHttp(options: {
   port: number;
@@ -25,12 +28,20 @@ export function serveHttp(options: {
   sites?: SiteServer;
   /** Published servers' WebSockets (the site server hands their upgrades here). */
   servers?: ServerProxy;
+  /**
+   * Several instances: every request that says it comes from another instance must carry INSTANCE_SECRET
+   * (else 401, logged), and sockets bridged to a sandbox's owning instance.
+   */
+  instances?: { auth: InstanceAuth; sockets: OwnerSockets };
 }): Server<SocketData> {
   const { hub, preview, pty } = options;
-  const handlers = { hub: hub.handler, preview: preview.handler, pty: pty?.handler ?? {}, site: options.servers?.handler ?? {} } as unknown as Record<
-    SocketData["kind"],
-    WebSocketHandler<SocketData>
-  >;
+  const handlers = {
+    hub: hub.handler,
+    preview: preview.handler,
+    pty: pty?.handler ?? {},
+    site: options.servers?.handler ?? {},
+    owner: options.instances?.sockets.handler ?? {},
+  } as unknown as Record<SocketData["kind"], WebSocketHandler<SocketData>>;
   const rest = async (req: Request, server: Server<SocketData>): Promise<Response> => {
     const previewResponse = preview.handle(req, server as Server<unknown>);
     if (previewResponse) return previewResponse as Promise<Response>;
@@ -42,6 +53,9 @@ export function serveHttp(options: {
   };
   // Not async: a site answer from memory goes out without an extra turn of the event loop.
   const serve = (req: Request, server: Server<SocketData>, hidden: boolean) => {
+    // Before anything else: no internal request is served, anywhere, without the shared secret.
+    const refused = options.instances?.auth.refuse(req);
+    if (refused) return refused;
     const siteResponse = options.sites?.handle(req, { hidesDotSegments: hidden }, server as Server<unknown>);
     if (siteResponse) return siteResponse;
     return rest(req, server);

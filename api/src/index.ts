@@ -5,6 +5,7 @@ import { LOCAL_APP_HOST } from "./lib/config/preview";
 import { serveHttp } from "./http-server";
 import type { Server } from "bun";
 import { startParts } from "./start-parts";
+import { setInternalUrl } from "./lib/instance";
 import { shutdownGracefully } from "./shutdown";
 import { parentToWatch, processAlive } from "./lib/parent-watch";
 
@@ -47,7 +48,10 @@ const server = serveHttp({
   pty: parts.pty,
   sites: parts.sites,
   servers: parts.serverProxy,
+  instances: parts.instances,
 });
+// Recorded with each sandbox this instance owns: where the others forward its preview and terminal.
+setInternalUrl(config.instances.internalUrl, { host: config.host, port: server.port! });
 // Local sandboxes: install the templates' dependencies once now, so the first project to use one gets the fast
 // copy (SANDBOX_WARM_TEMPLATES; the E2B provider has no shared cache and ignores this).
 parts.deps.sandboxes.warmTemplates(config.sandboxWarmTemplates);

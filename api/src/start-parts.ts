@@ -20,8 +20,13 @@ import { createMetrics, type Metrics } from "./lib/metrics";
 import { toPublicConfig } from "./public-config";
 import { createMemoryBus } from "./events/memory-bus";
 import { createPostgresBus } from "./events/postgres-bus";
-import { createPreviewProxy, type PreviewProxy } from "./realtime/preview-proxy";
+import { createPreviewProxy, type PreviewElsewhere, type PreviewProxy } from "./realtime/preview-proxy";
 import { appOriginsOf } from "./realtime/preview-reporter/served-script";
+import { createOwnerSockets, type OwnerSockets } from "./realtime/owner-socket";
+import { createInstanceAuth, forwardToInstance, type InstanceAuth } from "./lib/instance-auth";
+import { createSandboxOwners, type SandboxOwners } from "./services/sandboxes/owners";
+import { previewAfterOwnerGone } from "./services/sandboxes/preview-recovery";
+import { PTY_PROTOCOL } from "@shared/events/pty-frames";
 import { createPtySocket, type PtySocket } from "./realtime/pty-socket";
 import { createWsHub, type WsHub } from "./realtime/ws-hub";
 import { createServerProxy, type ServerProxy } from "./sites/server-proxy";
@@ -46,6 +51,8 @@ export type RunningParts = {
   preview: PreviewProxy;
   /** The interactive terminal's WebSocket. */
   pty: PtySocket;
+  /** INSTANCE_SECRET's check (every request that says it is internal) and the sockets bridged to other instances. */
+  instances: { auth: InstanceAuth; sockets: OwnerSockets };
   sites: SiteServer;
   /** Published servers' requests and WebSockets (the site server hands them here). */
   serverProxy: ServerProxy;
@@ -135,7 +142,19 @@ export async function startParts(
     const hub = createWsHub({ sql: db.sql, store, logger, events, verifyToken, admit: userGate.admit });
     closers.push(async () => hub.close());
     const services = { sql: db.sql, store, logger, events, appDatabases, productionDatabases };
+    // Local sandboxes run where they started: requests about one that land elsewhere are forwarded to it.
+    const instanceAuth = createInstanceAuth(config.instances.secret, logger);
+    const owners = createSandboxOwners({ sql: db.sql, logger, enabled: instanceAuth.enabled && provider.kind === "local" });
+    const ownerSockets = createOwnerSockets(instanceAuth);
+    const previewElsewhere = previewOnOwner({
+      auth: instanceAuth,
+      logger,
+      owners,
+      sockets: ownerSockets,
+      recover: (grant, gone, path) => previewAfterOwnerGone({ ...services, config, previewTickets, sandboxes }, grant, gone, path),
+    });
     const preview = createPreviewProxy({
+      elsewhere: previewElsewhere,
       provider,
       domain: config.preview.domain,
       logger,
@@ -153,7 +172,21 @@ export async function startParts(
     });
     closers.push(async () => preview.close());
     const terminals = createTerminalSessions({ sandboxes, logger, idleMs: config.terminalIdleMs });
-    const pty = createPtySocket({ sql: db.sql, store, logger, events, verifyToken, terminals, admit: userGate.admit });
+    const pty = createPtySocket({
+      sql: db.sql,
+      store,
+      logger,
+      events,
+      verifyToken,
+      terminals,
+      admit: userGate.admit,
+      forward: async (req, server, projectId) => {
+        if (instanceAuth.isInternal(req)) return null;
+        const owner = await owners.find({ projectId });
+        if (owner.kind !== "remote") return null;
+        return ownerSockets.upgrade(req, server, owner.url, PTY_PROTOCOL, () => owners.gone(owner.url));
+      },
+    });
     closers.push(async () => (pty.close(), terminals.closeAll()));
     // Published servers (issue 22) are reached through the site server.
     closers.push(() => servers.close());
@@ -197,6 +230,7 @@ export async function startParts(
       metrics,
       runs,
       userGate,
+      instances: { auth: instanceAuth, owners },
     };
     const stopSweeper = startAbandonedRunSweeper({ sql: db.sql, logger, staleRunMs: config.runStaleMs });
     closers.push(async () => stopSweeper());
@@ -210,6 +244,7 @@ export async function startParts(
       hub,
       preview,
       pty,
+      instances: { auth: instanceAuth, sockets: ownerSockets },
       sites,
       serverProxy,
       runs,
@@ -222,6 +257,43 @@ export async function startParts(
     for (const close of closers.reverse()) await close().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * A preview whose sandbox does not run here: forwarded to the instance that owns it (HTTP and WebSocket
+ * alike), or, when that instance is gone, made again here and the browser sent to its new host.
+ */
+function previewOnOwner(deps: {
+  auth: InstanceAuth;
+  logger: Logger;
+  owners: SandboxOwners;
+  sockets: OwnerSockets;
+  recover: (grant: Parameters<PreviewElsewhere>[3], gone: { projectId: string; ownerId: string }, path: string) => Promise<string | null>;
+}): PreviewElsewhere {
+  return async (req, server, sandboxId, grant) => {
+    if (deps.auth.isInternal(req)) return null;
+    let owner = await deps.owners.find({ sandboxId });
+    if (owner.kind === "remote") {
+      const { url } = owner;
+      if (req.headers.get("upgrade")?.toLowerCase() === "websocket") {
+        const protocol = req.headers.get("sec-websocket-protocol")?.split(",")[0]?.trim() || undefined;
+        return { answer: deps.sockets.upgrade(req, server, url, protocol, () => deps.owners.gone(url)) };
+      }
+      const answer = await forwardToInstance(req, url, deps.auth);
+      if (answer) return { answer };
+      deps.owners.gone(url);
+      owner = await deps.owners.find({ sandboxId });
+    }
+    if (owner.kind !== "gone") return null;
+    const { pathname, search } = new URL(req.url);
+    // A refused start (the owner's start limit, a full host) leaves the "stopped" page, whose Recreate says why.
+    const location = await deps.recover(grant, owner, `${pathname}${search}`).catch((error: unknown) => {
+      deps.logger.warn("could not make a preview's sandbox again after its instance went away", { sandboxId, error: String(error) });
+      return null;
+    });
+    if (!location) return null;
+    return { answer: new Response(null, { status: 302, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" } }) };
+  };
 }
 
 /** At start-up a database that is still coming up (e.g. in docker-compose) gets a few tries. */

@@ -24,7 +24,7 @@ export async function serveAppForBench(
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   // A shared database needs SECRETS_KEY (start-up stops without one); a bench's instances share this one.
   const config = loadConfig({
-    ...(env.DATABASE_URL ? { SECRETS_KEY: Buffer.alloc(32, 7).toString("base64") } : {}),
+    ...(env.DATABASE_URL ? { SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"), INSTANCE_SECRET: "bench-instance-secret-0123456789" } : {}),
     ...env,
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",

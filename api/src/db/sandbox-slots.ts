@@ -4,7 +4,7 @@
  * the leases of running sandboxes that MAX_SANDBOXES_PER_USER counts. A start is decided under a lock on
  * its owner's row, so two instances never both take the last slot.
  */
-import { INSTANCE_ID as INSTANCE } from "../lib/instance";
+import { INSTANCE_ID as INSTANCE, instanceInternalUrl } from "../lib/instance";
 import type { Sql } from "./client";
 
 /** One of the owner's other sandboxes, as a start at the cap sees it. */
@@ -80,13 +80,13 @@ export async function sandboxClaimHeld(sql: Sql, projectId: string): Promise<boo
 
 /**
  * Renews the leases of these running sandboxes for `leaseMs`, each only while it is still its project's
- * (a sandbox replaced or stopped meanwhile renews nothing), as held by this instance. `used` also records its
+ * (a sandbox replaced or stopped meanwhile renews nothing), as owned by this instance (with its internal address). `used` also records its
  * owner's use now.
  */
 export async function renewSandboxLeases(sql: Sql, running: { projectId: string; sandboxId: string }[], leaseMs: number, used = false): Promise<void> {
   if (!running.length) return;
   await sql`
-    update projects p set sandbox_running_until = now() + make_interval(secs => ${secs(leaseMs)}), sandbox_instance = ${INSTANCE},
+    update projects p set sandbox_running_until = now() + make_interval(secs => ${secs(leaseMs)}), sandbox_instance = ${INSTANCE}, sandbox_instance_url = ${instanceInternalUrl()},
       sandbox_used_at = case when ${used} then now() else p.sandbox_used_at end
     from unnest(${running.map((r) => r.projectId)}::uuid[], ${running.map((r) => r.sandboxId)}::text[]) as r(project_id, sandbox_id)
     where p.id = r.project_id and p.sandbox_id = r.sandbox_id`;

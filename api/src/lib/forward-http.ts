@@ -19,11 +19,16 @@ export type ForwardOptions = {
   dropResponse?: string[];
   /** A cookie the proxy itself sets, which the answer may not replace or clear. */
   reservedCookie?: string;
+  /** Sent instead of the request's own body (which the caller already read). */
+  body?: ArrayBuffer | null;
+  /** Aborts the upstream request (the visitor went away). */
+  signal?: AbortSignal;
 };
 
 /**
- * Fetches `http://<upstream>` (host:port plus path and query) with the visitor's method, headers and body, and
- * returns the raw answer with the headers to send on. Throws when upstream does not answer.
+ * Fetches `http://<upstream>` (host:port plus path and query; or a full `http(s)://` URL) with the visitor's
+ * method, headers and body, and returns the raw answer with the headers to send on. Throws when upstream does
+ * not answer.
  */
 export async function forwardHttp(req: Request, upstream: string, o: ForwardOptions): Promise<{ res: Response; headers: Headers }> {
   const headers = new Headers(req.headers);
@@ -32,11 +37,13 @@ export async function forwardHttp(req: Request, upstream: string, o: ForwardOpti
   // Bun's fetch would decompress an encoded answer and leave its headers lying; ask for it plain (loopback, so
   // no cost), which also keeps a Content-Length true.
   headers.set("accept-encoding", "identity");
-  const res = await fetch(`http://${upstream}`, {
+  const noBody = req.method === "GET" || req.method === "HEAD";
+  const res = await fetch(/^https?:\/\//.test(upstream) ? upstream : `http://${upstream}`, {
     method: req.method,
     headers,
-    body: req.method === "GET" || req.method === "HEAD" ? undefined : req.body,
+    body: noBody ? undefined : o.body !== undefined ? o.body : req.body,
     redirect: "manual",
+    signal: o.signal,
   });
   const out = new Headers(res.headers);
   for (const h of HOP_HEADERS) out.delete(h);

@@ -11,7 +11,18 @@
  */
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
 
-export type BridgedSocketData = { url: string; host: string; protocols: string[]; upstream?: WebSocket; pending: (string | Buffer)[] };
+export type BridgedSocketData = {
+  url: string;
+  host: string;
+  protocols: string[];
+  upstream?: WebSocket;
+  pending: (string | Buffer)[];
+  /** More headers for the upstream handshake (another instance's: the visitor's cookies and INSTANCE_SECRET). */
+  headers?: Record<string, string>;
+  /** Upstream closed before it ever opened while the visitor was still there (it may be gone). */
+  onUnreachable?: () => void;
+  opened?: boolean;
+};
 
 /** The subprotocols the visitor's upgrade asked for, in order. */
 export function requestedProtocols(req: Request): string[] {
@@ -34,10 +45,11 @@ export function bridgeHandler<T extends BridgedSocketData>(o: {
 }): WebSocketHandler<T> {
   return {
     open(ws: ServerWebSocket<T>) {
-      const upstream = new WebSocket(ws.data.url, { headers: { host: ws.data.host }, protocols: ws.data.protocols } as never);
+      const upstream = new WebSocket(ws.data.url, { headers: { ...ws.data.headers, host: ws.data.host }, protocols: ws.data.protocols } as never);
       upstream.binaryType = "arraybuffer";
       ws.data.upstream = upstream;
       upstream.onopen = () => {
+        ws.data.opened = true;
         for (const m of ws.data.pending) upstream.send(m);
         ws.data.pending = [];
       };
@@ -46,7 +58,10 @@ export function bridgeHandler<T extends BridgedSocketData>(o: {
         ws.send(typeof e.data === "string" ? e.data : new Uint8Array(e.data as ArrayBuffer));
       };
       // 1005/1006 (no status, abnormal) may not be sent in a close frame: the visitor hears 1011 instead.
-      upstream.onclose = (e) => ws.close(e.code === 1005 || e.code === 1006 ? 1011 : e.code, e.reason);
+      upstream.onclose = (e) => {
+        if (!ws.data.opened && ws.readyState === WebSocket.OPEN) ws.data.onUnreachable?.();
+        ws.close(e.code === 1005 || e.code === 1006 ? 1011 : e.code, e.reason);
+      };
       upstream.onerror = () => ws.close(1011, o.errorReason);
     },
     message(ws, message) {

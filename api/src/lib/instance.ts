@@ -5,3 +5,20 @@
 import { hostname } from "node:os";
 
 export const INSTANCE_ID = `${hostname()}-${process.pid}`;
+
+let internalUrl: string | null = null;
+
+/**
+ * Records where other instances reach this one (INTERNAL_URL, else `http://<HOST>:<port>` once listening:
+ * the port may be 0 until then). Recorded with each sandbox this instance owns, so they forward to it.
+ */
+export function setInternalUrl(configured: string | null, listening: { host: string; port: number }): string {
+  const host = listening.host === "0.0.0.0" || listening.host === "::" ? hostname() : listening.host;
+  internalUrl = configured ?? `http://${host.includes(":") ? `[${host}]` : host}:${listening.port}`;
+  return internalUrl;
+}
+
+/** This instance's internal address, or null before it listens (a test app that never serves). */
+export function instanceInternalUrl(): string | null {
+  return internalUrl;
+}

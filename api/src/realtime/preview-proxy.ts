@@ -9,6 +9,8 @@
  * socket at `/__appbuilder/watch`) close the moment that grant ends, on any instance (./preview-sockets.ts).
  * Pages the app serves get the problem reporter and the element picker (preview-reporter/), whose reports the proxy answers under
  * `/__appbuilder/`; Vite's compile errors are also read off the HMR socket on their way to the page.
+ * A sandbox that runs on another instance is reached through it, and one whose instance is gone is made again
+ * here (`elsewhere`, wired by start-parts.ts), once the cookie was checked here.
  */
 import { PREVIEW_STATUS_TYPE, type PreviewStatus, type PreviewStatusMessage } from "@shared/events/preview-status";
 import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
@@ -33,6 +35,14 @@ export type PreviewSocketData = BridgedSocketData & {
   /** An open page's watch socket (the proxy's own, no upstream); otherwise the app's socket, bridged to `url`. */
   watch?: boolean;
 };
+
+/** What the proxy does with a sandbox it cannot find here (the composition root wires the instances in). */
+export type PreviewElsewhere = (
+  req: Request,
+  server: Server<unknown>,
+  sandboxId: string,
+  grant: PreviewGrant,
+) => Promise<{ answer: Response | undefined } | null>;
 
 export type PreviewProxy = {
   /** null when the request is not for a preview host; otherwise the response (undefined when upgraded). */
@@ -105,6 +115,11 @@ export function createPreviewProxy(deps: {
   /** Previews are served over https (the cookie is then `Secure`). */
   secure?: boolean;
   problems?: PreviewProblemSink | null;
+  /**
+   * Several instances: a sandbox that does not run here may run on its owning instance (the request is
+   * forwarded there), or its owner may be gone (it is made again here). Absent: it has stopped.
+   */
+  elsewhere?: PreviewElsewhere;
   /** Where the app is served: the pages' element picker obeys and answers only frames' parents from there. */
   appOrigins?: AppOrigins;
 }): PreviewProxy {
@@ -147,6 +162,9 @@ export function createPreviewProxy(deps: {
       if (own) return own;
     }
     if (t === "not listening") return nothingAnswering(port);
+    // Not here: served by the instance that runs it, or made again here when that one is gone.
+    const elsewhere = t ? null : await deps.elsewhere?.(req, server, sandboxId, grant);
+    if (elsewhere) return elsewhere.answer;
     if (!t) return page("stopped", "This preview has stopped", "Its sandbox is no longer running. Open the project's Preview and choose Recreate sandbox.");
     const url = new URL(req.url);
     const upstream = `${t.hostname}:${t.port}${url.pathname}${url.search}`;

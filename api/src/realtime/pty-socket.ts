@@ -68,6 +68,11 @@ export function createPtySocket(
     logger: Logger;
     /** The signed-in check after the token (services/users.ts `UserGate.admit`): a disabled account is refused. */
     admit?: (caller: Identity) => Promise<void>;
+    /**
+     * Once the caller may use the terminal: when the project's sandbox runs on another instance, bridges the
+     * socket there (undefined: upgraded, or the failed upgrade's answer); null serves it here.
+     */
+    forward?: (req: Request, server: Server<unknown>, projectId: string) => Promise<Response | undefined | null>;
   },
 ): PtySocket {
   const all = new Set<ServerWebSocket<PtySocketData>>();
@@ -154,6 +159,10 @@ export function createPtySocket(
       } catch (error) {
         if (error instanceof AppError) return fail(error.status, error.code, error.message);
         throw error;
+      }
+      if (deps.forward) {
+        const forwarded = await deps.forward(req, server, projectId);
+        if (forwarded !== null) return forwarded;
       }
       const url = new URL(req.url);
       const data: PtySocketData = {

@@ -44,6 +44,8 @@ export function unusedPort(): number {
 
 /** The secrets key of every app process a test starts on a shared database. */
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString("base64");
+/** The instance secret of every app process a test starts on a shared database. */
+export const TEST_INSTANCE_SECRET = "test-instance-secret-0123456789";
 
 export async function startAppProcess(
   env: Record<string, string> = {},
@@ -83,7 +85,7 @@ export async function startAppProcess(
       FIREBASE_PROJECT_ID: PROCESS_PROJECT_ID,
       LOG_LEVEL: "info",
       // Instances sharing a database must share the secrets key (start-up stops without one).
-      ...(env.DATABASE_URL ? { SECRETS_KEY: TEST_SECRETS_KEY } : {}),
+      ...(env.DATABASE_URL ? { SECRETS_KEY: TEST_SECRETS_KEY, INSTANCE_SECRET: TEST_INSTANCE_SECRET } : {}),
       ...env,
     },
     stdin: "ignore",

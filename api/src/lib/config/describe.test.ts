@@ -7,6 +7,7 @@ describe("describeConfig", () => {
       load({
         DATABASE_URL: "postgres://u:hunter2@db/app",
         SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
+        INSTANCE_SECRET: "instance-secret-never-printed",
         S3_BUCKET: "b",
         AWS_ACCESS_KEY_ID: "AKIA",
         AWS_SECRET_ACCESS_KEY: "topsecret",
@@ -16,7 +17,7 @@ describe("describeConfig", () => {
     expect(lines).toContain("database: PostgreSQL at postgres://u:***@db/app");
     expect(lines).toContain('S3 bucket "b"');
     expect(lines).toContain("sign-in:  EMULATED");
-    for (const secret of ["hunter2", "topsecret", "sk-123", "AKIA"]) expect(lines).not.toContain(secret);
+    for (const secret of ["hunter2", "topsecret", "sk-123", "AKIA", "instance-secret-never-printed"]) expect(lines).not.toContain(secret);
   });
 
   test("the other models a project may choose follow the default", () => {

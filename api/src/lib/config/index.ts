@@ -17,6 +17,7 @@ import { appDatabasesConfig, appDatabasesEnv, type AppDatabasesSection } from ".
 import { authConfig, authEnv, type AuthConfig } from "./auth";
 import { domainsConfig, domainsEnv, type DomainsConfig } from "./domains";
 import { gitConfig, gitEnv, type GitConfig } from "./git";
+import { instancesConfig, instancesEnv, type InstancesConfig } from "./instances";
 import { databaseConfig, databaseEnv, type DatabaseConfig } from "./database";
 import { limitsConfig, limitsEnv, type LimitsConfig } from "./limits";
 import { defaultModelOf, modelConfig, modelEnv, type ModelConfig } from "./model";
@@ -51,6 +52,7 @@ const envSchema = z.object({
   ...gitEnv,
   ...domainsEnv,
   ...adminEnv,
+  ...instancesEnv,
 });
 
 export type Config = ServerConfig &
@@ -61,7 +63,8 @@ export type Config = ServerConfig &
   AppDatabasesSection &
   GitConfig &
   DomainsConfig &
-  AdminConfig & {
+  AdminConfig &
+  InstancesConfig & {
     database: DatabaseConfig;
     storage: StorageConfig;
     preview: PreviewConfig;
@@ -102,5 +105,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...gitConfig(e),
     ...domainsConfig(e),
     ...adminConfig(e),
+    ...instancesConfig(e, { sharedDatabase: database.kind === "postgres", localSandboxes: sandbox.sandbox.provider === "local" }),
   };
 }

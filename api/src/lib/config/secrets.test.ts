@@ -13,7 +13,10 @@ describe("secrets config", () => {
 
   test("SECRETS_KEY is used as given, with or without a shared database", () => {
     expect(load({ SECRETS_KEY: key.toString("base64") }).secrets).toEqual({ kind: "key", key });
-    expect(load({ SECRETS_KEY: ` ${key.toString("base64")} `, DATABASE_URL: "postgres://db/app" }).secrets).toEqual({ kind: "key", key });
+    expect(load({ SECRETS_KEY: ` ${key.toString("base64")} `, DATABASE_URL: "postgres://db/app", INSTANCE_SECRET: "0123456789abcdef" }).secrets).toEqual({
+      kind: "key",
+      key,
+    });
   });
 
   test("DATABASE_URL without SECRETS_KEY stops start-up, naming SECRETS_KEY and why", () => {
