@@ -4,6 +4,7 @@
  * reaches no other origin; one page at a time per project; driven over a pipe; closed when idle.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { BROWSER_UID } from "./browser-launch";
 import { readdirSync, readFileSync } from "node:fs";
 import { silentLogger } from "../../lib/logger";
 import { browserPath, createPageBrowser } from "./page-browser";
@@ -85,6 +86,19 @@ afterAll(async () => {
   app.stop(true);
   other.stop(true);
 });
+
+/** The real user id of the running Chromium whose command line is `argv`. */
+function browserUid(argv: string[]): number {
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ") !== argv.join(" ")) continue;
+      return Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return -1;
+}
 
 /** Chromium processes this test process started (its direct children), with their command lines. */
 function childBrowsers(): string[][] {
@@ -178,7 +192,10 @@ describe.skipIf(!chromium)("the check's headless browser (real Chromium)", () =>
     for (const argv of started) {
       expect(argv).toContain("--remote-debugging-pipe");
       expect(argv.some((a) => a.startsWith("--remote-debugging-port"))).toBe(false);
+      // Chromium keeps its own sandbox: never --no-sandbox (the server here is root: the browser runs as nobody).
+      expect(argv).not.toContain("--no-sandbox");
     }
+    if (process.getuid?.() === 0) for (const argv of started) expect(browserUid(argv)).toBe(BROWSER_UID);
     const deadline = Date.now() + 5_000;
     while (childBrowsers().length > before && Date.now() < deadline) await Bun.sleep(100);
     expect(childBrowsers().length).toBe(before);

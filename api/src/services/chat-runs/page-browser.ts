@@ -4,7 +4,8 @@
  * The only importer of playwright-core in the server.
  *
  * - Debian's Chromium (CHECK_BROWSER_PATH; "auto" tries the usual paths, "off" turns it off), driven over a
- *   pipe (playwright's launch never opens a TCP debugging port), so nothing in a sandbox can reach it.
+ *   pipe (playwright's launch never opens a TCP debugging port), so nothing in a sandbox can reach it; with its
+ *   own sandbox on, as an unprivileged user when the server is root (browser-launch.ts).
  * - Started on the first check that needs it and closed after `idleMs` without a page; a launch that fails
  *   is not tried again for a while (the check falls back to the crawl meanwhile).
  * - One page at a time per project, each in a fresh context (no cookies or storage from an earlier check),
@@ -23,6 +24,7 @@ import { existsSync } from "node:fs";
 import { type Browser, type BrowserContext, type ConsoleMessage, chromium, type Page } from "playwright-core";
 import type { AppProblem } from "../../agent/ports";
 import type { Logger } from "../../lib/logger";
+import { type BrowserLaunch, browserLaunch } from "./browser-launch";
 import { type BrowserReport, browserReportToProblem } from "../problems/browser-report";
 
 /** A problem the page showed, with its stack (the Problems list keeps it for "Fix with AI"). */
@@ -89,14 +91,22 @@ export function createPageBrowser(o: PageBrowserOptions): PageBrowser {
   const queues = new Map<string, Promise<unknown>>();
   const spares = new Map<string, Spare>();
   const makeSpares = o.spare ?? true;
+  let launchSettings: BrowserLaunch | null = null;
 
   async function started(): Promise<Browser | null> {
     if (!path || (failedAt && Date.now() - failedAt < RELAUNCH_AFTER_MS)) return null;
     if (!browser) {
+      // As root, through a wrapper that runs it as an unprivileged user so it keeps its own sandbox (browser-launch.ts).
+      if (!launchSettings) {
+        launchSettings = browserLaunch(path);
+        if (!launchSettings.sandboxed)
+          o.logger.warn("the check's headless browser runs without its sandbox: the server is root and setpriv is missing", { path });
+      }
       const launching = chromium.launch({
-        executablePath: path,
-        // Chromium refuses to start its own sandbox as root; elsewhere it keeps it.
-        args: process.getuid?.() === 0 ? ["--no-sandbox", ...ARGS] : ARGS,
+        executablePath: launchSettings.executablePath,
+        args: [...launchSettings.args, ...ARGS],
+        // Playwright adds --no-sandbox unless told the sandbox is wanted.
+        chromiumSandbox: launchSettings.sandboxed,
         headless: true,
         timeout: 30_000,
         // The server handles its own signals and closes the browser on shutdown.
