@@ -2,10 +2,11 @@
  * The Bun server in front of the Hono app: published site hosts go to the site server (before anything
  * else, so no app route is reachable on a site's origin), preview hosts to the preview proxy, `/api/ws` to
  * the file-event hub, `/api/sandbox/{id}/pty` to the interactive terminal, everything else to the app. One
- * WebSocket handler serves every kind of socket.
+ * WebSocket handler serves every kind of socket. Preview and site requests are counted for /metrics.
  */
 import type { Server, WebSocketHandler } from "bun";
 import type { PreviewProxy, PreviewSocketData } from "./realtime/preview-proxy";
+import { countProxyRequest } from "./realtime/proxy-metrics";
 import { PTY_PATH, type PtySocket, type PtySocketData } from "./realtime/pty-socket";
 import type { HubSocketData, WsHub } from "./realtime/ws-hub";
 import { hidesDotSegments, rawSegmentRoutes } from "./sites/site-request";
@@ -32,8 +33,9 @@ export function serveHttp(options: {
     WebSocketHandler<SocketData>
   >;
   const rest = async (req: Request, server: Server<SocketData>): Promise<Response> => {
+    const started = performance.now();
     const previewResponse = preview.handle(req, server as Server<unknown>);
-    if (previewResponse) return previewResponse as Promise<Response>;
+    if (previewResponse) return countProxyRequest("preview", previewResponse, started) as Promise<Response>;
     const pathname = new URL(req.url).pathname;
     const upgrading = req.headers.get("upgrade")?.toLowerCase() === "websocket";
     if (upgrading && pathname === "/api/ws") return (await hub.upgrade(req, server as Server<unknown>)) as Response;
@@ -42,8 +44,9 @@ export function serveHttp(options: {
   };
   // Not async: a site answer from memory goes out without an extra turn of the event loop.
   const serve = (req: Request, server: Server<SocketData>, hidden: boolean) => {
+    const started = performance.now();
     const siteResponse = options.sites?.handle(req, { hidesDotSegments: hidden }, server as Server<unknown>);
-    if (siteResponse) return siteResponse;
+    if (siteResponse) return countProxyRequest("site", siteResponse, started);
     return rest(req, server);
   };
   return Bun.serve<SocketData>({

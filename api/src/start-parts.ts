@@ -18,7 +18,7 @@ import { getOrCreateSecret } from "./db/secrets";
 import type { Config } from "./lib/config";
 import { createDrain } from "./lib/drain";
 import type { Logger } from "./lib/logger";
-import { createMetrics, type Metrics } from "./lib/metrics";
+import { gauge } from "./lib/metrics";
 import { toPublicConfig } from "./public-config";
 import { createMemoryBus } from "./events/memory-bus";
 import { createPostgresBus } from "./events/postgres-bus";
@@ -56,7 +56,6 @@ export type RunningParts = {
   /** Published servers' requests and WebSockets (the site server hands them here). */
   serverProxy: ServerProxy;
   runs: RunManager;
-  metrics: Metrics;
   close(): Promise<void>;
 };
 
@@ -166,9 +165,10 @@ export async function startParts(
     await sites.ready;
     const stopProblems = startProblemsWatch(services);
     closers.push(async () => stopProblems());
-    const metrics = createMetrics();
-    metrics.gauge("app_websocket_clients", "File-event WebSocket clients connected to this process.", () => hub.clientCount());
-    metrics.gauge("app_sandboxes_active", "Project sandboxes attached in this process.", () => sandboxes.activeCount());
+    gauge("app_websocket_clients", "File-event WebSocket clients connected to this process.", () => hub.clientCount());
+    gauge("app_db_pool_max", "Connections the app's database pool may open (DATABASE_POOL_MAX).", () => db.pool.max);
+    gauge("app_db_connections_open", "Database connections open in this process's pool (LISTEN included).", () => db.pool.open);
+    gauge("app_db_connections_busy", "Database connections with a query under way (the rest are idle).", () => db.pool.busy);
 
     // Built here (not inside the app) so shutdown can save running answers before the database closes.
     const agent = { staleRunMs: config.runStaleMs, heartbeatMs: heartbeatFor(config.runStaleMs) };
@@ -206,7 +206,6 @@ export async function startParts(
       secrets,
       git,
       webDist,
-      metrics,
       runs,
       userGate,
     };
@@ -225,7 +224,6 @@ export async function startParts(
       sites,
       serverProxy,
       runs,
-      metrics,
       close: async () => {
         for (const close of closers.reverse()) await close().catch((e) => logger.warn("shutdown step failed", { error: String(e) }));
       },
