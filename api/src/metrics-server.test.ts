@@ -1,10 +1,17 @@
 /**
  * The metrics port after real work, in process: HTTP requests by route pattern, agent runs through the fake
  * model server (outcome, duration, tokens, time to first token, a model error by kind, the model queue's
- * wait), and, where local sandboxes work, a sandbox start and a preview request to a server inside it. The
+ * wait), and, where local sandboxes work, a sandbox start, a failed one (a full host) and a preview request to
+ * a server inside it. The
  * public port answers 404 for /metrics. Figures are compared before and after (one registry per process).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "./lib/config";
+import { silentLogger } from "./lib/logger";
+import { createSandboxProvider } from "./sandbox/index";
 import { INSTANCE_ID } from "./lib/instance";
 import { serveMetrics } from "./metrics-server";
 import { checkLocalSandboxSupport } from "./sandbox/local/check";
@@ -117,5 +124,24 @@ describe.skipIf(!support.ok)("the metrics port with a real local sandbox", () =>
     expect(delta('app_proxy_requests_total{kind="preview",status_class="2xx"}')).toBeGreaterThanOrEqual(1);
     expect(delta('app_proxy_request_duration_seconds_count{kind="preview"}')).toBeGreaterThanOrEqual(1);
     expect(after.text).not.toContain(sandbox.id);
+  }, 90_000);
+
+  test("a failed start counts as a start and a failure, with no duration (a full host: MAX_SANDBOXES_PER_HOST=1)", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "metrics-full-host-"));
+    chmodSync(dataDir, 0o711);
+    const provider = createSandboxProvider(loadConfig({ DATA_DIR: dataDir, MAX_SANDBOXES_PER_HOST: "1" }), silentLogger);
+    try {
+      const before = await scrape(url);
+      await provider.create("metrics-first");
+      await expect(provider.create("metrics-second")).rejects.toThrow("MAX_SANDBOXES_PER_HOST");
+      const after = await scrape(url);
+      const delta = (series: string) => after.value(series) - before.value(series);
+      expect(delta('app_sandbox_starts_total{provider="local"}')).toBe(2);
+      expect(delta('app_sandbox_start_failures_total{provider="local"}')).toBe(1);
+      expect(delta('app_sandbox_start_duration_seconds_count{provider="local"}')).toBe(1);
+    } finally {
+      await provider.shutdown();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 90_000);
 });
