@@ -74,6 +74,21 @@ describe("the running app's metrics port", () => {
   });
 });
 
+describe("a METRICS_PORT already taken", () => {
+  test("start-up stops (exit 1) saying which port and what to set", async () => {
+    const taken = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("someone else") });
+    try {
+      const second = await startAppProcess({ METRICS_PORT: String(taken.port) });
+      expect(await Promise.race([second.exited, Bun.sleep(20_000).then(() => "still running")])).toBe(1);
+      const said = second.lines.find((l) => l.startsWith("Cannot serve metrics"));
+      expect(said).toContain(`127.0.0.1:${taken.port}`);
+      expect(said).toContain("set METRICS_PORT to a free port, or METRICS_PORT=off");
+    } finally {
+      taken.stop(true);
+    }
+  }, 60_000);
+});
+
 describe("deploy/: the dashboard and the alert rules", () => {
   test("the dashboard is a provisioned Grafana dashboard on the provisioned Prometheus data source", () => {
     expect(dashboard).toMatchObject({ uid: "app-builder", title: "App builder" });

@@ -71,6 +71,9 @@ if (config.metricsPort !== null) {
       `\nCannot serve metrics on ${config.host}:${config.metricsPort} (${error instanceof Error ? error.message : String(error)}). ` +
         "Another process (or a second instance on this host) may use that port: set METRICS_PORT to a free port, or METRICS_PORT=off.\n",
     );
+    // Nothing has been served yet: close what started (the embedded database among them) before leaving.
+    server.stop(true);
+    await parts.close();
     process.exit(1);
   }
 }
