@@ -6,28 +6,21 @@
  * and the site answers on that Host. Screenshots go to e2e/artifacts/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Project } from "@shared/schemas/project";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startAuthEmulator } from "../api/src/auth/emulator";
-import { silentLogger } from "../api/src/lib/logger";
+import type { Page } from "playwright-core";
 import { type TestDnsServer, startDnsServer } from "../api/src/test/dns-server";
 import { callApi, runCleanups } from "./support/api";
-import { type AppServer, startApp } from "./support/app-server";
-import { launchBrowser, newOfflineContext } from "./support/browser";
-import { freePort } from "./support/free-port";
+import type { AppServer } from "./support/app-server";
+import { appDataDir } from "./support/data-dir";
+import { startOwnStack } from "./support/own-stack";
 import { bearerToken, signInWithGoogle } from "./support/sign-in";
-import { ensureWebBuilt } from "./support/web-build";
 
 const PROJECT_ID = "demo-e2e-publish-domains";
 const ARTIFACTS = join(import.meta.dir, "artifacts");
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 let app: AppServer;
 let dns: TestDnsServer;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let token: string;
 let projectId: string;
@@ -36,28 +29,16 @@ const secret = `wx-live-${crypto.randomUUID()}`;
 const api = <T>(method: string, path: string, body?: unknown) => callApi<T>(app.url, token, method, path, body);
 
 beforeAll(async () => {
-  ensureWebBuilt();
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const dataDir = mkdtempSync(join(tmpdir(), "e2e-publish-domains-"));
-  chmodSync(dataDir, 0o711);
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = appDataDir("e2e-publish-domains-", cleanups);
   dns = await startDnsServer();
   cleanups.push(() => dns.close());
-  const emulatorPort = await freePort();
-  const emulator = await startAuthEmulator({ projectId: PROJECT_ID, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger });
-  cleanups.push(() => emulator.stop());
-  app = await startApp({
-    port: await freePort(),
-    dataDir,
-    emulatorHost: `127.0.0.1:${emulatorPort}`,
+  ({ app, page } = await startOwnStack({
     projectId: PROJECT_ID,
+    dataDir,
+    cleanups,
     env: { DNS_SERVERS: dns.address },
-  });
-  cleanups.push(() => app.stop());
-  browser = await launchBrowser();
-  cleanups.push(() => browser.close());
-  context = await newOfflineContext(browser, { width: 1440, height: 900 });
-  page = await context.newPage();
+    viewport: { width: 1440, height: 900 },
+  }));
   page.setDefaultTimeout(20_000);
   await signInWithGoogle(page, app.url);
   token = await bearerToken(page, app.url);

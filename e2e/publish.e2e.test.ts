@@ -5,21 +5,16 @@
  * shows the built app rendering. Screenshots go to e2e/artifacts/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Project } from "@shared/schemas/project";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { startAuthEmulator } from "../api/src/auth/emulator";
-import { silentLogger } from "../api/src/lib/logger";
+import type { BrowserContext, Page } from "playwright-core";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
 import { callApi, runCleanups } from "./support/api";
+import type { AppServer } from "./support/app-server";
+import { appDataDir } from "./support/data-dir";
+import { startOwnStack } from "./support/own-stack";
 import { templateCacheFilled } from "./support/template-cache";
-import { type AppServer, startApp } from "./support/app-server";
-import { launchBrowser, newOfflineContext } from "./support/browser";
-import { freePort } from "./support/free-port";
 import { bearerToken, signInWithGoogle } from "./support/sign-in";
-import { ensureWebBuilt } from "./support/web-build";
 
 const PROJECT_ID = "demo-e2e-publish";
 const ARTIFACTS = join(import.meta.dir, "artifacts");
@@ -28,7 +23,6 @@ const SKIP = support.ok ? null : `skipped: the local sandbox cannot run on this 
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 let app: AppServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let token: string;
@@ -38,26 +32,14 @@ const api = <T>(method: string, path: string, body?: unknown) => callApi<T>(app.
 
 beforeAll(async () => {
   if (SKIP) return;
-  ensureWebBuilt();
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const dataDir = mkdtempSync(join(tmpdir(), "e2e-publish-"));
-  chmodSync(dataDir, 0o711);
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const emulatorPort = await freePort();
-  const emulator = await startAuthEmulator({ projectId: PROJECT_ID, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger });
-  cleanups.push(() => emulator.stop());
-  app = await startApp({
-    port: await freePort(),
-    dataDir,
-    emulatorHost: `127.0.0.1:${emulatorPort}`,
+  const dataDir = appDataDir("e2e-publish-", cleanups);
+  ({ app, context, page } = await startOwnStack({
     projectId: PROJECT_ID,
+    dataDir,
+    cleanups,
     env: { SANDBOX_WARM_TEMPLATES: "react" },
-  });
-  cleanups.push(() => app.stop());
-  browser = await launchBrowser();
-  cleanups.push(() => browser.close());
-  context = await newOfflineContext(browser, { width: 1440, height: 900 });
-  page = await context.newPage();
+    viewport: { width: 1440, height: 900 },
+  }));
   page.setDefaultTimeout(20_000);
 
   const deadline = Date.now() + 150_000;

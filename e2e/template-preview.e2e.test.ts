@@ -6,24 +6,19 @@
  * a reload: Vite's hot update through the preview proxy's WebSocket. Screenshots go to e2e/artifacts/.
  */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ProjectFile } from "@shared/schemas/file";
 import type { Project } from "@shared/schemas/project";
 import type { ApplyTemplateResult } from "@shared/schemas/sandbox";
-import type { Browser, BrowserContext, ConsoleMessage, Frame, Page } from "playwright-core";
-import { startAuthEmulator } from "../api/src/auth/emulator";
-import { silentLogger } from "../api/src/lib/logger";
+import type { BrowserContext, ConsoleMessage, Frame, Page } from "playwright-core";
 import { checkLocalSandboxSupport } from "../api/src/sandbox/local/check";
-import { type AppServer, startApp } from "./support/app-server";
 import { templateCacheFilled } from "./support/template-cache";
-import { launchBrowser, newOfflineContext } from "./support/browser";
-import { freePort } from "./support/free-port";
 import { bearerToken } from "./support/sign-in";
 import { callApi, runCleanups } from "./support/api";
 import { stepsReporting } from "./support/step";
-import { ensureWebBuilt } from "./support/web-build";
 import { appDataDir } from "./support/data-dir";
+import type { AppServer } from "./support/app-server";
+import { startOwnStack } from "./support/own-stack";
 
 const PROJECT_ID = "demo-e2e-template";
 const STEP_MS = 15_000;
@@ -42,7 +37,6 @@ if (SKIP) console.warn(`[template-preview e2e] ${SKIP}`);
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 let app: AppServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let token: string;
@@ -124,30 +118,18 @@ const step = stepsReporting({
 
 beforeAll(async () => {
   if (SKIP) return;
-  ensureWebBuilt();
-  mkdirSync(ARTIFACTS, { recursive: true });
   const dataDir = appDataDir("e2e-template-", cleanups);
-
-  const emulatorPort = await freePort();
-  const emulator = await startAuthEmulator({ projectId: PROJECT_ID, host: "127.0.0.1", port: emulatorPort, dataDir, log: silentLogger });
-  cleanups.push(() => emulator.stop());
   // This file applies the react template, so the app fills its dependency cache at start, as in production.
-  app = await startApp({
-    port: await freePort(),
-    dataDir,
-    emulatorHost: `127.0.0.1:${emulatorPort}`,
+  let emulatorHost: string;
+  ({ app, context, page, emulatorHost } = await startOwnStack({
     projectId: PROJECT_ID,
+    dataDir,
+    cleanups,
     env: { SANDBOX_WARM_TEMPLATES: "react" },
-  });
-  cleanups.push(() => app.stop());
-
-  browser = await launchBrowser();
-  cleanups.push(() => browser.close());
-  context = await newOfflineContext(browser, { width: 1440, height: 900 });
+    viewport: { width: 1440, height: 900 },
+  }));
   // Previews live on their own origin, http://5173-<sandboxId>.localhost:<app port>; let them through.
   await context.route(/^http:\/\/[a-z0-9-]+\.localhost(:\d+)?\//, (route) => route.continue());
-  page = await context.newPage();
-  page.setDefaultTimeout(STEP_MS);
   page.on("console", (m: ConsoleMessage) => consoleLines.push(`[${m.type()}] ${m.text()}`));
 
   // Sign in once the cache is filled: an npm install next to the Auth emulator's popup flow on a small, busy
@@ -156,7 +138,7 @@ beforeAll(async () => {
   while (!templateCacheFilled("react") && Date.now() < deadline) await Bun.sleep(200);
   if (!templateCacheFilled("react")) throw new Error(`the react template cache was not filled within 150 s:\n${app.output().slice(-4000)}`);
 
-  await signIn(page, `127.0.0.1:${emulatorPort}`);
+  await signIn(page, emulatorHost);
   token = await bearerToken(page, app.url);
   projectId = (await api<Project>("POST", "/api/projects", { name: "Template E2E" })).id;
 }, 300_000);

@@ -10,13 +10,11 @@ import type { AppDeps } from "./app-env";
 import { startAuthEmulator } from "./auth/emulator";
 import { createPreviewTickets } from "./auth/preview-tickets";
 import { createTokenVerifier } from "./auth/verify-token";
-import { createAgentRuns } from "./compose";
-import { createPageBrowser } from "./services/chat-runs/page-browser";
+import { createCoreServices } from "./core-services";
 import { connectDb, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { getOrCreateSecret } from "./db/secrets";
 import type { Config } from "./lib/config";
-import { createDrain } from "./lib/drain";
 import type { Logger } from "./lib/logger";
 import { gauge } from "./lib/metrics";
 import { toPublicConfig } from "./public-config";
@@ -26,17 +24,12 @@ import { createPreviewProxy, type PreviewProxy } from "./realtime/preview-proxy"
 import { createPtySocket, type PtySocket } from "./realtime/pty-socket";
 import { createWsHub, type WsHub } from "./realtime/ws-hub";
 import { createServerProxy, type ServerProxy } from "./sites/server-proxy";
-import { createServerRuntime } from "./services/server-deployments/runtime";
 import { createSiteServer, type SiteServer } from "./sites/site-server";
 import { createSandboxProvider } from "./sandbox/index";
 import { previewAllowed } from "./services/access";
 import { createAppDatabases } from "./services/app-databases";
-import { createProjectSandboxes } from "./services/sandboxes";
-import { createProjectSecrets, secretBoxFor } from "./services/secrets";
-import { createGitService } from "./services/git";
 import { createTerminalSessions } from "./services/sandboxes/terminals";
 import { heartbeatFor, startAbandonedRunSweeper } from "./services/chat-runs";
-import { relayRuns } from "./services/chat-runs/run-relay";
 import { createImageSigner } from "./services/images";
 import { createUserGate } from "./services/users";
 import { startUploadSweep } from "./services/upload-sweep";
@@ -117,8 +110,21 @@ export async function startParts(
     }
 
     const provider = createSandboxProvider(config, logger, options.localSandbox);
-    const drain = createDrain();
-    const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger, events, provider, config, appDatabases, drain });
+    // Built here (not inside the app) so shutdown can save running answers before the database closes.
+    const agent = { staleRunMs: config.runStaleMs, heartbeatMs: heartbeatFor(config.runStaleMs) };
+    const { drain, sandboxes, secrets, git, servers, pageBrowser, runs } = createCoreServices({
+      config,
+      sql: db.sql,
+      store,
+      logger,
+      events,
+      provider,
+      signer,
+      appDatabases,
+      productionDatabases,
+      agent,
+    });
+    // Each closed at the point it was once built, so shutdown keeps its order (runs first, sandboxes last).
     closers.push(() => sandboxes.shutdown());
     const verifyToken = createTokenVerifier(config.auth);
     // One signed-in check for requests and sockets alike: a disabled account is refused by each.
@@ -143,20 +149,7 @@ export async function startParts(
     const terminals = createTerminalSessions({ sandboxes, logger, idleMs: config.terminalIdleMs });
     const pty = createPtySocket({ sql: db.sql, store, logger, events, verifyToken, terminals, admit: userGate.admit });
     closers.push(async () => (pty.close(), terminals.closeAll()));
-    // Published servers (issue 22): each in a sandbox of its own, asleep when idle, reached through the site server.
-    const servers = createServerRuntime({
-      provider,
-      store,
-      logger,
-      events,
-      productionDatabases,
-      env: sandboxes.env,
-      templateCache: sandboxes.templateCache,
-      buildTimeoutMs: config.sites.buildTimeoutMs,
-      startTimeoutMs: config.sites.startTimeoutMs,
-      idleMs: config.sites.idleMs,
-      maxPerUser: config.sites.maxLiveServersPerUser,
-    });
+    // Published servers (issue 22) are reached through the site server.
     closers.push(() => servers.close());
     const serverProxy = createServerProxy({ runtime: servers, logger });
     const sites = createSiteServer({ sql: db.sql, store, events, logger, domain: config.sites.domain, scheme: config.sites.scheme, servers: serverProxy });
@@ -170,18 +163,8 @@ export async function startParts(
     gauge("app_db_connections_open", "Database connections open in this process's pool (LISTEN included).", () => db.pool.open);
     gauge("app_db_connections_busy", "Database connections with a query under way (the rest are idle).", () => db.pool.busy);
 
-    // Built here (not inside the app) so shutdown can save running answers before the database closes.
-    const agent = { staleRunMs: config.runStaleMs, heartbeatMs: heartbeatFor(config.runStaleMs) };
-    const secrets = createProjectSecrets({ ...services, box: secretBoxFor(config.secrets), env: sandboxes.env });
-    const git = createGitService({ ...services, config, sandboxSync: sandboxes.sync, box: secretBoxFor(config.secrets), sandboxes });
-    // Started by the first check that needs it, closed when idle; closed after the runs on shutdown.
-    const pageBrowser = createPageBrowser({ setting: config.checkBrowser, logger });
+    // Closed after the runs on shutdown.
     closers.push(() => pageBrowser.close());
-    // Several instances: a reattach or Stop that reaches another instance is relayed to this one over the bus.
-    const runs = relayRuns(
-      createAgentRuns({ config, sql: db.sql, store, logger, events, signer, sandboxes, sandboxSync: sandboxes.sync, secrets, git, agent, pageBrowser }),
-      { sql: db.sql, events, logger },
-    );
     void git
       .sweepCaches()
       .then((removed) => removed > 0 && logger.info("git caches of gone projects removed", { removed }))

@@ -17,7 +17,8 @@ import { freePort } from "./free-port";
 import { ARTIFACTS, STEP_MS } from "./stack";
 import { ensureWebBuilt } from "./web-build";
 
-export type OwnStack = { app: AppServer; browser: Browser; context: BrowserContext; page: Page };
+/** `emulatorHost`: the Auth emulator's host:port, for a test that checks on it. */
+export type OwnStack = { app: AppServer; browser: Browser; context: BrowserContext; page: Page; emulatorHost: string };
 
 export async function startOwnStack(o: {
   /** The emulator's demo project, which the app's tokens name. */
@@ -26,6 +27,8 @@ export async function startOwnStack(o: {
   cleanups: Array<() => unknown>;
   /** Settings for this app only (startApp's `env`). */
   env?: Record<string, string>;
+  /** The page's size, when not newOfflineContext's default. */
+  viewport?: { width: number; height: number };
 }): Promise<OwnStack> {
   ensureWebBuilt();
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -38,8 +41,8 @@ export async function startOwnStack(o: {
 
   const browser = await launchBrowser();
   o.cleanups.push(() => browser.close());
-  const context = await newOfflineContext(browser);
+  const context = await newOfflineContext(browser, o.viewport);
   const page = await context.newPage();
   page.setDefaultTimeout(STEP_MS);
-  return { app, browser, context, page };
+  return { app, browser, context, page, emulatorHost: `127.0.0.1:${emulatorPort}` };
 }

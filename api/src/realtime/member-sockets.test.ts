@@ -4,7 +4,6 @@
  * closed (4403), one removed has it closed too.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { WS_PROTOCOL } from "@shared/events/project-events";
 import { PTY_CLOSE, PTY_PROTOCOL } from "@shared/events/pty-frames";
 import { silentLogger } from "../lib/logger";
 import type { Sandbox, SandboxProvider, TerminalSession } from "../sandbox/types";
@@ -12,6 +11,7 @@ import { createTerminalSessions } from "../services/sandboxes/terminals";
 import { appServer } from "../test/app-server";
 import { emailOf, sharedProject } from "../test/members";
 import { memoryProvider } from "../test/memory-provider";
+import { listenToProject, until } from "../test/project-socket";
 import { testApp } from "../test/test-app";
 import { createPtySocket } from "./pty-socket";
 
@@ -42,29 +42,11 @@ afterAll(async () => {
 
 const person = (name: string) => t.user(`${name}${crypto.randomUUID().slice(0, 8)}`);
 
-/** A subscribed file-event socket and everything it heard. */
+/** A subscribed file-event socket, everything it heard, and the files it heard created. */
 async function listen(token: string, projectId: string) {
-  const heard: { type: string; file?: { path: string } }[] = [];
-  const ws = new WebSocket(`${server.ws}/api/ws`, [WS_PROTOCOL, token]);
-  await new Promise<void>((resolve, reject) => {
-    ws.onopen = () => ws.send(JSON.stringify({ type: "subscribe", projectId }));
-    ws.onmessage = (m) => {
-      const message = JSON.parse(String(m.data));
-      heard.push(message);
-      if (message.type === "subscribed") resolve();
-    };
-    ws.onerror = () => reject(new Error("socket failed"));
-  });
-  return { ws, heard, paths: () => heard.filter((m) => m.type === "file.created").map((m) => m.file!.path) };
+  const socket = await listenToProject(server.ws, token, projectId);
+  return { ...socket, paths: () => socket.heard.filter((m) => m.type === "file.created").map((m) => m.file!.path) };
 }
-
-const until = async (what: string, check: () => boolean, ms = 5_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-};
 
 describe("members' sockets", () => {
   test("every member hears the project's file events; a removed member's socket stops hearing them", async () => {

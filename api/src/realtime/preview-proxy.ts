@@ -10,9 +10,10 @@
  * `/__appbuilder/`; Vite's compile errors are also read off the HMR socket on their way to the page.
  */
 import { PREVIEW_STATUS_TYPE, type PreviewStatus, type PreviewStatusMessage } from "@shared/events/preview-status";
-import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import type { Server, WebSocketHandler } from "bun";
+import { forwardHttp } from "../lib/forward-http";
+import { type BridgedSocketData, bridgeHandler, requestedProtocols, upgradeToUpstream } from "../lib/forward-socket";
 import type { Logger } from "../lib/logger";
-import { HOP_HEADERS, keepCookiesOnHost } from "../lib/proxy-headers";
 import { NothingListeningError, type SandboxProvider } from "../sandbox/types";
 import { PREVIEW_COOKIE, type PreviewGrant, type PreviewTickets } from "../lib/preview-grant";
 import { createPreviewGate } from "./preview-gate";
@@ -20,15 +21,7 @@ import { parsePreviewHost } from "./preview-host";
 import { injectReporterBytes, injectReporterStream } from "./preview-reporter/inject";
 import { createReportsEndpoint, type PreviewProblemSink } from "./preview-reporter/reports-endpoint";
 
-export type PreviewSocketData = {
-  kind: "preview";
-  sandboxId: string;
-  url: string;
-  host: string;
-  protocols: string[];
-  upstream?: WebSocket;
-  pending: (string | Buffer)[];
-};
+export type PreviewSocketData = BridgedSocketData & { kind: "preview"; sandboxId: string };
 
 export type PreviewProxy = {
   /** null when the request is not for a preview host; otherwise the response (undefined when upgraded). */
@@ -128,33 +121,18 @@ export function createPreviewProxy(deps: {
     const upstream = `${t.hostname}:${t.port}${url.pathname}${url.search}`;
 
     if (req.headers.get("upgrade")?.toLowerCase() === "websocket") {
-      const protocols = (req.headers.get("sec-websocket-protocol") ?? "")
-        .split(",")
-        .map((p) => p.trim())
-        .filter(Boolean);
-      const data: PreviewSocketData = { kind: "preview", sandboxId, url: `ws://${upstream}`, host, protocols, pending: [] };
-      const headers = protocols.length ? { "Sec-WebSocket-Protocol": protocols[0]! } : undefined;
-      return server.upgrade(req, { data, headers }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
+      const data: PreviewSocketData = { kind: "preview", sandboxId, url: `ws://${upstream}`, host, protocols: requestedProtocols(req), pending: [] };
+      return upgradeToUpstream(req, server, data);
     }
 
-    const headers = new Headers(req.headers);
-    for (const h of HOP_HEADERS) headers.delete(h);
-    gate.stripCookie(headers);
-    // Uncompressed from the sandbox (loopback), so a page's Content-Length is true and the reporter can go in.
-    headers.set("accept-encoding", "identity");
     try {
-      const res = await fetch(`http://${upstream}`, {
-        method: req.method,
-        headers,
-        body: req.method === "GET" || req.method === "HEAD" ? undefined : req.body,
-        redirect: "manual",
+      const { res, headers: out } = await forwardHttp(req, upstream, {
+        host,
+        editRequest: (h) => gate.stripCookie(h),
+        // Only the proxy's own pages say they are; the length is set again if the reporter goes in.
+        dropResponse: [OWN_PAGE_HEADER, "content-length"],
+        reservedCookie: PREVIEW_COOKIE,
       });
-      const out = new Headers(res.headers);
-      for (const h of HOP_HEADERS) out.delete(h);
-      out.delete(OWN_PAGE_HEADER); // only the proxy's own pages say they are
-      out.delete("content-encoding");
-      out.delete("content-length");
-      keepCookiesOnHost(out, host, PREVIEW_COOKIE);
       if (isPage(req, res)) return await withReporter(res, out);
       return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
     } catch {
@@ -192,30 +170,11 @@ export function createPreviewProxy(deps: {
       const parsed = parsePreviewHost(req.headers.get("host"), deps.domain);
       return parsed ? handle(req, server, parsed.port, parsed.sandboxId) : null;
     },
-    handler: {
-      open(ws: ServerWebSocket<PreviewSocketData>) {
-        const upstream = new WebSocket(ws.data.url, { headers: { host: ws.data.host }, protocols: ws.data.protocols } as never);
-        upstream.binaryType = "arraybuffer";
-        ws.data.upstream = upstream;
-        upstream.onopen = () => {
-          for (const m of ws.data.pending) upstream.send(m);
-          ws.data.pending = [];
-        };
-        upstream.onmessage = (e) => {
-          if (typeof e.data === "string" && e.data.startsWith(VITE_ERROR_PREFIX)) noteViteError(ws.data.sandboxId, e.data);
-          ws.send(typeof e.data === "string" ? e.data : new Uint8Array(e.data as ArrayBuffer));
-        };
-        upstream.onclose = (e) => ws.close(e.code === 1005 || e.code === 1006 ? 1011 : e.code, e.reason);
-        upstream.onerror = () => ws.close(1011, "preview upstream error");
+    handler: bridgeHandler<PreviewSocketData>({
+      errorReason: "preview upstream error",
+      onUpstreamText: (ws, text) => {
+        if (text.startsWith(VITE_ERROR_PREFIX)) noteViteError(ws.data.sandboxId, text);
       },
-      message(ws, message) {
-        const upstream = ws.data.upstream;
-        if (upstream?.readyState === WebSocket.OPEN) upstream.send(message);
-        else ws.data.pending.push(message);
-      },
-      close(ws) {
-        ws.data.upstream?.close();
-      },
-    },
+    }),
   };
 }

@@ -6,12 +6,12 @@
  * detail telling each person their role.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { WS_PROTOCOL } from "@shared/events/project-events";
 import type { PresenceEvent, RunStartedEvent } from "@shared/events/team-events";
 import { chatTestApp, readEvents, textOf } from "../test/chat-test-app";
 import { startFakeModelServer, turn, type FakeModelServer } from "../test/fake-model-server";
 import { emailOf, sharedProject } from "../test/members";
 import { appServer } from "../test/app-server";
+import { listenToProject, until } from "../test/project-socket";
 
 let model: FakeModelServer;
 let t: Awaited<ReturnType<typeof chatTestApp>>;
@@ -29,30 +29,7 @@ afterAll(async () => {
 
 const person = (name: string) => t.user(`${name}${crypto.randomUUID().slice(0, 8)}`);
 
-/** A subscribed project socket and everything it heard. */
-async function listen(token: string, projectId: string) {
-  const heard: { type: string }[] = [];
-  const ws = new WebSocket(`${server.ws}/api/ws`, [WS_PROTOCOL, token]);
-  await new Promise<void>((resolve, reject) => {
-    ws.onopen = () => ws.send(JSON.stringify({ type: "subscribe", projectId }));
-    ws.onmessage = (m) => {
-      const message = JSON.parse(String(m.data));
-      heard.push(message);
-      if (message.type === "subscribed") resolve();
-    };
-    ws.onerror = () => reject(new Error("socket failed"));
-  });
-  const last = <T>(type: string) => heard.filter((m) => m.type === type).at(-1) as T | undefined;
-  return { ws, heard, last };
-}
-
-const until = async (what: string, check: () => boolean, ms = 5_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-};
+const listen = (token: string, projectId: string) => listenToProject(server.ws, token, projectId);
 
 const names = (event: PresenceEvent | undefined) => event?.people.map((p) => p.name) ?? [];
 

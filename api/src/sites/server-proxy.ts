@@ -8,13 +8,14 @@
  * const servers = createServerProxy({ runtime, logger });
  * const res = await servers.handle(req, liveSite, bunServer); // undefined when upgraded to a WebSocket
  */
-import type { Server, ServerWebSocket, WebSocketHandler } from "bun";
+import type { Server, WebSocketHandler } from "bun";
 import type { Logger } from "../lib/logger";
-import { HOP_HEADERS, keepCookiesOnHost } from "../lib/proxy-headers";
+import { forwardHttp } from "../lib/forward-http";
+import { type BridgedSocketData, bridgeHandler, requestedProtocols, upgradeToUpstream } from "../lib/forward-socket";
 import type { LiveSite } from "../services/publish/live-site";
 import type { ServerRuntime } from "../services/server-deployments/runtime";
 
-export type SiteSocketData = { kind: "site"; url: string; host: string; protocols: string[]; upstream?: WebSocket; pending: (string | Buffer)[] };
+export type SiteSocketData = BridgedSocketData & { kind: "site" };
 
 export type ServerProxy = {
   handle(req: Request, site: LiveSite, server?: Server<unknown>): Promise<Response | undefined>;
@@ -43,58 +44,23 @@ export function createServerProxy(o: { runtime: Pick<ServerRuntime, "target">; l
       const upstream = `${target.hostname}:${target.port}${url.pathname}${url.search}`;
       if (req.headers.get("upgrade")?.toLowerCase() === "websocket") {
         if (!server) return new Response("WebSocket upgrade failed", { status: 400 });
-        const protocols = (req.headers.get("sec-websocket-protocol") ?? "")
-          .split(",")
-          .map((p) => p.trim())
-          .filter(Boolean);
-        const data: SiteSocketData = { kind: "site", url: `ws://${upstream}`, host, protocols, pending: [] };
-        const headers = protocols.length ? { "Sec-WebSocket-Protocol": protocols[0]! } : undefined;
-        return server.upgrade(req, { data, headers }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
+        const data: SiteSocketData = { kind: "site", url: `ws://${upstream}`, host, protocols: requestedProtocols(req), pending: [] };
+        return upgradeToUpstream(req, server, data);
       }
-      const headers = new Headers(req.headers);
-      for (const h of HOP_HEADERS) headers.delete(h);
-      headers.set("x-forwarded-host", host);
-      headers.set("x-forwarded-proto", url.protocol.replace(":", ""));
-      // Bun's fetch would decompress an encoded answer and leave its headers lying; ask for it plain.
-      headers.set("accept-encoding", "identity");
       try {
-        const res = await fetch(`http://${upstream}`, {
-          method: req.method,
-          headers,
-          body: req.method === "GET" || req.method === "HEAD" ? undefined : req.body,
-          redirect: "manual",
+        const { res, headers } = await forwardHttp(req, upstream, {
+          host,
+          editRequest: (h) => {
+            h.set("x-forwarded-host", host);
+            h.set("x-forwarded-proto", url.protocol.replace(":", ""));
+          },
         });
-        const out = new Headers(res.headers);
-        for (const h of HOP_HEADERS) out.delete(h);
-        out.delete("content-encoding");
-        keepCookiesOnHost(out, host);
-        return new Response(res.body, { status: res.status, statusText: res.statusText, headers: out });
+        return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
       } catch (error) {
         o.logger.info("published server did not answer", { slug: site.slug, error: String(error) });
         return notRunning();
       }
     },
-    handler: {
-      open(ws: ServerWebSocket<SiteSocketData>) {
-        const upstream = new WebSocket(ws.data.url, { headers: { host: ws.data.host }, protocols: ws.data.protocols } as never);
-        upstream.binaryType = "arraybuffer";
-        ws.data.upstream = upstream;
-        upstream.onopen = () => {
-          for (const m of ws.data.pending) upstream.send(m);
-          ws.data.pending = [];
-        };
-        upstream.onmessage = (e) => ws.send(typeof e.data === "string" ? e.data : new Uint8Array(e.data as ArrayBuffer));
-        upstream.onclose = (e) => ws.close(e.code === 1005 || e.code === 1006 ? 1011 : e.code, e.reason);
-        upstream.onerror = () => ws.close(1011, "site upstream error");
-      },
-      message(ws, message) {
-        const upstream = ws.data.upstream;
-        if (upstream?.readyState === WebSocket.OPEN) upstream.send(message);
-        else ws.data.pending.push(message);
-      },
-      close(ws) {
-        ws.data.upstream?.close();
-      },
-    },
+    handler: bridgeHandler<SiteSocketData>({ errorReason: "site upstream error" }),
   };
 }

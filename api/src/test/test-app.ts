@@ -8,33 +8,26 @@
  * const res = await alice.request("POST", "/api/projects", { name: "Todo" });
  * const typed = await alice.api.projects.$post({ json: { name: "Todo" } }); // checked against the routes
  */
-import { createServerRuntime } from "../services/server-deployments/runtime";
 import { chmodSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentOptions } from "../agent/runs";
 import { createApp } from "../app";
+import { createCoreServices } from "../core-services";
 import { type ApiClient, apiClient } from "./api-client";
 import type { AppDeps } from "../app-env";
 import { emulatorToken } from "./emulator-tokens";
 import { createMemoryBus } from "../events/memory-bus";
 import type { EventBus } from "../events/types";
-import { createDrain } from "../lib/drain";
 import { createTokenVerifier } from "../auth/verify-token";
-import { createAgentRuns } from "../compose";
-import { relayRuns } from "../services/chat-runs/run-relay";
 import { loadConfig } from "../lib/config";
 import { type Logger, silentLogger } from "../lib/logger";
 import { toPublicConfig } from "../public-config";
 import { createSandboxProvider } from "../sandbox/index";
 import type { SandboxProvider } from "../sandbox/types";
 import type { AppDatabases } from "../services/app-databases";
-import { createProjectSandboxes } from "../services/sandboxes";
-import { createProjectSecrets, secretBoxFor } from "../services/secrets";
-import { createGitService } from "../services/git";
 import { createPreviewTickets } from "../auth/preview-tickets";
 import { createImageSigner } from "../services/images";
-import { createPageBrowser } from "../services/chat-runs/page-browser";
 import { createUserGate } from "../services/users";
 import { guardStore } from "../storage/guard";
 import { createLocalStore } from "../storage/local";
@@ -81,47 +74,25 @@ export async function testApp(
   // Sandboxes are only started when a test asks for one.
   const provider = overrides.provider ?? createSandboxProvider(config, silentLogger);
   const { appDatabases, productionDatabases } = overrides;
-  const drain = createDrain();
-  const sandboxes = createProjectSandboxes({ sql: db.sql, store, logger: silentLogger, events, provider, config, appDatabases, drain });
-  const secrets = createProjectSecrets({ sql: db.sql, store, logger: silentLogger, events, box: secretBoxFor(config.secrets), env: sandboxes.env });
   const logger = overrides.logger ?? silentLogger;
-  const git = createGitService({ sql: db.sql, store, logger, events, config, sandboxSync: sandboxes.sync, box: secretBoxFor(config.secrets), sandboxes });
-  // Published servers: each in a local sandbox of its own (only started when a test publishes one).
-  const servers = createServerRuntime({
-    provider,
-    store,
-    logger,
-    events,
-    productionDatabases,
-    env: sandboxes.env,
-    templateCache: sandboxes.templateCache,
-    buildTimeoutMs: config.sites.buildTimeoutMs,
-    startTimeoutMs: config.sites.startTimeoutMs,
-    idleMs: config.sites.idleMs,
-    maxPerUser: config.sites.maxLiveServersPerUser,
-  });
-  const services = {
+  const services = createCoreServices({
     config,
     sql: db.sql,
     store,
     logger,
     events,
-    sandboxes,
-    sandboxSync: sandboxes.sync,
-    secrets,
-    git,
+    provider,
     signer: createImageSigner("test-secret"),
     appDatabases,
-    drain,
-    // As in production: the machine's Chromium (CHECK_BROWSER_PATH=off in `env` turns it off), started by the
-    // first check that runs a page and closed soon after, so a test that never closes the app leaves none.
-    pageBrowser: createPageBrowser({ setting: config.checkBrowser, logger, idleMs: 2_000 }),
     productionDatabases,
-    servers,
-  };
+    agent: overrides.agent,
+    // The sandboxes and secrets stay silent even when a test reads the app's log.
+    sandboxLogger: silentLogger,
+    // A test that never closes the app leaves no Chromium behind for long.
+    pageBrowserIdleMs: 2_000,
+  });
   const deps: AppDeps = {
     ...services,
-    runs: relayRuns(createAgentRuns({ ...services, agent: overrides.agent }), services),
     verifyToken: createTokenVerifier(config.auth),
     previewTickets: createPreviewTickets("test-preview-key"),
     publicConfig: toPublicConfig(config),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { filePathSchema } from "../file-path";
 
-/** What the API answers, inferred from the response schemas (./responses.ts). */
+/** What the API answers, inferred from the response schemas (./responses/). */
 export type { FileContent, ProjectFile } from "./responses";
 import type { DownloadResponse } from "./responses";
 

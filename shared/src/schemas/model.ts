@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 
-/** What the API answers, inferred from the response schemas (./responses.ts). */
+/** What the API answers, inferred from the response schemas (./responses/). */
 export type { ContextUsage, ProjectModel, TokenBudget } from "./responses";
 
 export const setProjectModelSchema = z.object({ model: z.string().trim().min(1, "Name a model").max(200) });

@@ -4,7 +4,7 @@
  * counted; at most MAX_PROBLEMS per project. `problems.changed` on the WebSocket says the list changed.
  */
 
-/** What the API answers, inferred from the response schemas (./responses.ts). */
+/** What the API answers, inferred from the response schemas (./responses/). */
 export type { Problem, ProblemSource } from "./responses";
 
 /** The most problems one project keeps; the least recently seen go first. */

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 
-/** What the API answers, inferred from the response schemas (./responses.ts). */
+/** What the API answers, inferred from the response schemas (./responses/). */
 export type { ProcessInfo, ProcessLogLine, ProcessLogs, ProcessStatus } from "./responses";
 
 /** The process that runs the project's workflow command (its dev server); the preview shows its port. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** What the API answers, inferred from the response schemas (./responses.ts). */
+/** What the API answers, inferred from the response schemas (./responses/). */
 export type { Project } from "./responses";
 
 export const MAX_PROJECT_NAME_LENGTH = 100;

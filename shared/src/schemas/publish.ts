@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-/** What the API answers, inferred from the response schemas (./responses.ts). */
+/** What the API answers, inferred from the response schemas (./responses/). */
 export type { Deployment, DeploymentStatus, LiveSite, PublishResult, SiteState } from "./responses";
 import type { DeploymentStatus } from "./responses";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** What the API answers, inferred from the response schemas (./responses.ts). */
+/** What the API answers, inferred from the response schemas (./responses/). */
 export type { RecreateResult, SandboxUrl, SandboxValidation, ShellResult } from "./responses";
 
 export const MAX_SHELL_COMMAND_LENGTH = 10_000;

@@ -2,7 +2,7 @@
  * Preview share links on the wire (`/api/projects/{id}/share-links…`): the body that makes one, what making one
  * answers (the only time its URL is shown), the list (never a token again), and the preview ticket the SPA
  * asks for before framing a preview (`POST /api/sandbox/{projectId}/preview-ticket`); the answers' schemas are
- * in ./responses.ts.
+ * in ./responses/.
  */
 import { z } from "zod";
 

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 
-/** What the API answers, inferred from the response schemas (./responses.ts). */
+/** What the API answers, inferred from the response schemas (./responses/). */
 export type { ChangedEntry, RenamedEntry, RestoreResult, VersionDiff, VersionSource, VersionSummary } from "./responses";
 import type { VersionSource, VersionSummary } from "./responses";
 
