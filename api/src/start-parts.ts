@@ -21,6 +21,7 @@ import { toPublicConfig } from "./public-config";
 import { createMemoryBus } from "./events/memory-bus";
 import { createPostgresBus } from "./events/postgres-bus";
 import { createPreviewProxy, type PreviewProxy } from "./realtime/preview-proxy";
+import { appOriginsOf } from "./realtime/preview-reporter/served-script";
 import { createPtySocket, type PtySocket } from "./realtime/pty-socket";
 import { createWsHub, type WsHub } from "./realtime/ws-hub";
 import { createServerProxy, type ServerProxy } from "./sites/server-proxy";
@@ -141,6 +142,7 @@ export async function startParts(
       // Checked in the database on every request (no cache): removals and revocations count at once everywhere.
       allowed: (grant, sandboxId) => previewAllowed({ sql: db.sql }, grant, sandboxId),
       secure: config.preview.scheme === "https",
+      appOrigins: appOriginsOf(config.publicUrl),
       problems: {
         report: (sandboxId, reports) => reportFromPreview(services, sandboxId, reports),
         viteError: (sandboxId, err) => reportViteError(services, sandboxId, err),

@@ -33,6 +33,8 @@ import { createRunChannel } from "./run-channel";
 import { createRunRecorder } from "./run-recorder";
 import { chooseModel, contextWindowOf, outputTokensFor, seesImages, type ModelSetup } from "./run-model";
 import { redactSecrets } from "../lib/secret-redactor";
+import { withSelectedElements } from "./selected-elements";
+import type { SelectedElement } from "@shared/schemas/selected-element";
 import { createEventRedactor } from "./redacted-events";
 import type { SearchBackend } from "./tools/define-tool";
 import { availableTools } from "./tools/registry";
@@ -207,7 +209,7 @@ export function createRunManager(deps: RunDeps): RunManager {
       { ...limits, modelGate },
       access,
       run,
-      { content, images, enableReasoning: message.enableReasoning ?? false, mode: message.mode ?? "build" },
+      { content, images, enableReasoning: message.enableReasoning ?? false, mode: message.mode ?? "build", elements: message.elements ?? [] },
       channel.publish,
     )
       .then(resolveFinished, (error) => {
@@ -280,7 +282,7 @@ async function executeRun(
   { modelGate, ...limits }: AgentLimits & { modelGate: ModelGate | undefined },
   access: ProjectAccess,
   run: LiveRun,
-  message: { content: string; images: ChatImage[]; enableReasoning: boolean; mode: ChatMode },
+  message: { content: string; images: ChatImage[]; enableReasoning: boolean; mode: ChatMode; elements: SelectedElement[] },
   publish: (event: StreamEvent) => void,
 ): Promise<RunStatus> {
   const { projectId, messageId } = run;
@@ -301,6 +303,9 @@ async function executeRun(
   const redactor = secrets ? createEventRedactor(secrets.current) : null;
   const send = (event: StreamEvent) => (redactor ? redactor.event(event) : [event]).forEach(recorder.emit);
   const content = secrets ? redactSecrets(message.content, secrets.current()) : message.content;
+  // The model also reads which preview elements the message is about (their text may hold a secret too).
+  const forModel = withSelectedElements(message.content, message.elements);
+  const modelContent = secrets ? redactSecrets(forModel, secrets.current()) : forModel;
 
   let status: RunStatus;
   const checkpoint = await deps.checkpoints?.aroundRun({ access, label: content, messageId });
@@ -313,7 +318,7 @@ async function executeRun(
       const input = await prepareRun(deps, {
         access,
         excludeIds: [run.userMessageId, messageId],
-        message: { ...message, content },
+        message: { ...message, content: modelContent },
         signal,
         limits,
         setup: deps.model,

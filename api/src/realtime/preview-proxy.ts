@@ -6,7 +6,7 @@
  * checked against the database on every request, WebSocket upgrades included. Without it, or once the grant no
  * longer holds (member removed, link revoked or expired, project deleted, sandbox replaced), the answer is the
  * same 404 page as for a preview that does not exist.
- * Pages the app serves get the problem reporter (preview-reporter/), whose reports the proxy answers under
+ * Pages the app serves get the problem reporter and the element picker (preview-reporter/), whose reports the proxy answers under
  * `/__appbuilder/`; Vite's compile errors are also read off the HMR socket on their way to the page.
  */
 import { PREVIEW_STATUS_TYPE, type PreviewStatus, type PreviewStatusMessage } from "@shared/events/preview-status";
@@ -20,6 +20,7 @@ import { createPreviewGate } from "./preview-gate";
 import { parsePreviewHost } from "./preview-host";
 import { injectReporterBytes, injectReporterStream } from "./preview-reporter/inject";
 import { createReportsEndpoint, type PreviewProblemSink } from "./preview-reporter/reports-endpoint";
+import type { AppOrigins } from "./preview-reporter/served-script";
 
 export type PreviewSocketData = BridgedSocketData & { kind: "preview"; sandboxId: string };
 
@@ -89,8 +90,10 @@ export function createPreviewProxy(deps: {
   /** Previews are served over https (the cookie is then `Secure`). */
   secure?: boolean;
   problems?: PreviewProblemSink | null;
+  /** Where the app is served: the pages' element picker obeys and answers only frames' parents from there. */
+  appOrigins?: AppOrigins;
 }): PreviewProxy {
-  const reports = createReportsEndpoint({ sink: deps.problems ?? null, logger: deps.logger });
+  const reports = createReportsEndpoint({ sink: deps.problems ?? null, logger: deps.logger, appOrigins: deps.appOrigins });
   const gate = createPreviewGate({ tickets: deps.tickets, allowed: deps.allowed, secure: deps.secure ?? false, logger: deps.logger });
 
   async function target(sandboxId: string, port: number) {

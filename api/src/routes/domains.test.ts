@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SiteDomain } from "@shared/schemas/domains";
 import { type TestDnsServer, startDnsServer } from "../test/dns-server";
+import { emailOf } from "../test/members";
 import { deploymentsAfterBuild, eventually, newSiteProject, publish, publishInstance, type PublishInstance } from "../test/publish-support";
 import type { TestUser } from "../test/test-app";
 
@@ -167,5 +168,25 @@ describe("own domains", () => {
     await eventually(async () => byHost(domain) === null);
     expect(await ask(domain)).toBe(404);
     expect((await alice.request("DELETE", `/api/projects/${projectId}/domains/${domain}`)).status).toBe(404);
+  });
+
+  test("the project's activity has each add (the first time), verify and removal, with who did it", async () => {
+    const activity = (await (await alice.request("GET", `/api/projects/${projectId}/activity`)).json()) as {
+      kind: string;
+      detail: { domain?: string };
+      actor: { email: string } | null;
+    }[];
+    const lines = activity.filter((a) => a.kind.startsWith("domain.")).map((a) => [a.kind, a.detail.domain, a.actor?.email]);
+    const email = emailOf(alice);
+    // Newest first: the earlier tests added `domain` (twice: one line), verified it, added the pending and
+    // contested names, verified the contested one, and removed `domain`. Bob's refused tries are not there.
+    expect(lines).toEqual([
+      ["domain.removed", domain, email],
+      ["domain.verified", `contested-${tag}.example.com`, email],
+      ["domain.added", `contested-${tag}.example.com`, email],
+      ["domain.added", `pending-${tag}.example.org`, email],
+      ["domain.verified", domain, email],
+      ["domain.added", domain, email],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * A project's activity: who sent messages, restored, published, changed members, links and secrets (names
- * only). Recording never fails the action it follows: a lost line is logged, the action stands.
+ * A project's activity: who sent messages, restored, published, changed members, links, secrets (names
+ * only) and own domains. Recording never fails the action it follows: a lost line is logged, the action stands.
  *
  * @example
  * await recordActivity(ctx, access, "member.added", { email: "bo@example.com", role: "editor" });
@@ -24,7 +24,10 @@ export type ActivityKind =
   | "share_link.created"
   | "share_link.revoked"
   | "secret.set"
-  | "secret.removed";
+  | "secret.removed"
+  | "domain.added"
+  | "domain.verified"
+  | "domain.removed";
 
 /** How many lines the Activity panel gets. */
 const ACTIVITY_LIMIT = 200;

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { IMAGE_ONLY_CONTENT, MAX_IMAGES_PER_MESSAGE, MAX_MESSAGE_CHARS, tooLongMessage } from "../constants";
+import { MAX_SELECTED_ELEMENTS, selectedElementSchema } from "../schemas/selected-element";
 
 export { IMAGE_ONLY_CONTENT, MAX_IMAGES_PER_MESSAGE };
 
@@ -98,6 +99,8 @@ export const sendMessageSchema = z
     attachments: z.array(z.string().min(1).max(2048)).max(MAX_IMAGES_PER_MESSAGE, `At most ${MAX_IMAGES_PER_MESSAGE} images per message`).optional(),
     enableReasoning: z.boolean().optional(),
     mode: chatModeSchema.optional(),
+    /** Elements picked in the preview ("Select to edit"): the model is told which ones the message is about. */
+    elements: z.array(selectedElementSchema).max(MAX_SELECTED_ELEMENTS, `At most ${MAX_SELECTED_ELEMENTS} selected elements per message`).optional(),
   })
   .refine((b) => b.content.trim().length > 0 || (b.attachments?.length ?? 0) > 0, {
     message: "Type a message or attach an image",

@@ -1,14 +1,14 @@
 /**
- * The preview host's own two paths, answered by the proxy and never by the app: the reporter script
- * (GET /__appbuilder/report.js) and the reports it sends (POST /__appbuilder/problems). Reports must come
+ * The preview host's own two paths, answered by the proxy and never by the app: the reporter script, with
+ * the element picker (GET /__appbuilder/report.js, served-script.ts) and the reports it sends (POST /__appbuilder/problems). Reports must come
  * from a page of that same preview host (its Origin), are size-capped, and rate-limited per sandbox, so a
  * page throwing in a loop (or anyone holding the preview URL) cannot flood the database.
  */
-import { readFileSync } from "node:fs";
 import type { Logger } from "../../lib/logger";
 import { browserReportBatchSchema, PING_EVERY_MS } from "../../services/problems";
 import type { BrowserReport } from "../../services/problems/browser-report";
 import { REPORTER_PATH, REPORTS_PATH } from "./inject";
+import { type AppOrigins, appOriginsOf, servedScript } from "./served-script";
 
 /** Where the proxy hands what it hears about a sandbox's app (the problems service, in the server). */
 export type PreviewProblemSink = {
@@ -20,15 +20,6 @@ export const MAX_REPORT_BYTES = 64 * 1024;
 /** Requests per sandbox: a burst of this many, then REFILL_PER_SECOND. */
 export const REPORT_BURST = 60;
 export const REFILL_PER_SECOND = 2;
-
-const SCRIPT = withPingInterval(readFileSync(new URL("./report.js", import.meta.url), "utf8"));
-
-/** The script with the server's ping interval, so the page pings as often as the server expects it to. */
-function withPingInterval(script: string): string {
-  const line = /var PING_EVERY_MS = \d+;/;
-  if (!line.test(script)) throw new Error("report.js no longer declares PING_EVERY_MS");
-  return script.replace(line, `var PING_EVERY_MS = ${PING_EVERY_MS};`);
-}
 
 const plain = (status: number, text: string) =>
   new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
@@ -46,7 +37,15 @@ async function readCapped(req: Request, max: number): Promise<string | null> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export function createReportsEndpoint(deps: { sink: PreviewProblemSink | null; logger: Logger; burst?: number; refillPerSecond?: number }) {
+export function createReportsEndpoint(deps: {
+  sink: PreviewProblemSink | null;
+  logger: Logger;
+  burst?: number;
+  refillPerSecond?: number;
+  /** The app's origins, which the picker in the script answers (default: a local server's). */
+  appOrigins?: AppOrigins;
+}) {
+  const script = servedScript({ pingEveryMs: PING_EVERY_MS, appOrigins: deps.appOrigins ?? appOriginsOf(undefined) });
   const burst = deps.burst ?? REPORT_BURST;
   const refill = deps.refillPerSecond ?? REFILL_PER_SECOND;
   const buckets = new Map<string, { tokens: number; at: number }>();
@@ -71,7 +70,7 @@ export function createReportsEndpoint(deps: { sink: PreviewProblemSink | null; l
       const path = new URL(req.url).pathname;
       if (path === REPORTER_PATH) {
         if (req.method !== "GET" && req.method !== "HEAD") return plain(405, "Method not allowed");
-        return new Response(req.method === "HEAD" ? null : SCRIPT, {
+        return new Response(req.method === "HEAD" ? null : script, {
           headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache", "x-content-type-options": "nosniff" },
         });
       }

@@ -14,6 +14,7 @@ import { findSite } from "../../db/deployments";
 import type { Config } from "../../lib/config";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import type { ProjectAccess } from "../access";
+import { recordActivity } from "../activity";
 import type { ServiceContext } from "../context";
 import { lookupTxt, resolversLabel } from "./txt-lookup";
 
@@ -59,6 +60,8 @@ export async function addDomain(deps: DomainDeps, access: ProjectAccess, input: 
   const txtValue = `appbuilder-verify=${Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64url")}`;
   const saved = await rows.insertDomain(deps.sql, { projectId: access.projectId, domain, txtValue, max: MAX_DOMAINS_PER_PROJECT });
   if (saved === "full") throw badRequest(`A project has at most ${MAX_DOMAINS_PER_PROJECT} domains; remove one you no longer use first.`);
+  // Adding one already added answers it again: only the first add is news to the project's members.
+  if (saved.created) await recordActivity(deps, access, "domain.added", { domain });
   return { ...toDomain(deps, saved.row), created: saved.created };
 }
 
@@ -86,6 +89,7 @@ export async function verifyDomain(deps: DomainDeps, access: ProjectAccess, inpu
   if (verified === "taken") throw conflict(`${domain} is already used by another project.`);
   if (!verified) throw notFound("Domain");
   await announce(deps, access.projectId);
+  await recordActivity(deps, access, "domain.verified", { domain });
   return toDomain(deps, verified);
 }
 
@@ -93,6 +97,8 @@ export async function verifyDomain(deps: DomainDeps, access: ProjectAccess, inpu
 export const verifiedDomainSites = (ctx: Pick<ServiceContext, "sql">) => rows.verifiedDomainSlugs(ctx.sql);
 
 export async function removeDomain(deps: DomainDeps, access: ProjectAccess, input: string): Promise<void> {
-  if (!(await rows.deleteDomain(deps.sql, access.projectId, normalizeDomain(input)))) throw notFound("Domain");
+  const domain = normalizeDomain(input);
+  if (!(await rows.deleteDomain(deps.sql, access.projectId, domain))) throw notFound("Domain");
   await announce(deps, access.projectId);
+  await recordActivity(deps, access, "domain.removed", { domain });
 }

@@ -130,7 +130,11 @@ async function build(deps: PublishDeps, b: Build): Promise<void> {
       if (!deps.servers) throw new AppError(503, "dependency_unavailable", "This server cannot run published servers.");
       const source = await findVersion(deps.sql, b.projectId, version.id);
       if (!source) throw new AppError(500, "internal", "The version to publish was not found.");
-      files = await publishServer({ ...deps, servers: deps.servers }, { ...b, ownerId: b.access.ownerId, files: source.manifest }, log);
+      files = await publishServer(
+        { ...deps, servers: deps.servers },
+        { deploymentId: b.deploymentId, projectId: b.projectId, ownerId: b.access.ownerId, files: source.manifest, allowFindings: b.allowFindings },
+        log,
+      );
     } else {
       const built = await deploymentFiles(deps, b, version.id, log);
       // Nothing that reaches browsers may carry a secret (issue 22): refused here unless allowFindings.

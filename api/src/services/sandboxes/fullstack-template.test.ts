@@ -102,7 +102,10 @@ if (!url) {
         expect(await page.text()).toContain('<div id="root"></div>');
         const app = await fetch(`${base}/src/App.tsx`, { headers: { host: `3000-abc.preview.example.test` } });
         expect(app.status).toBe(200);
-        expect(await app.text()).toContain("/api/items");
+        const appCode = await app.text();
+        expect(appCode).toContain("/api/items");
+        // The dev-only source tags (vite-source-tags.ts) for the preview's Select to edit.
+        expect(appCode).toMatch(/"data-src": "src\/App\.tsx:\d+"/);
       } finally {
         await server.stop();
       }
@@ -136,7 +139,10 @@ if (!url) {
         expect(page).toContain('<div id="root"></div>');
         expect(page).not.toContain("/src/main.tsx");
         const script = page.match(/src="(\/assets\/[^"]+\.js)"/)![1]!;
-        expect((await fetch(base + script)).headers.get("content-type")).toBe("text/javascript");
+        const built = await fetch(base + script);
+        expect(built.headers.get("content-type")).toBe("text/javascript");
+        // A build carries no source tags.
+        expect(await built.text()).not.toContain("data-src");
         expect(await (await fetch(`${base}/api/items`)).json()).toEqual([{ id: 1, title: "Buy milk", done: true }]);
       } finally {
         await server.stop();

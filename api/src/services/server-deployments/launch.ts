@@ -1,12 +1,13 @@
 /**
  * Puts one server deployment into a sandbox of its own and starts it: the deployment's files (its source, from
  * the object store), its dependencies (the template cache's copy when package.json is a template's, else
- * `npm install`), `npm run build` when there is one, then `npm start` as the sandbox's `server` process with
- * PORT, the production DATABASE_URL and the project's secrets. `answering` waits until the server answers HTTP
+ * `npm install`), `npm run build` when there is one and the deployment does not carry its build already
+ * (kept-build.ts), then `npm start` as the sandbox's `server` process with PORT, the production DATABASE_URL
+ * and the project's secrets. `answering` waits until the server answers HTTP
  * on PORT, and fails at once when the process exits instead.
  *
  * @example
- * const sandbox = await provision(deps, spec, log);
+ * const { sandbox, buildOutput } = await provision(deps, spec, log);
  * await startServer(deps, sandbox, spec);
  * await answering(sandbox, 60_000); // throws StartError when it exits or never listens
  */
@@ -19,6 +20,7 @@ import type { AppDatabases } from "../app-databases";
 import { installDependencies, templateWithPackageJson } from "../sandboxes/dependencies";
 import type { ProjectEnv } from "../sandboxes/project-env";
 import type { TemplateCache } from "../sandboxes/template-cache";
+import { isKept, keptBuildIn, sandboxPathOf } from "./kept-build";
 
 export class StartError extends Error {}
 
@@ -61,22 +63,39 @@ async function serverEnv(deps: LaunchDeps, spec: ServerSpec): Promise<Record<str
   return { ...env, PORT: String(SERVER_PORT), NODE_ENV: "production" };
 }
 
+/** A sandbox's start: `buildOutput` is what `npm run build` printed (null: it did not run here). */
+export type Provisioned = { sandbox: Sandbox; buildOutput: string | null };
+
+async function writeFiles(deps: LaunchDeps, sandbox: Sandbox, entries: [string, Manifest[string]][]): Promise<void> {
+  for (let i = 0; i < entries.length; i += WRITE_CONCURRENCY) {
+    await Promise.all(
+      entries.slice(i, i + WRITE_CONCURRENCY).map(async ([key, [sha256]]) => {
+        const bytes = await deps.store.get(blobKey(sha256));
+        if (!bytes) throw new StartError(`${sandboxPathOf(key)} could not be read from storage.`);
+        await sandbox.files.write(sandboxPathOf(key), bytes);
+      }),
+    );
+  }
+}
+
 /** A new sandbox holding the deployment's files, dependencies and build; killed again when any step fails. */
-export async function provision(deps: LaunchDeps, spec: ServerSpec, log: (text: string) => void): Promise<Sandbox> {
+export async function provision(deps: LaunchDeps, spec: ServerSpec, log: (text: string) => void): Promise<Provisioned> {
   const sandbox = await deps.provider.create(spec.projectId);
   try {
     // Its 127.0.0.1:5432 leads to the project's production database only.
     if (sandbox.databaseSocket && deps.productionDatabases) await deps.productionDatabases.serveSandbox(spec.projectId, sandbox.databaseSocket);
     const entries = Object.entries(spec.files);
-    for (let i = 0; i < entries.length; i += WRITE_CONCURRENCY) {
-      await Promise.all(
-        entries.slice(i, i + WRITE_CONCURRENCY).map(async ([path, [sha256]]) => {
-          const bytes = await deps.store.get(blobKey(sha256));
-          if (!bytes) throw new StartError(`${path} could not be read from storage.`);
-          await sandbox.files.write(path, bytes);
-        }),
-      );
-    }
+    // The source first, then a kept build over it: the output folder as the build left it.
+    await writeFiles(
+      deps,
+      sandbox,
+      entries.filter(([key]) => !isKept(key)),
+    );
+    await writeFiles(
+      deps,
+      sandbox,
+      entries.filter(([key]) => isKept(key)),
+    );
     const pkg = await sandbox.files.read("package.json");
     const scripts = packageScripts(pkg);
     log("$ installing dependencies\n");
@@ -88,19 +107,27 @@ export async function provision(deps: LaunchDeps, spec: ServerSpec, log: (text: 
     );
     if (installed.output) log(`${installed.output}\n`);
     if (installed.exitCode !== 0) throw new StartError("Installing the dependencies failed.");
-    if (scripts?.build) {
+    let buildOutput: string | null = null;
+    if (scripts?.build && keptBuildIn(spec.files)) {
+      log("Starting from the build kept with this deployment: not building again.\n");
+    } else if (scripts?.build) {
       log("$ npm run build\n");
+      buildOutput = "";
+      const out = (text: string) => {
+        buildOutput += text;
+        log(text);
+      };
       const built = await sandbox.run("npm run build", {
         timeoutMs: deps.buildTimeoutMs,
         env: { ...(await serverEnv(deps, spec)), CI: "1", FORCE_COLOR: "0", NO_COLOR: "1" },
-        onStdout: log,
-        onStderr: log,
+        onStdout: out,
+        onStderr: out,
       });
       if (built.timedOut)
         throw new StartError(`The build took longer than ${Math.round(deps.buildTimeoutMs / 1000)} s (PUBLISH_BUILD_TIMEOUT_S) and was stopped.`);
       if (built.exitCode !== 0) throw new StartError(`The build failed (exit code ${built.exitCode ?? "none"}).`);
     }
-    return sandbox;
+    return { sandbox, buildOutput };
   } catch (error) {
     await sandbox.kill().catch(() => {});
     throw error;

@@ -3,7 +3,8 @@
  * (`launch`, which goes live only once the server answers) or by a visitor's request (`target`, which wakes a
  * sleeping one and holds the request until it answers, up to PUBLISH_START_TIMEOUT_S). A server with no request
  * for SITE_IDLE_S is put to sleep (its process stopped; its sandbox kept until the sandbox's own idle stop, so
- * a wake is a process start, or a new sandbox built again from the deployment's files when that one is gone).
+ * a wake is a process start, or, when that sandbox is gone, a new one from the deployment's files: its kept
+ * build when it has one (kept-build.ts), so only the dependencies are installed again, never the build).
  * At most MAX_LIVE_SERVERS_PER_USER run per owner: starting another puts the least recently used to sleep.
  * A crash is restarted by the sandbox's process table (back-off, at most 5 a minute); a crash loop leaves it
  * `crashed`, and visitors get a plain 502 until a minute has passed and a request tries again.
@@ -15,7 +16,7 @@
  */
 import type { EventBus } from "../../events/types";
 import type { Sandbox } from "../../sandbox/types";
-import { answering, provision, SERVER_PORT, SERVER_PROCESS, startServer, StartError, type LaunchDeps, type ServerSpec } from "./launch";
+import { answering, provision, type Provisioned, SERVER_PORT, SERVER_PROCESS, startServer, StartError, type LaunchDeps, type ServerSpec } from "./launch";
 import { createLogRing, type LogRing } from "./log-ring";
 
 export { StartError, type ServerSpec } from "./launch";
@@ -41,6 +42,8 @@ type Entry = {
   crashedAt: number;
   keptAliveAt: number;
   starting: Promise<Target> | null;
+  /** What the last `npm run build` in this entry's sandbox printed (null: the sandbox did not build). */
+  buildOutput: string | null;
   unsubscribe: (() => void) | null;
   log: LogRing;
 };
@@ -64,10 +67,14 @@ export function createServerRuntime(deps: ServerRuntimeDeps) {
         crashedAt: 0,
         keptAliveAt: Date.now(),
         starting: null,
+        buildOutput: null,
         unsubscribe: null,
         log: createLogRing(deps.events, { ownerId: spec.ownerId, projectId: spec.projectId, deploymentId: spec.deploymentId }),
       };
       entries.set(spec.deploymentId, e);
+    } else if (!e.starting) {
+      // The live row's files: after the publish they carry the kept build, which a new sandbox starts from.
+      e.spec = spec;
     }
     return e;
   };
@@ -115,7 +122,10 @@ export function createServerRuntime(deps: ServerRuntimeDeps) {
       try {
         await makeRoom(e.spec.ownerId, e.spec.deploymentId);
         if (!e.sandbox || !(await e.sandbox.isAlive())) {
-          e.sandbox = await provision(deps, e.spec, log);
+          e.sandbox = null;
+          const provisioned = await provision(deps, e.spec, log);
+          e.sandbox = provisioned.sandbox;
+          e.buildOutput = provisioned.buildOutput;
           watch(e, e.sandbox);
         }
         log("$ npm start\n");
@@ -160,13 +170,15 @@ export function createServerRuntime(deps: ServerRuntimeDeps) {
 
   return {
     /**
-     * A publish: builds and starts the deployment's server, resolving once it answers. On failure its sandbox is
+     * A publish: builds and starts the deployment's server, resolving once it answers with its sandbox and what
+     * its build printed (the publish reads the build's output folder from both). On failure its sandbox is
      * gone and the StartError carries the server's last log lines.
      */
-    async launch(spec: ServerSpec, log: (text: string) => void): Promise<void> {
+    async launch(spec: ServerSpec, log: (text: string) => void): Promise<Provisioned> {
       const e = entryFor(spec);
       try {
         await start(e, (text) => (e.log.add(text, false), log(text)));
+        return { sandbox: e.sandbox!, buildOutput: e.buildOutput };
       } catch (error) {
         const lines = tail(e);
         await kill(e);
@@ -204,6 +216,12 @@ export function createServerRuntime(deps: ServerRuntimeDeps) {
       }
     },
 
+    /** Stops this deployment's server and drops its sandbox (a publish that failed after its server started). */
+    async discard(deploymentId: string): Promise<void> {
+      const e = entries.get(deploymentId);
+      if (e) await kill(e);
+    },
+
     /** Stops every server of the project but `keep` (a new deployment went live, or an older one was activated). */
     async retire(projectId: string, keep: string | null): Promise<void> {
       await Promise.all([...entries.values()].filter((e) => e.spec.projectId === projectId && e.spec.deploymentId !== keep).map(kill));
@@ -214,6 +232,11 @@ export function createServerRuntime(deps: ServerRuntimeDeps) {
 
     /** Tests and benchmarks: the deployment's state here. */
     state: (deploymentId: string): State | null => entries.get(deploymentId)?.state ?? null,
+
+    /** Tests and benchmarks: its sandbox stops now, as the sandbox's own idle stop would; the next request starts a new one. */
+    killSandboxNow: async (deploymentId: string) => {
+      await entries.get(deploymentId)?.sandbox?.kill();
+    },
 
     /** Tests: puts it to sleep now, as the idle sweep would. */
     sleepNow: async (deploymentId: string) => {

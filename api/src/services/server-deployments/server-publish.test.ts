@@ -3,7 +3,9 @@
  * as a server and its site proxies to it (any method); production gets the migrations; a start script that exits
  * at once or never listens, and a migration with a syntax error, fail the publish with the log while the live
  * deployment keeps serving; an idle server sleeps and the next request wakes it; past MAX_LIVE_SERVERS_PER_USER
- * the least recently used sleeps; the logs endpoint answers the server's lines, and 404 to another user.
+ * the least recently used sleeps; the logs endpoint answers the server's lines, and 404 to another user; a
+ * server build's client assets are scanned for secrets (a finding fails the publish) and kept with the
+ * deployment, so a wake whose sandbox is gone starts from that build instead of building again.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { PublishResult } from "@shared/schemas/publish";
@@ -140,6 +142,55 @@ if (await localSuiteGate("server publish", { sameOnEveryDatabase: true })) {
         async (sql) => expect((await sql`select name from _migrations order by name`).map((r) => r.name)).toEqual(["001_init.sql", "002_bad.sql"]),
         "production",
       );
+    }, 600_000);
+
+    test("a server build's output is scanned for secrets, then kept: a new sandbox starts from it without building", async () => {
+      const servers = a.deps.servers!;
+      const carol = a.user("carol");
+      const secret = `pk-live-${crypto.randomUUID()}`;
+      const id = await newProject(carol, {
+        "package.json": JSON.stringify({ name: "built", private: true, type: "module", scripts: { build: "node build.js", start: "node server.js" } }),
+        // Like Vite with a VITE_ variable: the build writes an environment value into a client file.
+        "build.js": `import { mkdirSync, writeFileSync } from "node:fs";
+const stamp = Date.now() + "-" + Math.random();
+mkdirSync("dist/assets", { recursive: true });
+writeFileSync("dist/index.html", "<p>build " + stamp + "</p>");
+writeFileSync("dist/assets/app.js", "window.KEY = " + JSON.stringify(process.env.PUBLIC_KEY ?? "") + ";");
+console.log("BUILD RAN " + stamp);
+`,
+        "server.js": `import { createServer } from "node:http";
+import { readFileSync } from "node:fs";
+createServer((req, res) => res.end(readFileSync("dist/index.html"))).listen(Number(process.env.PORT), "0.0.0.0");
+`,
+      });
+      expect((await carol.request("PUT", `/api/projects/${id}/secrets/PUBLIC_KEY`, { value: secret })).status).toBeLessThan(300);
+      const slug = `built-${crypto.randomUUID().slice(0, 8)}`;
+
+      // The secret reached the client assets: refused, naming the file and the rule; its server is gone.
+      await publish(carol, id, { slug });
+      const [refused] = await deploymentsAfterBuild(carol, id);
+      expect(refused!.status).toBe("failed");
+      expect(refused!.buildLog).toContain("dist/assets/app.js:1: project-secret: the value of the project secret PUBLIC_KEY");
+      expect(refused!.buildLog).not.toContain(secret);
+      expect(servers.state(refused!.id)).toBeNull();
+      expect((await a.site(slug, "/")).status).toBe(404);
+
+      // Published anyway: live, with the finding recorded.
+      await publish(carol, id, { allowFindings: true });
+      const [live] = await deploymentsAfterBuild(carol, id);
+      expect(live!.status).toBe("live");
+      expect(live!.findings?.map((f) => f.file)).toEqual(["dist/assets/app.js"]);
+      expect(live!.buildLog).toContain("Kept the build's dist/ with the deployment (2 files)");
+      const first = await (await a.site(slug, "/")).text();
+      expect(first).toStartWith("<p>build ");
+
+      // Its sandbox is gone (the sandbox's own idle stop): the next request starts a new one from the kept build.
+      await servers.killSandboxNow(live!.id);
+      expect(await (await a.site(slug, "/")).text()).toBe(first);
+      const logs = ((await (await carol.request("GET", `/api/projects/${id}/deployments/${live!.id}/logs`)).json()) as { lines: string[] }).lines.join("\n");
+      expect(logs).toContain("its sandbox stopped; starting it again");
+      expect(logs).toContain("Starting from the build kept with this deployment");
+      expect(logs.match(/BUILD RAN/g)?.length).toBe(1);
     }, 600_000);
 
     test("sleeps when idle and wakes on the next request; past the per-user limit the least recently used sleeps", async () => {

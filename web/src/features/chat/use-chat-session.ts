@@ -11,6 +11,7 @@
  */
 import type { ChatMode } from "@shared/events/stream";
 import type { Message } from "@shared/schemas/message";
+import type { SelectedElement } from "@shared/schemas/selected-element";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError, describeError } from "../../api/api-error";
@@ -27,7 +28,8 @@ import { useAuth } from "../auth/use-auth";
 import { useTeamEvents } from "../team/use-team-events";
 
 /** `mode`: "plan" asks for a plan only (the agent reads, changes nothing); build by default. */
-export type SendInput = { text: string; attachments: string[]; enableReasoning: boolean; mode?: ChatMode };
+/** `elements`: picked in the preview (Select to edit); the model is told the message is about them. */
+export type SendInput = { text: string; attachments: string[]; enableReasoning: boolean; mode?: ChatMode; elements?: SelectedElement[] };
 /** sent: the turn ran (or is running); refused: nothing was started, so the draft can be put back; blocked: busy or empty. */
 /** `abandoned`: the chat went away (unmounted) before the server answered; the message may not have arrived. */
 export type SendOutcome = "sent" | "refused" | "blocked" | "abandoned";
@@ -110,7 +112,7 @@ export function useChatSession(projectId: string) {
   );
 
   const send = useCallback(
-    async ({ text, attachments, enableReasoning, mode }: SendInput): Promise<SendOutcome> => {
+    async ({ text, attachments, enableReasoning, mode, elements }: SendInput): Promise<SendOutcome> => {
       const content = messageContent(text, attachments.length);
       if (busy() || content === null) return "blocked";
       const history = queryClient.getQueryData<Message[]>(messageKeys.list(projectId)) ?? [];
@@ -133,7 +135,14 @@ export function useChatSession(projectId: string) {
       let res: Response;
       try {
         res = await api.messages.stream(
-          { projectId, content, ...(attachments.length ? { attachments } : {}), enableReasoning, ...(mode === "plan" ? { mode } : {}) },
+          {
+            projectId,
+            content,
+            ...(attachments.length ? { attachments } : {}),
+            enableReasoning,
+            ...(mode === "plan" ? { mode } : {}),
+            ...(elements?.length ? { elements } : {}),
+          },
           { signal },
         );
       } catch (err) {

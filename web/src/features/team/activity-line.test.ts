@@ -12,6 +12,7 @@ describe("activityLine", () => {
       "Ana made bo@example.com a viewer",
     );
     expect(activityLine({ kind: "secret.set", detail: { name: "API_KEY" }, actor: ana })).toBe("Ana set the secret API_KEY");
+    expect(activityLine({ kind: "domain.verified", detail: { domain: "shop.example.com" }, actor: ana })).toBe("Ana verified the domain shop.example.com");
     expect(activityLine({ kind: "message.sent", detail: {}, actor: { name: null, email: "bo@example.com" } })).toBe("bo sent a message");
   });
 

@@ -25,6 +25,9 @@ const WHAT: Record<string, (d: Record<string, unknown>) => string> = {
   "share_link.revoked": () => "revoked a preview link",
   "secret.set": (d) => `set the secret ${text(d.name)}`,
   "secret.removed": (d) => `removed the secret ${text(d.name)}`,
+  "domain.added": (d) => `added the domain ${text(d.domain)}`,
+  "domain.verified": (d) => `verified the domain ${text(d.domain)}`,
+  "domain.removed": (d) => `removed the domain ${text(d.domain)}`,
 };
 
 export function activityLine(entry: Pick<ActivityEntry, "kind" | "detail" | "actor">): string {

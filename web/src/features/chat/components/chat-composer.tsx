@@ -1,15 +1,17 @@
 /**
  * The message input: Enter sends, Shift+Enter breaks the line, the box grows up to 128 px; the
- * image-add tile and attached images; the Build / Plan switch; the reasoning switch; the model picker (when the server offers more
+ * image-add tile and attached images; chips of elements picked in the preview; the Build / Plan switch; the reasoning switch; the model picker (when the server offers more
  * than one); Send, or Stop while a run is going. While
  * images upload, sending waits and 'Uploading images...' shows.
  */
 import type { ChatMode } from "@shared/events/stream";
+import type { SelectedElement } from "@shared/schemas/selected-element";
 import { type ClipboardEvent, type KeyboardEvent, useLayoutEffect, useRef } from "react";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
 import type { Attachment } from "../use-image-attachments";
 import { AttachmentThumbs, FailedUploadsNote, ImageAddTile } from "./attachment-tray";
+import { ElementChips } from "./element-chips";
 import { SendIcon, StopIcon } from "./icons";
 import { ModeSwitch } from "./mode-switch";
 import { ModelPicker } from "./model-picker";
@@ -27,6 +29,9 @@ export type ChatComposerProps = {
   onDismissFailedUploads: () => void;
   onAddImages: (files: Iterable<File>) => void;
   onRemoveImage: (id: string) => void;
+  /** Elements picked in the preview (Select to edit), sent with the message. */
+  elements?: readonly SelectedElement[];
+  onRemoveElement?: (index: number) => void;
   reasoning: boolean;
   onReasoningChange: (on: boolean) => void;
   /** Build (the agent changes the project) or Plan (it only reads and answers with a plan). */
@@ -88,6 +93,7 @@ export function ChatComposer(props: ChatComposerProps) {
           {tile("size-14")}
         </div>
       )}
+      <ElementChips elements={props.elements ?? []} onRemove={(i) => props.onRemoveElement?.(i)} />
       {props.failedUploads > 0 && <FailedUploadsNote count={props.failedUploads} onDismiss={props.onDismissFailedUploads} />}
       <label htmlFor="chat-input" className="sr-only">
         Message

@@ -24,6 +24,7 @@ import { useTokenMeters } from "../use-token-meters";
 import { answersWithVersions } from "../../history/run-versions";
 import { useVersions } from "../../history/use-versions";
 import { requestPreviewReload } from "../../preview/preview-reload";
+import { removeSelectedElement, restoreSelectedElements, takeSelectedElements, useSelectedElements } from "../../preview/selected-elements";
 import { ChatComposer } from "./chat-composer";
 import { ChatEmptyState } from "./chat-empty-state";
 import { QueuedMessages } from "./queued-messages";
@@ -62,6 +63,7 @@ export function ChatView({ projectId }: { projectId: string }) {
   const [reasoning, setReasoning] = useState(false);
   const [mode, setMode] = useState<ChatMode>("build");
   const plans = usePlanAnswers(projectId);
+  const elements = useSelectedElements(projectId);
   const queryClient = useQueryClient();
   // "Fix with AI" (Preview, Publish) sends its message here through the chat outbox; it is sent as if typed.
   useChatOutbox(projectId, chat, reasoning);
@@ -88,8 +90,9 @@ export function ChatView({ projectId }: { projectId: string }) {
     (m: QueuedMessage) => {
       setDraft((current) => current || m.text);
       images.restore(m.attachments);
+      restoreSelectedElements(projectId, m.elements ?? []);
     },
-    [images],
+    [images, projectId],
   );
   const queued = useQueuedMessages(chat, putBack);
 
@@ -101,15 +104,17 @@ export function ChatView({ projectId }: { projectId: string }) {
     if (messageContent(text, urls.length) === null) return;
     setDraft("");
     images.clear();
+    const picked = takeSelectedElements(projectId);
     stuckToEnd.current = true;
     if (chat.sending) {
-      queued.add({ text, attachments: urls, enableReasoning: reasoning, mode });
+      queued.add({ text, attachments: urls, enableReasoning: reasoning, mode, elements: picked });
       return;
     }
-    const outcome = await chat.send({ text, attachments: urls, enableReasoning: reasoning, mode });
+    const outcome = await chat.send({ text, attachments: urls, enableReasoning: reasoning, mode, elements: picked });
     if (outcome === "refused") {
       setDraft((current) => current || text);
       images.restore(urls);
+      restoreSelectedElements(projectId, picked);
     }
     if (outcome === "sent" && mode === "plan") {
       // The history was refetched when the turn ended: its last answer is the plan.
@@ -206,6 +211,8 @@ export function ChatView({ projectId }: { projectId: string }) {
               onDismissFailedUploads={images.dismissFailed}
               onAddImages={images.add}
               onRemoveImage={images.remove}
+              elements={elements}
+              onRemoveElement={(i) => removeSelectedElement(projectId, i)}
               reasoning={reasoning}
               onReasoningChange={setReasoning}
               mode={mode}

@@ -3,6 +3,7 @@
  * screen uses, so a person watches it change while chatting. "Setting up sandbox..." until the project has
  * a sandbox. It loads the page again when asked (after a restore, after an agent run) and on Refresh. A phone
  * switch shows the app at 390 px (the device width the Preview screen keeps; tablet is wider than the panel).
+ * Select picks an element in the page for the composer beside it (Select to edit).
  */
 import { useState } from "react";
 import { Link } from "wouter";
@@ -13,7 +14,8 @@ import { withRefreshParam } from "../preview-url";
 import { usePreviewReloads } from "../preview-reload";
 import { useSandboxUrl } from "../use-sandbox-url";
 import { usePreviewDevice } from "../use-preview-device";
-import { ExternalLinkIcon, PhoneIcon, RefreshIcon } from "./icons";
+import { useElementPicking } from "../use-element-picking";
+import { ExternalLinkIcon, PhoneIcon, RefreshIcon, SelectIcon } from "./icons";
 import { PreviewFrame } from "./preview-frame";
 import { SettingUpSandbox } from "./setting-up-sandbox";
 
@@ -39,6 +41,8 @@ function PanelBody({ projectId, project, onCollapse }: { projectId: string; proj
   const { device, setDevice } = usePreviewDevice();
   const phone = device === "phone";
   const reloads = usePreviewReloads(projectId);
+  // A picked element goes straight into the composer beside this panel.
+  const picker = useElementPicking(projectId);
   const url = useSandboxUrl(projectId, project?.sandboxId).data?.url ?? project?.sandboxUrl ?? null;
   const frameUrl = url ? withRefreshParam(url, `${mountedAt}-${reloads}-${refreshes}`) : null;
   const iconButton =
@@ -48,6 +52,19 @@ function PanelBody({ projectId, project, onCollapse }: { projectId: string; proj
     <>
       <header className="flex shrink-0 items-center gap-1">
         <h2 className="mr-auto text-sm font-semibold">Preview</h2>
+        <Tooltip content={picker.picking ? "Stop selecting" : "Select an element to edit"} side="bottom">
+          <button
+            type="button"
+            aria-label="Select an element to edit"
+            aria-pressed={picker.picking}
+            data-testid="chat-preview-select"
+            disabled={!url || !project}
+            className={`${iconButton} ${picker.picking ? "bg-muted text-foreground" : ""}`}
+            onClick={picker.toggle}
+          >
+            <SelectIcon className="size-4" />
+          </button>
+        </Tooltip>
         <Tooltip content={phone ? "Full width" : "Phone width (390 px)"} side="bottom">
           <button
             type="button"
@@ -94,6 +111,7 @@ function PanelBody({ projectId, project, onCollapse }: { projectId: string; proj
           fullscreen={false}
           expired={stopped}
           device={phone ? "phone" : "desktop"}
+          {...picker.frame}
           // The Preview screen offers Recreate for a stopped sandbox; here it is only noted on the frame.
           onStatus={(status) => setStopped(status === "stopped")}
         />

@@ -35,3 +35,10 @@ export const PhoneIcon = icon(
     <path d="M12 18h.01" />
   </>,
 );
+/** Select to edit: an arrow pointer over a dashed box. */
+export const SelectIcon = icon(
+  <>
+    <path d="M4 8V6a2 2 0 0 1 2-2h2M14 4h2a2 2 0 0 1 2 2v2M4 14v2a2 2 0 0 0 2 2h2" />
+    <path d="m12 12 4.5 10 1.5-4.5 4.5-1.5z" />
+  </>,
+);

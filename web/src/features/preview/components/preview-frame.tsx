@@ -6,8 +6,12 @@
  * error event for a frame whose page answered 502, so the preview proxy's own error pages post their status
  * to this window instead (@shared/events/preview-status); only the current frame's messages count. The frame
  * enters its host with a ticket first (use-entered-preview.ts): a preview answers only browsers let in.
+ * With `picking`, the page's element picker (pick.js, injected by the preview proxy) is asked to start, again
+ * whenever a page loads; what it picks is read only from the current frame and only from the preview's origin.
  */
+import { PICK_ENDED_TYPE, PICK_TYPE, PICKED_TYPE, PICKER_READY_TYPE, readPickerMessage } from "@shared/events/preview-pick";
 import { isPreviewStatusMessage, type PreviewStatus } from "@shared/events/preview-status";
+import type { SelectedElement } from "@shared/schemas/selected-element";
 import { useEffect, useRef } from "react";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
@@ -24,6 +28,9 @@ export function PreviewFrame({
   expired,
   onStatus,
   device = "desktop",
+  picking = false,
+  onPicked,
+  onPickEnded,
 }: {
   projectId: string;
   /** The URL as shown and copied; null until it is known. */
@@ -37,22 +44,44 @@ export function PreviewFrame({
   /** The proxy's page in the frame said the sandbox is gone, or that nothing answers on its port yet. */
   onStatus: (status: PreviewStatus) => void;
   device?: PreviewDevice;
+  /** Hovering highlights the page's elements and a click picks one ("Select to edit"). */
+  picking?: boolean;
+  onPicked?: (element: SelectedElement) => void;
+  /** Picking ended in the page (Escape). */
+  onPickEnded?: () => void;
 }) {
   const deviceWidth = DEVICE_WIDTHS[device];
   const src = useEnteredPreview(projectId, frameUrl);
   const frame = useRef<HTMLIFrameElement>(null);
   const report = useRef(onStatus);
   report.current = onStatus;
+  const previewOrigin = originOf(frameUrl);
+  const pick = useRef({ picking, onPicked, onPickEnded, previewOrigin });
+  pick.current = { picking, onPicked, onPickEnded, previewOrigin };
 
   useEffect(() => {
+    const askToPick = (on: boolean) => {
+      const { previewOrigin: origin } = pick.current;
+      if (origin) frame.current?.contentWindow?.postMessage({ type: PICK_TYPE, on }, origin);
+    };
     const onMessage = (event: MessageEvent) => {
       // A message from anywhere else (an older frame, another window) says nothing about this preview.
       if (!frame.current || event.source !== frame.current.contentWindow) return;
-      if (isPreviewStatusMessage(event.data)) report.current(event.data.status);
+      if (isPreviewStatusMessage(event.data)) return report.current(event.data.status);
+      // What the page picked counts only from the preview's own origin (not a page it navigated to elsewhere).
+      if (event.origin !== pick.current.previewOrigin) return;
+      const message = readPickerMessage(event.data);
+      if (message?.type === PICKER_READY_TYPE && pick.current.picking) askToPick(true);
+      else if (message?.type === PICKED_TYPE) pick.current.onPicked?.(message.element);
+      else if (message?.type === PICK_ENDED_TYPE) pick.current.onPickEnded?.();
     };
     window.addEventListener("message", onMessage);
     return () => window.removeEventListener("message", onMessage);
   }, []);
+
+  useEffect(() => {
+    if (previewOrigin) frame.current?.contentWindow?.postMessage({ type: PICK_TYPE, on: picking }, previewOrigin);
+  }, [picking, previewOrigin]);
 
   return (
     <div className="flex min-h-0 flex-1 justify-center">
@@ -87,6 +116,7 @@ export function PreviewFrame({
         <div className="relative min-h-0 flex-1 bg-white">
           {frameUrl && src ? (
             <iframe
+              data-picking={picking || undefined}
               ref={frame}
               key={frameUrl}
               src={src}
@@ -106,4 +136,13 @@ export function PreviewFrame({
       </div>
     </div>
   );
+}
+
+function originOf(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * The Preview toolbar: each button's visibility rule is here — recreate only when expired, run
  * workflow only with a configured command, fullscreen, download and the device widths hidden on small
- * screens, refresh hidden when expired. Icon buttons carry their name as aria-label and show it as a tooltip.
+ * screens, refresh hidden when expired, Select (to edit) off while expired. Icon buttons carry their name as aria-label and show it as a tooltip.
  */
 import type { ReactElement } from "react";
 import { Button, buttonClasses } from "../../../components/ui/button";
@@ -19,6 +19,7 @@ import {
   PlayIcon,
   RefreshIcon,
   RotateIcon,
+  SelectIcon,
   TabletIcon,
 } from "./icons";
 
@@ -41,6 +42,9 @@ export type PreviewToolbarProps = {
   /** The width the frame shows the app at; the switch is absent without `onDevice`. */
   device?: PreviewDevice;
   onDevice?: (device: PreviewDevice) => void;
+  /** Select to edit: picking an element in the frame for the chat; absent without `onTogglePick`. */
+  picking?: boolean;
+  onTogglePick?: () => void;
   /** The Publish button, last in the toolbar (it opens its own dialog). */
   publish?: ReactElement;
 };
@@ -57,6 +61,16 @@ export function PreviewToolbar(p: PreviewToolbarProps) {
         </Tooltip>
       )}
       {p.onDevice && <DeviceSwitch device={p.device ?? "desktop"} onDevice={p.onDevice} />}
+      {p.onTogglePick && (
+        <IconButton
+          label={p.picking ? "Stop selecting" : "Select an element to edit"}
+          onClick={p.onTogglePick}
+          disabled={p.expired || !p.url}
+          pressed={p.picking ?? false}
+        >
+          <SelectIcon />
+        </IconButton>
+      )}
       {p.hasWorkflow && (
         <IconButton label="Run workflow" onClick={p.onRunWorkflow} disabled={p.runningWorkflow}>
           {p.runningWorkflow ? <Spinner className="size-4" /> : <PlayIcon />}

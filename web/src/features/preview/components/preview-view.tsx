@@ -15,6 +15,8 @@ import { openPreviewInNewTab } from "../enter-preview";
 import { withRefreshParam } from "../preview-url";
 import { sandboxKeys } from "../../../api/query-keys";
 import { useDownloadSource } from "../use-download-source";
+import { useElementPicking } from "../use-element-picking";
+import { elementPlace } from "@shared/schemas/selected-element";
 import { usePreviewDevice } from "../use-preview-device";
 import { useRecreateSandbox } from "../use-recreate-sandbox";
 import { useRunWorkflow } from "../use-run-workflow";
@@ -62,6 +64,14 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
   const recreate = useRecreateSandbox(project.id, { onRecreated, onFailed: onRecreateFailed });
   const runWorkflow = useRunWorkflow(project.id, project.workflowCommand);
   const download = useDownloadSource(project.id);
+  // No composer here: the element waits in the chat's composer, and a toast says so.
+  const picker = useElementPicking(project.id, {
+    onPicked: (e) =>
+      toast({
+        title: "Element attached to the chat",
+        description: `${e.component ?? `<${e.tag}>`} at ${elementPlace(e)}: open the chat to say what to change.`,
+      }),
+  });
 
   const expired = frameError || validity.data === false;
   const url = override ?? urlQuery.data?.url ?? project.sandboxUrl ?? null;
@@ -119,6 +129,8 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
           onDownload={() => download.mutate()}
           device={device}
           onDevice={setDevice}
+          picking={picker.picking}
+          onTogglePick={picker.toggle}
           publish={
             <>
               <SharePreviewButton projectId={project.id} />
@@ -136,6 +148,7 @@ export function PreviewView({ project }: { project: Project & { sandboxId: strin
           fullscreen={fullscreen}
           expired={expired}
           device={device}
+          {...picker.frame}
           onStatus={(status) => {
             // The proxy says the sandbox is gone: Expired at once. Nothing answering yet is normal while the
             // app starts (right after a recreate, say), so it only asks the validity check to look again now.
