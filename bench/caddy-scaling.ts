@@ -18,7 +18,7 @@ import { rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { redactUrl } from "../api/src/lib/config";
 import { emulatorToken } from "../api/src/test/emulator-tokens";
-import { PROCESS_PROJECT_ID, startAppProcess, type AppProcess } from "../api/src/test/app-process";
+import { PROCESS_PROJECT_ID, startAppProcess, unusedPort, type AppProcess } from "../api/src/test/app-process";
 import { createBenchDb, seed } from "./support/bench-db";
 import { startCaddy } from "../api/src/test/caddy-process";
 import { requireCaddy } from "./support/caddy";
@@ -57,7 +57,9 @@ async function main(cleanups: Cleanups) {
   await seed(db.url, OWNER, 20);
 
   const env = { DATABASE_URL: db.url, LOG_LEVEL: "warn", NODE_ENV: "production" };
-  const instances = await Promise.all([startAppProcess(env), startAppProcess(env)]);
+  // Each instance's metrics on a port of its own (METRICS_PORT), read below for the sockets per instance.
+  const metricsPorts = [unusedPort(), unusedPort()];
+  const instances = await Promise.all(metricsPorts.map((port) => startAppProcess({ ...env, METRICS_PORT: String(port) })));
   for (const i of instances) cleanups.push(() => stopProcess(i));
   const one = await caddyInFront([instances[0]!], cleanups);
   const two = await caddyInFront(instances, cleanups);
@@ -88,7 +90,7 @@ async function main(cleanups: Cleanups) {
   console.log(
     `${"clients".padStart(8)} ${"on A/B".padStart(10)} ${"write".padStart(6)} ${`<=${FANOUT_MS} ms`.padStart(10)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`,
   );
-  for (const n of clientCounts) await fanOut(two, project!.id, n, instances);
+  for (const n of clientCounts) await fanOut(two, project!.id, n, metricsPorts);
   console.log(`
 All on this machine (${navigator.hardwareConcurrency} cores) in one run: wrk, Caddy, PostgreSQL, both instances and the
 WebSocket clients share the cores, so two instances cannot double one instance's throughput here; the ratio
@@ -106,7 +108,7 @@ async function measure(name: string, url: string): Promise<WrkResult> {
   return r;
 }
 
-async function fanOut(site: string, projectId: string, n: number, instances: AppProcess[]) {
+async function fanOut(site: string, projectId: string, n: number, metricsPorts: number[]) {
   type Client = { ws: WebSocket; got: Map<string, number> };
   const clients: Client[] = [];
   const wsUrl = `${site.replace("http", "ws")}/api/ws`;
@@ -124,7 +126,7 @@ async function fanOut(site: string, projectId: string, n: number, instances: App
   }
   // Where Caddy put them: each instance's own metrics count its sockets.
   const perInstance = await Promise.all(
-    instances.map(async (i) => /app_websocket_clients (\d+)/.exec(await (await fetch(`${i.url}/metrics`)).text())?.[1] ?? "?"),
+    metricsPorts.map(async (port) => /app_websocket_clients (\d+)/.exec(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text())?.[1] ?? "?"),
   );
 
   for (let w = 1; w <= writes; w++) {

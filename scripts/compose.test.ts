@@ -7,7 +7,7 @@
  * `cp .env.example .env` would have it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../api/src/lib/config";
@@ -85,7 +85,17 @@ describe("docker-compose.yml", () => {
     expect(mountsOf("caddy")).toEqual(
       expect.arrayContaining(["caddy-data:/data:rw", "caddy-config:/config:rw", `${PROJECT}/Caddyfile:/etc/caddy/Caddyfile:ro`]),
     );
-    expect(Object.keys(volumes).sort()).toEqual(["app-2-data", "app-data", "caddy-config", "caddy-data", "minio-data", "ollama-data", "postgres-data"]);
+    expect(Object.keys(volumes).sort()).toEqual([
+      "app-2-data",
+      "app-data",
+      "caddy-config",
+      "caddy-data",
+      "grafana-data",
+      "minio-data",
+      "ollama-data",
+      "postgres-data",
+      "prometheus-data",
+    ]);
     const published = (services.caddy!.ports as { published: number }[]).map((p) => p.published);
     expect(published).toEqual(expect.arrayContaining([80, 443]));
     expect(services.caddy!.environment?.DOMAIN).toBe(DOMAIN);
@@ -137,6 +147,60 @@ describe("docker-compose.yml", () => {
     expect(loadConfig(env).agent.contextTokens).toBe(16_384);
   });
 
+  test("an optional monitoring profile: Prometheus and Grafana, pinned, whose mounted files all exist; the metrics port is never published", () => {
+    const withProfile = compose("--profile", "monitoring", "config", "-q");
+    expect({ code: withProfile.code, stderr: withProfile.stderr }).toEqual({ code: 0, stderr: "" });
+    const { services } = normalisedCompose();
+    type Monitoring = Service & { profiles?: string[]; expose?: string[] };
+    const prometheus = services.prometheus as Monitoring;
+    const grafana = services.grafana as Monitoring;
+    expect(prometheus.profiles).toEqual(["monitoring"]);
+    expect(grafana.profiles).toEqual(["monitoring"]);
+    expect(prometheus.image).toBe("prom/prometheus:v2.54.1");
+    expect(grafana.image).toBe("grafana/grafana:11.2.2");
+    // Nothing of it is on the host but Grafana on loopback; the app's metrics port is on the compose network only.
+    expect(prometheus.ports).toBeUndefined();
+    // v1 prints the short form ("127.0.0.1:3001:3000/tcp"), v2 the long one ({ host_ip, published, target }).
+    expect(grafana.ports?.length).toBe(1);
+    expect(JSON.stringify(grafana.ports)).toMatch(/127\.0\.0\.1.*3000|3000.*127\.0\.0\.1/);
+    for (const name of ["app", "app-2"]) {
+      expect(services[name]!.ports).toBeUndefined();
+      expect((services[name] as Monitoring).expose).toContain("9091");
+    }
+    expect(Object.keys(services.app!.depends_on ?? {})).not.toContain("prometheus");
+    // Every file a monitoring service mounts from the project is there (a typo would start it without its config).
+    const binds = [...(prometheus.volumes ?? []), ...(grafana.volumes ?? [])].filter((v) => v.startsWith("/"));
+    expect(binds.map((v) => v.split(":")[1])).toEqual([
+      "/etc/prometheus/prometheus.yml",
+      "/etc/prometheus/alerts.yml",
+      "/etc/grafana/provisioning",
+      "/var/lib/grafana/dashboards",
+    ]);
+    for (const bind of binds) {
+      const hostPath = bind.split(":")[0]!;
+      expect({ hostPath, inProject: hostPath.startsWith(`${PROJECT}/deploy/`), exists: existsSync(hostPath) }).toEqual({
+        hostPath,
+        inProject: true,
+        exists: true,
+      });
+    }
+    // What Prometheus and Grafana read from those folders.
+    for (const file of [
+      "deploy/grafana/provisioning/datasources/prometheus.yml",
+      "deploy/grafana/provisioning/dashboards/dashboards.yml",
+      "deploy/grafana/dashboards/app-builder.json",
+    ]) {
+      expect({ file, exists: existsSync(join(PROJECT, file)) }).toEqual({ file, exists: true });
+    }
+    const scrape = Bun.YAML.parse(readFileSync(join(PROJECT, "deploy/prometheus/prometheus.yml"), "utf8")) as {
+      rule_files: string[];
+      scrape_configs: { job_name: string; dns_sd_configs?: { names: string[]; port: number }[] }[];
+    };
+    expect(scrape.rule_files).toEqual(["/etc/prometheus/alerts.yml"]);
+    const app = scrape.scrape_configs.find((c) => c.job_name === "app-builder")!;
+    expect(app.dns_sd_configs).toEqual([expect.objectContaining({ names: ["app", "app-2"], port: 9091 })]);
+  });
+
   test("every variable of .env.example reaches both app instances with its value (env_file), in compose's own resolution", () => {
     const { services } = normalisedCompose();
     const example = Object.fromEntries(
@@ -157,14 +221,14 @@ describe("docker-compose.yml", () => {
   });
 
   test("every image is pinned to a version (no `latest`, no bare major), the Dockerfile's base image too", () => {
-    const all = compose("--profile", "two-instances", "--profile", "ollama", "config");
+    const all = compose("--profile", "two-instances", "--profile", "ollama", "--profile", "monitoring", "config");
     expect(all.code).toBe(0);
     const { services } = Bun.YAML.parse(all.stdout) as ComposeConfig;
     const images = Object.entries(services).map(([name, s]) => ({ name, image: s.image ?? "" }));
-    expect(images.length).toBe(7);
+    expect(images.length).toBe(9);
     for (const { name, image } of images) {
       // Built here (app, caddy): named `:local`, their bases pinned in their Dockerfiles.
-      const pinned = /:(\d+\.\d+(\.\d+)?|RELEASE\.[0-9TZ-]+|local)$/.test(image);
+      const pinned = /:(v?\d+\.\d+(\.\d+)?|RELEASE\.[0-9TZ-]+|local)$/.test(image);
       expect({ name, image, pinned }).toEqual({ name, image, pinned: true });
     }
     expect(readFileSync(join(ROOT, "Dockerfile"), "utf8")).toMatch(/^ARG BUN_IMAGE=oven\/bun:\d+\.\d+\.\d+$/m);

@@ -3,10 +3,11 @@
  * sockets and sandboxes) from the internet through the Caddyfile: on the app's host under other spellings
  * of the path, and on any other name under the wildcard preview site (www., metrics.…), which used to reach
  * the app itself. Safe outcome: no public host and no spelling of the path shows the metrics, while the
- * instance itself still serves them to a scraper on the private network.
+ * instance itself still serves them to a scraper on the private network, on its own METRICS_PORT (the public
+ * port answers 404 for /metrics even without Caddy).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startAppProcess, type AppProcess } from "../api/src/test/app-process";
+import { startAppProcess, unusedPort, type AppProcess } from "../api/src/test/app-process";
 import { startCaddy, type CaddyProcess } from "../api/src/test/caddy-process";
 import { rawHttp } from "../api/src/test/raw-http";
 
@@ -14,6 +15,7 @@ const METRIC = "http_requests_total";
 let app: AppProcess;
 let caddy: CaddyProcess;
 let port = 0;
+let metricsPort = 0;
 
 /** A raw HTTP/1.1 request, so the path reaches Caddy exactly as written (fetch would normalise it). */
 const raw = async (host: string, path: string): Promise<string> => (await rawHttp(port, { host, path })).text;
@@ -21,7 +23,8 @@ const raw = async (host: string, path: string): Promise<string> => (await rawHtt
 describe("metrics are not public", () => {
   beforeAll(async () => {
     // Behind Caddy previews are `*.<DOMAIN>` (one label under the app's host), as a deployment's PUBLIC_URL makes them.
-    app = await startAppProcess({ SANDBOX_WARM_TEMPLATES: "none", PREVIEW_DOMAIN: "localhost" });
+    metricsPort = unusedPort();
+    app = await startAppProcess({ SANDBOX_WARM_TEMPLATES: "none", PREVIEW_DOMAIN: "localhost", METRICS_PORT: String(metricsPort) });
     caddy = await startCaddy([`127.0.0.1:${app.port}`]);
     port = caddy.port;
   }, 60_000);
@@ -31,8 +34,11 @@ describe("metrics are not public", () => {
     await app?.exited;
   });
 
-  test("the instance serves metrics on its own port (what the attack is after)", async () => {
-    expect(await (await fetch(`${app.url}/metrics`)).text()).toContain(METRIC);
+  test("the instance serves metrics on its own port (what the attack is after), never on the public one", async () => {
+    expect(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()).toContain(METRIC);
+    const onPublicPort = await fetch(`${app.url}/metrics`);
+    expect(onPublicPort.status).toBe(404);
+    expect(await onPublicPort.text()).not.toContain(METRIC);
   });
 
   test("the app's public host: /metrics under any spelling answers without metrics", async () => {

@@ -9,7 +9,6 @@ import type { AuthEnv } from "./auth/middleware";
 import type { TokenVerifier } from "./auth/types";
 import type { Config } from "./lib/config";
 import type { Drain } from "./lib/drain";
-import type { Metrics } from "./lib/metrics";
 import type { PreviewTickets } from "./lib/preview-grant";
 import type { ImageSigner } from "./services/images";
 import type { ProjectSandboxesService } from "./services/sandboxes";
@@ -40,8 +39,6 @@ export type AppDeps = ServiceContext & {
   drain: Drain;
   /** The signed-in check (a disabled account is refused), shared with the sockets; the app makes one when absent. */
   userGate?: UserGate;
-  /** Where request counts and gauges go (GET /metrics); a fresh registry when absent. */
-  metrics?: Metrics;
   /**
    * Several instances with local sandboxes: INSTANCE_SECRET's check and where each sandbox's owner is, so a
    * sandbox request that lands here is forwarded to it. Absent: every request is served here.

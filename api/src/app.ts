@@ -8,8 +8,8 @@ import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "./app-env";
 import { requireAdmin, requireAuth } from "./auth/middleware";
 import { toAppError } from "./lib/classify-error";
-import { notFound, tooLarge } from "./lib/errors";
-import { createMetrics } from "./lib/metrics";
+import { AppError, notFound, tooLarge } from "./lib/errors";
+import { gauge, instanceLabel } from "./lib/metrics";
 import { redactPath } from "./lib/redact-path";
 import { recordRequests } from "./middleware/metrics";
 import { createRateLimits } from "./middleware/rate-limit";
@@ -36,6 +36,7 @@ import { systemRoutes } from "./routes/system";
 import { uploadRoutes } from "./routes/uploads";
 import { projectImportRoutes, versionRoutes } from "./routes/versions";
 import { isAdmin } from "./services/admin";
+import { checkReadiness } from "./services/readiness";
 import { createUserGate } from "./services/users";
 import { serveSpa } from "./static";
 import { forwardToOwner } from "./middleware/forward-to-owner";
@@ -43,19 +44,27 @@ import { localAppHost } from "./middleware/local-app-host";
 
 export function createApp(deps: AppDeps) {
   const { runs } = deps;
-  const metrics = deps.metrics ?? createMetrics();
-  metrics.gauge("app_agent_runs_active", "Agent runs working in this process.", () => runs.activeCount());
+  gauge("app_agent_runs_active", "Agent runs working in this process.", () => runs.activeCount());
+  // What /api/ready would answer now (1 ready, 0 draining or a dependency down): the same checks, run per scrape.
+  gauge("app_ready", "1 when this instance would answer /api/ready with 200, else 0 (draining, database or storage down).", async () =>
+    deps.drain.draining ? 0 : (await checkReadiness({ ...deps, hostLimits: deps.sandboxes.hostLimits() })).status === "ready" ? 1 : 0,
+  );
+  gauge("app_sandboxes_active", "Project sandboxes attached in this process, by instance (INSTANCE_ID).", () => deps.sandboxes.activeCount(), instanceLabel);
   const api = apiRoutes(deps);
 
   const app = new Hono<AppEnv>();
-  app.use("*", recordRequests(metrics), requestLog(deps.logger), securityHeaders(deps.config, deps.webDist), localAppHost(deps.config));
-  // Prometheus scrapes each instance directly; the Caddyfile keeps this path off the public site.
-  app.get("/metrics", (c) => c.text(metrics.render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }));
+  // Request counts go to the process's metrics, served on METRICS_PORT (metrics-server.ts), never here.
+  app.use("*", recordRequests(), requestLog(deps.logger), securityHeaders(deps.config, deps.webDist), localAppHost(deps.config));
   // JSON answers over 1 KB are gzipped for clients that ask; event streams and images are left alone.
   app.use("/api/*", compress({ threshold: 1024 }));
   app.route("/api", api);
   app.all("/api/*", () => {
     throw notFound("API route");
+  });
+  // A plain 404, not the SPA's page: scrapers pointed at the public port by mistake get a clear answer, and
+  // nothing here can be taken for metrics (they are on METRICS_PORT only).
+  app.all("/metrics", () => {
+    throw new AppError(404, "not_found", "Not found: metrics are served on METRICS_PORT, not on this port.");
   });
   if (deps.webDist) app.get("*", serveSpa(deps.webDist));
 

@@ -9,6 +9,7 @@
 import { createModelClient } from "./agent/model-client";
 import { createRunManager, type AgentOptions, type RunManager } from "./agent/runs";
 import { isKnownVisionModel, type Config } from "./lib/config";
+import { agentMetrics } from "./lib/metrics";
 import { DISABLED_STOP_NOTE } from "./services/admin";
 import { createChatRuns } from "./services/chat-runs";
 import { createSecretRedaction } from "./services/chat-runs/redaction";
@@ -73,6 +74,7 @@ export function createAgentRuns(
     agent,
     countTokens,
     redaction: createSecretRedaction(deps, (projectId) => deps.secrets.values(projectId)),
+    metrics: agentMetrics,
   });
   // An administrator's stop, or a disabled account, from any instance: the runs working here stop.
   const unsubscribe = deps.events.subscribe((event) => {

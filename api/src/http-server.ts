@@ -3,12 +3,13 @@
  * INSTANCE_SECRET is refused first (401, lib/instance-auth.ts); published site hosts go to the site server (before
  * anything else, so no app route is reachable on a site's origin), preview hosts to the preview proxy, `/api/ws` to
  * the file-event hub, `/api/sandbox/{id}/pty` to the interactive terminal, everything else to the app. One
- * WebSocket handler serves every kind of socket.
+ * WebSocket handler serves every kind of socket. Preview and site requests are counted for /metrics.
  */
 import type { Server, WebSocketHandler } from "bun";
 import type { InstanceAuth } from "./lib/instance-auth";
 import type { OwnerSocketData, OwnerSockets } from "./realtime/owner-socket";
 import type { PreviewProxy, PreviewSocketData } from "./realtime/preview-proxy";
+import { countProxyRequest } from "./realtime/proxy-metrics";
 import { PTY_PATH, type PtySocket, type PtySocketData } from "./realtime/pty-socket";
 import type { HubSocketData, WsHub } from "./realtime/ws-hub";
 import { hidesDotSegments, rawSegmentRoutes } from "./sites/site-request";
@@ -43,8 +44,9 @@ export function serveHttp(options: {
     owner: options.instances?.sockets.handler ?? {},
   } as unknown as Record<SocketData["kind"], WebSocketHandler<SocketData>>;
   const rest = async (req: Request, server: Server<SocketData>): Promise<Response> => {
+    const started = performance.now();
     const previewResponse = preview.handle(req, server as Server<unknown>);
-    if (previewResponse) return previewResponse as Promise<Response>;
+    if (previewResponse) return countProxyRequest("preview", previewResponse, started) as Promise<Response>;
     const pathname = new URL(req.url).pathname;
     const upgrading = req.headers.get("upgrade")?.toLowerCase() === "websocket";
     if (upgrading && pathname === "/api/ws") return (await hub.upgrade(req, server as Server<unknown>)) as Response;
@@ -56,8 +58,9 @@ export function serveHttp(options: {
     // Before anything else: no internal request is served, anywhere, without the shared secret.
     const refused = options.instances?.auth.refuse(req);
     if (refused) return refused;
+    const started = performance.now();
     const siteResponse = options.sites?.handle(req, { hidesDotSegments: hidden }, server as Server<unknown>);
-    if (siteResponse) return siteResponse;
+    if (siteResponse) return countProxyRequest("site", siteResponse, started);
     return rest(req, server);
   };
   return Bun.serve<SocketData>({

@@ -3,6 +3,7 @@ import { ConfigError, describeConfig, loadConfig } from "./lib/config";
 import { createLogger } from "./lib/logger";
 import { LOCAL_APP_HOST } from "./lib/config/preview";
 import { serveHttp } from "./http-server";
+import { serveMetrics } from "./metrics-server";
 import type { Server } from "bun";
 import { startParts } from "./start-parts";
 import { setInternalUrl } from "./lib/instance";
@@ -66,6 +67,23 @@ if (config.auth.mode === "emulator") {
 console.log(`Listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`);
 // Locally the app is opened on app.localhost, the site its previews share (lib/config/preview.ts).
 console.log(`Open ${config.publicUrl ?? `http://${config.preview.domain === LOCAL_APP_HOST ? LOCAL_APP_HOST : "localhost"}:${server.port}`}`);
+
+// Prometheus's own port, off the public one; it keeps answering while a shutdown drains.
+if (config.metricsPort !== null) {
+  try {
+    const metrics = serveMetrics({ port: config.metricsPort, hostname: config.host });
+    console.log(`Metrics on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${metrics.port}/metrics`);
+  } catch (error) {
+    console.error(
+      `\nCannot serve metrics on ${config.host}:${config.metricsPort} (${error instanceof Error ? error.message : String(error)}). ` +
+        "Another process (or a second instance on this host) may use that port: set METRICS_PORT to a free port, or METRICS_PORT=off.\n",
+    );
+    // Nothing has been served yet: close what started (the embedded database among them) before leaving.
+    server.stop(true);
+    await parts.close();
+    process.exit(1);
+  }
+}
 
 const { drainTimeoutMs } = config;
 let stopping = false;

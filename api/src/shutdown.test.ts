@@ -13,7 +13,7 @@ import postgres from "postgres";
 import { WS_PROTOCOL } from "@shared/events/project-events";
 import { SHUTDOWN_NOTE } from "./agent/runs";
 import { startEmbeddedPostgres } from "./db/embedded";
-import { processUser, scratchDatabase, startAppProcess } from "./test/app-process";
+import { processUser, scratchDatabase, startAppProcess, unusedPort } from "./test/app-process";
 import { startFakeModelServer, turn, type FakeModelServer } from "./test/fake-model-server";
 import { localSuiteGate, mountsUnder } from "./test/local-sandbox-support";
 import { waitFor } from "./test/sandbox-contract";
@@ -36,10 +36,12 @@ describe("graceful shutdown", () => {
     model.respondWith(() =>
       turn.steps({ text: "First part of the answer." }, ...Array.from({ length: 50 }, () => [{ delayMs: 200 }, { text: " more" }]).flat()),
     );
+    const metricsPort = unusedPort();
     const app = await startAppProcess({
       OPENAI_BASE_URL: model.baseUrl,
       OPENAI_API_KEY: "test-key",
       OPENAI_MODEL: "fake-model",
+      METRICS_PORT: String(metricsPort),
       ...(db ? { DATABASE_URL: db.url } : {}),
     });
     let exitCode: number | null = null;
@@ -61,8 +63,9 @@ describe("graceful shutdown", () => {
       const stream = readSse(res);
       await stream.next((_, text) => text.includes("First part of the answer."));
 
-      // The real process's metrics see the run and the socket.
-      const metrics = await (await fetch(`${app.url}/metrics`)).text();
+      // The real process's metrics (on METRICS_PORT, never the public port) see the run and the socket.
+      expect((await fetch(`${app.url}/metrics`)).status).toBe(404);
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       expect(metrics).toContain("app_agent_runs_active 1\n");
       expect(metrics).toContain("app_websocket_clients 1\n");
 

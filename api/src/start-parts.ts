@@ -16,7 +16,7 @@ import { migrate } from "./db/migrate";
 import { getOrCreateSecret } from "./db/secrets";
 import type { Config } from "./lib/config";
 import type { Logger } from "./lib/logger";
-import { createMetrics, type Metrics } from "./lib/metrics";
+import { gauge } from "./lib/metrics";
 import { toPublicConfig } from "./public-config";
 import { createMemoryBus } from "./events/memory-bus";
 import { createPostgresBus } from "./events/postgres-bus";
@@ -57,7 +57,6 @@ export type RunningParts = {
   /** Published servers' requests and WebSockets (the site server hands them here). */
   serverProxy: ServerProxy;
   runs: RunManager;
-  metrics: Metrics;
   close(): Promise<void>;
 };
 
@@ -197,9 +196,10 @@ export async function startParts(
     await sites.ready;
     const stopProblems = startProblemsWatch(services);
     closers.push(async () => stopProblems());
-    const metrics = createMetrics();
-    metrics.gauge("app_websocket_clients", "File-event WebSocket clients connected to this process.", () => hub.clientCount());
-    metrics.gauge("app_sandboxes_active", "Project sandboxes attached in this process.", () => sandboxes.activeCount());
+    gauge("app_websocket_clients", "File-event WebSocket clients connected to this process.", () => hub.clientCount());
+    gauge("app_db_pool_max", "Connections the app's database pool may open (DATABASE_POOL_MAX).", () => db.pool.max);
+    gauge("app_db_connections_open", "Database connections open in this process's pool (LISTEN included).", () => db.pool.open);
+    gauge("app_db_connections_busy", "Database connections with a query under way (the rest are idle).", () => db.pool.busy);
 
     // Closed after the runs on shutdown.
     closers.push(() => pageBrowser.close());
@@ -227,7 +227,6 @@ export async function startParts(
       secrets,
       git,
       webDist,
-      metrics,
       runs,
       userGate,
       instances: { auth: instanceAuth, owners },
@@ -248,7 +247,6 @@ export async function startParts(
       sites,
       serverProxy,
       runs,
-      metrics,
       close: async () => {
         for (const close of closers.reverse()) await close().catch((e) => logger.warn("shutdown step failed", { error: String(e) }));
       },

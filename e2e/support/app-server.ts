@@ -8,7 +8,7 @@ import { REPO_ROOT } from "./web-build";
 export type AppServer = { url: string; pid: number; output(): string; stop(): Promise<void> };
 
 // Settings from the caller's shell that would switch the app away from its embedded defaults.
-const FOREIGN_SETTINGS = /^(DATABASE_URL|S3_|AWS_|FIREBASE_|OPENAI_|SANDBOX_PROVIDER|E2B_|SEARXNG_URL|HOST|PUBLIC_URL|PORT|DATA_DIR)/;
+const FOREIGN_SETTINGS = /^(DATABASE_URL|S3_|AWS_|FIREBASE_|OPENAI_|SANDBOX_PROVIDER|E2B_|SEARXNG_URL|HOST|PUBLIC_URL|PORT|METRICS_PORT|DATA_DIR)/;
 
 export async function startApp(options: {
   port: number;
@@ -33,6 +33,8 @@ export async function startApp(options: {
     SANDBOX_WARM_TEMPLATES: "none",
     // Likewise no spare project database kept started (a PGlite start each app would pay for nothing).
     APP_DATABASE_SPARE: "0",
+    // Browser tests run apps side by side: none may take the shared default metrics port.
+    METRICS_PORT: "off",
     SANDBOX_TEMPLATE_CACHE_DIR: sharedTemplateCacheDir(),
     ...options.env,
   });

@@ -13,6 +13,7 @@ import type { ModelGate } from "./model-gate";
 import type { RunStatus, StreamEvent, TokenUsage } from "@shared/events/stream";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import type { AgentMetrics } from "./agent-metrics";
 import type { AgentLimits } from "./agent-limits";
 import type { ChatMessage } from "./chat-message";
 import { ContextBudget } from "./context-budget";
@@ -51,6 +52,8 @@ export type AgentRunInput = {
   countTokens?: CountTokens;
   /** MODEL_MAX_CONCURRENCY's line for the model (none: no limit). */
   modelGate?: ModelGate;
+  /** Where model errors, time to first token and queue waits are reported (nowhere when absent). */
+  metrics?: AgentMetrics;
   /**
    * Called when the model answers without tools, before the run ends (verify.ts): a text returned goes back
    * to the model as a new step (what failed, to fix) and the loop continues; `{ fail }` ends the run as

@@ -33,6 +33,10 @@ export type ModelTurnOptions = {
    * step (once per turn): the caller tells the reader the answer restarts.
    */
   onRestart?(failure: ModelFailure): void;
+  /** Every failed attempt, retried or not (for metrics). */
+  onFailure?(failure: ModelFailure): void;
+  /** The first text or reasoning of an attempt arrived, `seconds` after it was sent (for metrics). */
+  onFirstOutput?(seconds: number): void;
 };
 
 /** A turn that could not complete; `message` is for the person reading the chat. */
@@ -86,8 +90,12 @@ export async function runModelTurn(o: ModelTurnOptions): Promise<ModelTurn> {
   let restarted = false;
   for (let attempt = 0; ; attempt++) {
     let shown = false;
+    const sent = performance.now();
     try {
-      return await streamOnce(o, () => (shown = true));
+      return await streamOnce(o, () => {
+        if (!shown) o.onFirstOutput?.((performance.now() - sent) / 1000);
+        shown = true;
+      });
     } catch (error) {
       if (o.signal.aborted) throw o.signal.reason ?? error;
       const failure =
@@ -98,6 +106,7 @@ export async function runModelTurn(o: ModelTurnOptions): Promise<ModelTurn> {
               retryable: true,
             }
           : o.client.classify(error);
+      o.onFailure?.(failure);
       if (shown) {
         // A dropped connection is worth one more try even after text was shown: the messages are those of
         // the last complete step, so asking again repeats nothing that was run.

@@ -24,7 +24,7 @@ export type ModelTurns = {
 };
 
 type Parts = {
-  input: Pick<AgentRunInput, "client" | "model" | "messages" | "enableReasoning" | "limits" | "emit" | "logger" | "modelGate">;
+  input: Pick<AgentRunInput, "client" | "model" | "messages" | "enableReasoning" | "limits" | "emit" | "logger" | "modelGate" | "metrics">;
   signal: AbortSignal;
   writer: StepWriter;
   budget: ContextBudget;
@@ -58,6 +58,8 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
       onText: writer.text,
       onThinking: (content: string) => input.emit({ type: "thinking", content }),
       onRetry: (failure, waitMs, attempt) => input.logger?.warn("model call failed; retrying", { kind: failure.kind, waitMs, attempt }),
+      onFailure: (failure) => input.metrics?.modelError(failure.kind),
+      onFirstOutput: (seconds) => input.metrics?.firstToken(seconds),
     };
   }
 
@@ -66,7 +68,9 @@ export function createModelTurns({ input, signal, writer, budget, usage, toolSpe
    * place while it waits (`queued`), and the place is given up when the answer is in (or failed).
    */
   async function request(o: ModelTurnOptions): Promise<ModelTurn> {
+    const queued = performance.now();
     const release = await input.modelGate?.acquire(input.model, signal, (position) => input.emit({ type: "queued", position }));
+    if (input.modelGate) input.metrics?.queueWait((performance.now() - queued) / 1000);
     try {
       return await runModelTurn(o);
     } finally {

@@ -25,6 +25,7 @@ import type { CountTokens } from "./context-window";
 import { conversationTokens } from "./context-usage";
 import { DEFAULT_AGENT_LIMITS, runAgent, type AgentLimits } from "./loop";
 import { MODEL_NOT_CONFIGURED } from "./model";
+import type { AgentMetrics } from "./agent-metrics";
 import { createModelGate, type ModelGate } from "./model-gate";
 import type { ConversationSource, RunCheckpoints, RunStore, SecretRedaction, UsageLedger, Workspaces } from "./ports";
 import { prepareRun } from "./prepare-run";
@@ -87,6 +88,8 @@ export type RunDeps = {
   countTokens?: CountTokens;
   /** Hides the project's secret values in everything the run streams, saves and sends (none hidden when absent). */
   redaction?: SecretRedaction;
+  /** Where runs, model errors, time to first token and queue waits are reported (nowhere when absent). */
+  metrics?: AgentMetrics;
 };
 
 export type Run = {
@@ -284,6 +287,7 @@ async function executeRun(
   publish: (event: StreamEvent) => void,
 ): Promise<RunStatus> {
   const { projectId, messageId } = run;
+  const started = performance.now();
   const recorder = createRunRecorder({
     store: deps.store,
     messageId,
@@ -321,7 +325,7 @@ async function executeRun(
         setup: deps.model,
       });
       recorder.model = input.model;
-      status = (await runAgent({ ...input, modelGate, toolContext: { ...input.toolContext, event: send }, emit: send })).status;
+      status = (await runAgent({ ...input, modelGate, metrics: deps.metrics, toolContext: { ...input.toolContext, event: send }, emit: send })).status;
     }
   } catch (error) {
     deps.logger.error("agent run crashed", { projectId, error: String(error) });
@@ -342,6 +346,8 @@ async function executeRun(
       deps.logger.warn("run tokens not added to the monthly usage", { messageId, error: String(error) });
     });
   }
+  // Before `done`: a client that has read it finds the run counted.
+  deps.metrics?.runFinished(status, (performance.now() - started) / 1000, final.usage);
   recorder.sendDone(status, final.usage);
   return status;
 }

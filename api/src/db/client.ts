@@ -5,7 +5,7 @@
 import postgres from "postgres";
 import type { Config } from "../lib/config";
 import { startEmbeddedPostgres } from "./embedded";
-import { watchedSocket } from "./query-watchdog";
+import { type PoolStats, watchedSocket } from "./query-watchdog";
 
 export type Sql = postgres.Sql<Record<string, never>>;
 
@@ -16,6 +16,8 @@ export type Db = {
   close(): Promise<void>;
   /** The bounded wait per query (0 = none); start-up raises it while migrations wait on their lock. */
   setQueryTimeout(ms: number): void;
+  /** The app's pool (DATABASE_POOL_MAX): connections open and those with a query under way, for /metrics. */
+  pool: PoolStats & { max: number };
 };
 
 const connectionDefaults = {
@@ -33,13 +35,13 @@ const connectionDefaults = {
  */
 export function createSql(
   target: string | postgres.Options<Record<string, never>>,
-  options: { max: number; queryTimeoutMs: () => number; connectTimeoutS?: number },
+  options: { max: number; queryTimeoutMs: () => number; connectTimeoutS?: number; stats?: PoolStats },
 ): Sql {
   const open = (settings: postgres.Options<Record<string, never>>) =>
     (typeof target === "string" ? postgres(target, settings) : postgres({ ...target, ...settings })) as unknown as Sql;
   // postgres.js's own reading of sslmode/ssl (URL, options, PGSSL); creating a client opens no connection.
   const ssl = open({}).options.ssl;
-  const socket = watchedSocket(options.queryTimeoutMs, ssl);
+  const socket = watchedSocket(options.queryTimeoutMs, ssl, options.stats);
   const connect_timeout = options.connectTimeoutS ?? connectionDefaults.connect_timeout;
   return open({ ...connectionDefaults, connect_timeout, max: options.max, ssl: false, socket } as postgres.Options<Record<string, never>>);
 }
@@ -47,18 +49,20 @@ export function createSql(
 export async function connectDb(config: Config["database"]): Promise<Db> {
   let queryTimeoutMs = config.queryTimeoutMs;
   const setQueryTimeout = (ms: number) => void (queryTimeoutMs = ms);
+  const pool = { open: 0, busy: 0, max: config.poolMax };
   if (config.kind === "postgres") {
-    const sql = createSql(config.url, { max: config.poolMax, queryTimeoutMs: () => queryTimeoutMs });
-    return { sql, kind: "postgres", close: () => sql.end({ timeout: 5 }), setQueryTimeout };
+    const sql = createSql(config.url, { max: config.poolMax, queryTimeoutMs: () => queryTimeoutMs, stats: pool });
+    return { sql, kind: "postgres", close: () => sql.end({ timeout: 5 }), setQueryTimeout, pool };
   }
   const embedded = await startEmbeddedPostgres({ dataDir: config.dir, maxConnections: config.poolMax + 2 });
   const sql = createSql(
     { path: embedded.socketPath, database: "postgres", username: "postgres" },
-    { max: config.poolMax, queryTimeoutMs: () => queryTimeoutMs },
+    { max: config.poolMax, queryTimeoutMs: () => queryTimeoutMs, stats: pool },
   );
   return {
     sql,
     kind: "embedded",
+    pool,
     setQueryTimeout,
     close: async () => {
       await sql.end({ timeout: 5 });

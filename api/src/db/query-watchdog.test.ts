@@ -67,6 +67,31 @@ describe("query watchdog", () => {
   }, 20_000);
 });
 
+describe("pool figures for /metrics", () => {
+  test("open and busy connections: busy while a query waits on the server, idle after, none once the pool ends", async () => {
+    const stats = { open: 0, busy: 0 };
+    const sql = createSql(`postgres://postgres@127.0.0.1:${proxy.port}/${database}`, { max: 2, queryTimeoutMs: () => 0, stats });
+    clients.push(sql);
+    await sql`select 1`;
+    expect(stats).toEqual({ open: 1, busy: 0 });
+    proxy.stall();
+    const a = sql`select 2`;
+    const b = sql`select 3`;
+    const both = Promise.all([a, b]);
+    const waitUntil = async (ok: () => boolean) => {
+      for (let i = 0; i < 100 && !ok(); i++) await Bun.sleep(20);
+    };
+    await waitUntil(() => stats.busy === 2);
+    expect(stats).toEqual({ open: 2, busy: 2 });
+    proxy.resume();
+    await both;
+    expect(stats.busy).toBe(0);
+    await sql.end({ timeout: 1 });
+    await waitUntil(() => stats.open === 0);
+    expect(stats.open).toBe(0);
+  }, 20_000);
+});
+
 describe.skipIf(tlsMissing !== null)("query watchdog over TLS", () => {
   test("a stalled query on an encrypted connection fails within the bound; the pool reconnects encrypted", async () => {
     const sql = client("?sslmode=require");

@@ -37,20 +37,26 @@ const CANCEL_REQUEST_CODE = 80877102;
 // What postgres.js passes to the `socket` option: its parsed settings (connect_timeout in seconds).
 type SocketOptions = { host: string[]; port: number[]; path?: string; connect_timeout?: number };
 
+/**
+ * How many of a client's connections are open and how many owe a reply (a query under way): postgres.js
+ * shows no pool figures, but every socket passes through here. Read by /metrics.
+ */
+export type PoolStats = { open: number; busy: number };
+
 /** `ssl` is the connection's TLS setting (as postgres.js reads `sslmode`); false = a plain connection. */
-export function watchedSocket(timeoutMs: () => number, ssl: SslSetting = false) {
+export function watchedSocket(timeoutMs: () => number, ssl: SslSetting = false, stats: PoolStats = { open: 0, busy: 0 }) {
   return (options: SocketOptions): net.Socket | Promise<net.Socket> => {
     const host = options.host[0]!;
     const raw = options.path ? net.connect(options.path) : net.connect(options.port[0]!, host);
     if (!ssl || options.path) {
-      watch(raw, timeoutMs);
+      watch(raw, timeoutMs, stats);
       return raw;
     }
     // The SSLRequest is owed an answer like any query: bounded by the query bound too, not only the connect one.
     const connectMs = (options.connect_timeout ?? 30) * 1000;
     const queryMs = timeoutMs();
     return startTls(raw, ssl, { host, timeoutMs: queryMs > 0 ? Math.min(queryMs, connectMs) : connectMs }).then(
-      (socket) => (watch(socket, timeoutMs), socket),
+      (socket) => (watch(socket, timeoutMs, stats), socket),
       failedSocket,
     );
   };
@@ -103,17 +109,25 @@ class MessageReader {
   }
 }
 
-function watch(socket: net.Socket, timeoutMs: () => number) {
+function watch(socket: net.Socket, timeoutMs: () => number, stats: PoolStats) {
   // What the server owes, in order: a ReadyForQuery, or (after a Flush) any answer at all.
   const owed: ("ready" | "answer")[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let watching = true;
+  let busy = false;
+  stats.open++;
+  const setBusy = (now: boolean) => {
+    if (now !== busy) stats.busy += now ? 1 : -1;
+    busy = now;
+  };
 
   const stop = () => {
     watching = false;
     clearTimeout(timer);
+    setBusy(false);
   };
   const rearm = () => {
+    setBusy(watching && owed.length > 0);
     clearTimeout(timer);
     timer = undefined;
     if (!watching || owed.length === 0) return;
@@ -161,5 +175,8 @@ function watch(socket: net.Socket, timeoutMs: () => number) {
     incoming.feed(chunk);
     rearm();
   });
-  socket.once("close", stop);
+  socket.once("close", () => {
+    stop();
+    stats.open--;
+  });
 }

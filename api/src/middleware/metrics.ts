@@ -6,13 +6,13 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
-import type { Metrics } from "../lib/metrics";
+import { observeRequest } from "../lib/metrics";
 
-export function recordRequests(metrics: Metrics) {
+export function recordRequests() {
   return createMiddleware(async (c, next) => {
     const started = performance.now();
     await next();
-    metrics.observeRequest(c.req.method, routeOf(c), c.res.status, (performance.now() - started) / 1000);
+    observeRequest(c.req.method, routeOf(c), c.res.status, (performance.now() - started) / 1000);
   });
 }
 

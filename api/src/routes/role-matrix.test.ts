@@ -111,7 +111,6 @@ const RULES: Record<string, Rule> = {
 
 // Routes that name no project (the caller's own things, sign-in, health) or prove access otherwise.
 const NOT_PROJECT_SCOPED = new Set([
-  "GET /metrics",
   "GET /api/config",
   "GET /api/health",
   "GET /api/ready",

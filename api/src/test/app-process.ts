@@ -84,6 +84,8 @@ export async function startAppProcess(
       FIREBASE_AUTH_EMULATOR_HOST: `127.0.0.1:${unusedPort()}`,
       FIREBASE_PROJECT_ID: PROCESS_PROJECT_ID,
       LOG_LEVEL: "info",
+      // Several instances run side by side: metrics only where a test asks for them (a port of its own).
+      METRICS_PORT: "off",
       // Instances sharing a database must share the secrets key (start-up stops without one).
       ...(env.DATABASE_URL ? { SECRETS_KEY: TEST_SECRETS_KEY, INSTANCE_SECRET: TEST_INSTANCE_SECRET } : {}),
       ...env,

@@ -121,5 +121,6 @@ export async function testApp(
         }),
     };
   };
-  return { app, deps, db, user };
+  // `provider`: the sandboxes' own provider, for a preview proxy that must reach them (test/app-server.ts).
+  return { app, deps, db, user, provider };
 }

@@ -9,7 +9,7 @@ import { startEmbeddedPostgres } from "../db/embedded";
 import { migrate } from "../db/migrate";
 
 /** `target` says where the server listens, so tests can put a proxy in between and cut it. */
-export type TestDb = Omit<Db, "setQueryTimeout"> & { label: string; target: { hostname: string; port: number; database: string } | { unix: string } };
+export type TestDb = Omit<Db, "setQueryTimeout" | "pool"> & { label: string; target: { hostname: string; port: number; database: string } | { unix: string } };
 
 let shared: Promise<TestDb> | null = null;
 

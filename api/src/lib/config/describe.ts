@@ -21,7 +21,8 @@ export function describeConfig(c: Config): string[] {
     c.auth.mode === "firebase"
       ? `Firebase project "${c.auth.projectId}" (Google sign-in)`
       : `EMULATED via the Firebase Auth emulator at ${c.auth.emulatorHost} (project "${c.auth.projectId}")`;
-  return [`database: ${db}`, `storage:  ${storage}`, `sandbox:  ${c.sandbox.provider}`, `model:    ${model}`, `sign-in:  ${auth}`];
+  const metrics = c.metricsPort === null ? "off (METRICS_PORT=off)" : `GET /metrics on ${c.host}:${c.metricsPort} (METRICS_PORT)`;
+  return [`database: ${db}`, `storage:  ${storage}`, `sandbox:  ${c.sandbox.provider}`, `model:    ${model}`, `sign-in:  ${auth}`, `metrics:  ${metrics}`];
 }
 
 export function redactUrl(url: string): string {

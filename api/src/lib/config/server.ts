@@ -22,6 +22,20 @@ export const serverEnv = {
       return n;
     }),
   HOST: optionalString,
+  // Prometheus's port, off the public one: 0 or "off" serves no metrics at all.
+  METRICS_PORT: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return 9091;
+      if (v === "0" || v.toLowerCase() === "off") return null;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 65535) {
+        ctx.addIssue({ code: "custom", message: `must be a port number 1-65535, or 0 / off to turn metrics off, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    }),
   PUBLIC_URL: optionalString.pipe(z.url({ message: "must be a full URL such as https://builder.example.com" }).optional()),
   DATA_DIR: optionalString,
   LOG_LEVEL: optionalString.pipe(z.enum(["debug", "info", "warn", "error"]).optional()),
@@ -31,6 +45,8 @@ export const serverEnv = {
 export type ServerConfig = {
   port: number;
   host: string;
+  /** Where GET /metrics is served (on HOST), never on the public port; null = off (METRICS_PORT=0 or off). */
+  metricsPort: number | null;
   publicUrl: string | undefined;
   dataDir: string;
   logLevel: "debug" | "info" | "warn" | "error";
@@ -42,6 +58,7 @@ export function serverConfig(e: z.infer<z.ZodObject<typeof serverEnv>>): ServerC
   return {
     port: e.PORT,
     host: e.HOST ?? "127.0.0.1",
+    metricsPort: e.METRICS_PORT,
     publicUrl: e.PUBLIC_URL,
     dataDir: resolve(e.DATA_DIR ?? "./data"),
     logLevel: e.LOG_LEVEL ?? "info",
