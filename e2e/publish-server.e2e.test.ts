@@ -179,8 +179,22 @@ describe("publishing the fullstack todo app", () => {
           (s) => s === "live",
           30_000,
         );
-        await site.reload();
-        await site.getByRole("heading", { name: "Items" }).waitFor({ timeout: 120_000 });
+        // The row reads live a moment before every instance routes to it (the Roll back request is still
+        // answering): a page loaded in that moment can take its HTML from one deployment and its script from
+        // the other, as on any host that switches deployments. A later load must show the first one's page.
+        await until(
+          "the site to show the first deployment's page",
+          async () => {
+            await site.reload();
+            return site
+              .getByRole("heading", { name: "Items" })
+              .waitFor({ timeout: 30_000 })
+              .then(() => true)
+              .catch(() => false);
+          },
+          (shown) => shown,
+          120_000,
+        );
         await site.getByText(TODO).waitFor();
         expect(await column("select name from _migrations order by name", "production")).toEqual(["001_init.sql", "002_priority.sql"]);
         // Its server had been stopped when the second went live: started again from the build kept with it.

@@ -248,9 +248,11 @@ export async function activateDeployment(deps: PublishDeps, access: ProjectAcces
   const site = await rows.findSite(deps.sql, project.id);
   if (!site) throw conflict("The project is not published; publish it first.");
   if (!(await rows.activate(deps.sql, project.id, found.id))) throw notFound("Deployment");
-  // Code, not data: production is as it is; the activated server starts on its next request.
-  await deps.servers?.retire(project.id, found.id);
+  // Code, not data: production is as it is; the activated server starts on its next request. Every instance
+  // is told first, then the others are stopped: stopping takes seconds, and a request routed to the old server
+  // meanwhile would wake it again and get the old page while its assets come from the new one.
   await deps.events.publishSite({ type: "site.changed", slug: site.slug }).catch(() => {});
+  await deps.servers?.retire(project.id, found.id);
   return toDeployment(deps.config.sites, site.slug, { ...found, live: true }, false);
 }
 
