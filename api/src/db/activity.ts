@@ -12,9 +12,11 @@ export type ActivityRow = {
 };
 
 export async function insertActivity(sql: Sql, a: { projectId: string; actorId: string; kind: string; detail: Record<string, unknown> }): Promise<void> {
+  // A time-ordered id (UUIDv7, monotonic in this process) breaks ties between entries written in the same
+  // millisecond (PGlite's clock), so the list reads in the order things happened.
   await sql`
     insert into project_activity (id, project_id, actor_id, kind, detail)
-    values (${crypto.randomUUID()}, ${a.projectId}, ${a.actorId}, ${a.kind}, ${sql.json(a.detail as never)})`;
+    values (${Bun.randomUUIDv7()}, ${a.projectId}, ${a.actorId}, ${a.kind}, ${sql.json(a.detail as never)})`;
 }
 
 export async function listActivity(sql: Sql, projectId: string, limit: number): Promise<ActivityRow[]> {
@@ -22,6 +24,6 @@ export async function listActivity(sql: Sql, projectId: string, limit: number): 
     select a.id, a.kind, a.detail, a.created_at as "createdAt", a.actor_id as "actorId", u.display_name as "actorName", u.email as "actorEmail"
     from project_activity a left join users u on u.id = a.actor_id
     where a.project_id = ${projectId}
-    order by a.created_at desc, a.id
+    order by a.created_at desc, a.id desc
     limit ${limit}`;
 }
